@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Makes sure a Docker engine answers. On a root Debian/Ubuntu host without
+# one, installs Debian's docker.io and starts dockerd (its log goes to
+# $DOCKERD_LOG); anywhere else, says what to install and fails.
+set -euo pipefail
+
+log=${DOCKERD_LOG:-/var/log/dockerd-e2e.log}
+
+if docker info >/dev/null 2>&1; then
+  exit 0
+fi
+
+say() { printf 'ensure-docker: %s\n' "$*" >&2; }
+
+if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  say "no Docker engine answers 'docker info'."
+  say "Install and start Docker (https://docs.docker.com/engine/install/), or run as root on Debian/Ubuntu and this script installs docker.io for you."
+  exit 1
+fi
+
+if ! command -v dockerd >/dev/null 2>&1; then
+  say "installing Debian's docker.io (apt-get) ..."
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null
+  apt-get install -y -qq docker.io >/dev/null
+fi
+
+if ! pgrep -x dockerd >/dev/null 2>&1; then
+  say "starting dockerd (log: $log)"
+  # setsid: dockerd must outlive the make/CI process group that started it.
+  setsid nohup dockerd >"$log" 2>&1 </dev/null &
+fi
+
+for _ in $(seq 1 60); do
+  if docker info >/dev/null 2>&1; then
+    say "Docker engine is up."
+    exit 0
+  fi
+  sleep 1
+done
+say "dockerd did not answer within 60 s; see $log"
+exit 1

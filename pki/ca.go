@@ -1,0 +1,154 @@
+package pki
+
+import (
+	"crypto"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cloudflare/cfssl/config"
+	"github.com/cloudflare/cfssl/csr"
+	"github.com/cloudflare/cfssl/helpers"
+	"github.com/cloudflare/cfssl/initca"
+	"github.com/cloudflare/cfssl/signer"
+	"github.com/cloudflare/cfssl/signer/local"
+)
+
+// DefaultCAValidity is how long a CA is valid when CAOptions.Validity is zero.
+const DefaultCAValidity = 10 * 365 * 24 * time.Hour
+
+// CAOptions describe a CA to create.
+type CAOptions struct {
+	Subject Subject
+	// CRLDistributionPoint is written into the CA certificate. In the
+	// layout the OpenShift router expects ("own CRL") it is the URL where
+	// this CA's own CRL is served; in the X.509 signer's layout it is the
+	// URL of the issuer's CRL. Empty means no distribution point.
+	CRLDistributionPoint string
+	// Validity defaults to DefaultCAValidity from one minute ago.
+	Validity time.Duration
+}
+
+// CA is a certificate authority: its certificate, its key and its parent
+// (nil for a root).
+type CA struct {
+	Cert    *x509.Certificate
+	CertPEM []byte
+	Key     crypto.Signer
+	KeyPEM  []byte
+	Parent  *CA
+
+	signer    *local.Signer
+	crlNumber int64
+}
+
+// NewRootCA creates a self-signed root CA with cfssl's initca.
+func NewRootCA(opts CAOptions) (*CA, error) {
+	if opts.Subject.CommonName == "" {
+		return nil, errors.New("pki: a root CA needs a subject common name")
+	}
+	req := opts.Subject.request()
+	req.CA = &csr.CAConfig{Expiry: validityOrDefault(opts.Validity).String()}
+	req.CRL = opts.CRLDistributionPoint
+	certPEM, _, keyPEM, err := initca.New(&req)
+	if err != nil {
+		return nil, fmt.Errorf("pki: create root CA %q: %w", opts.Subject.CommonName, err)
+	}
+	return newCA(certPEM, keyPEM, nil)
+}
+
+// NewIntermediateCA creates a CA signed by ca.
+func (ca *CA) NewIntermediateCA(opts CAOptions) (*CA, error) {
+	if opts.Subject.CommonName == "" {
+		return nil, errors.New("pki: an intermediate CA needs a subject common name")
+	}
+	req := opts.Subject.request()
+	// The CA section puts basicConstraints(CA) into the CSR; the profile's
+	// CAConstraint is what allows the signer to honour it.
+	req.CA = &csr.CAConfig{}
+	csrPEM, keyPEM, err := csrGenerator.ProcessRequest(&req)
+	if err != nil {
+		return nil, fmt.Errorf("pki: CSR for intermediate %q: %w", opts.Subject.CommonName, err)
+	}
+	notBefore := time.Now().Add(-time.Minute)
+	certPEM, err := ca.sign(signer.SignRequest{
+		Request:     string(csrPEM),
+		Profile:     profileCA,
+		CRLOverride: opts.CRLDistributionPoint,
+		NotBefore:   notBefore,
+		NotAfter:    notBefore.Add(validityOrDefault(opts.Validity)),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("pki: sign intermediate %q: %w", opts.Subject.CommonName, err)
+	}
+	return newCA(certPEM, keyPEM, ca)
+}
+
+// Chain returns this CA and its ancestors, this CA first, the root last.
+func (ca *CA) Chain() []*CA {
+	var chain []*CA
+	for c := ca; c != nil; c = c.Parent {
+		chain = append(chain, c)
+	}
+	return chain
+}
+
+// Root returns the root of this CA's chain.
+func (ca *CA) Root() *CA {
+	chain := ca.Chain()
+	return chain[len(chain)-1]
+}
+
+const (
+	profileCA     = "ca"
+	profileServer = "server"
+	profileClient = "client"
+)
+
+// signingPolicy is the one policy every CA signs with. cfssl requires the
+// Default profile to carry an Expiry, and silently falls back to Default
+// for a named profile whose Expiry is zero, so every profile has one; the
+// specs pass explicit NotBefore/NotAfter anyway.
+func signingPolicy() *config.Signing {
+	expiry := 365 * 24 * time.Hour
+	return &config.Signing{
+		Default: &config.SigningProfile{Usage: []string{"digital signature"}, Expiry: expiry},
+		Profiles: map[string]*config.SigningProfile{
+			profileCA: {
+				Usage:        []string{"cert sign", "crl sign"},
+				Expiry:       expiry,
+				CAConstraint: config.CAConstraint{IsCA: true},
+			},
+			profileServer: {Usage: []string{"digital signature", "key encipherment", "server auth"}, Expiry: expiry},
+			profileClient: {Usage: []string{"digital signature", "key encipherment", "client auth"}, Expiry: expiry},
+		},
+	}
+}
+
+func newCA(certPEM, keyPEM []byte, parent *CA) (*CA, error) {
+	cert, err := helpers.ParseCertificatePEM(certPEM)
+	if err != nil {
+		return nil, fmt.Errorf("pki: parse CA certificate: %w", err)
+	}
+	key, err := helpers.ParsePrivateKeyPEM(keyPEM)
+	if err != nil {
+		return nil, fmt.Errorf("pki: parse CA key: %w", err)
+	}
+	s, err := local.NewSigner(key, cert, signer.DefaultSigAlgo(key), signingPolicy())
+	if err != nil {
+		return nil, fmt.Errorf("pki: signer for %q: %w", cert.Subject.CommonName, err)
+	}
+	return &CA{Cert: cert, CertPEM: certPEM, Key: key, KeyPEM: keyPEM, Parent: parent, signer: s}, nil
+}
+
+func (ca *CA) sign(req signer.SignRequest) ([]byte, error) {
+	return ca.signer.Sign(req)
+}
+
+func validityOrDefault(d time.Duration) time.Duration {
+	if d <= 0 {
+		return DefaultCAValidity
+	}
+	return d
+}

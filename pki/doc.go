@@ -1,0 +1,19 @@
+// Package pki mints the certificate material the conformance specs use:
+// root and intermediate CAs (each carrying a CRL distribution point),
+// server certificates for route hosts, client certificates with chosen
+// subjects and validity windows, CRLs with explicit update times, and the
+// bundles HAProxy and the router expect.
+//
+// Certificates are issued with cfssl used as a library (initca for roots,
+// the local signer for everything else). CRLs are built with crypto/x509
+// because cfssl's CRL helper always stamps thisUpdate with the current time
+// and writes neither a CRL number nor an authority key id, and the specs need
+// all three under control.
+package pki
+
+import "github.com/cloudflare/cfssl/log"
+
+func init() {
+	// cfssl logs every signature at INFO on stderr; that is noise in a test run.
+	log.Level = log.LevelError
+}
