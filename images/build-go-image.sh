@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# build-go-image.sh NAME PACKAGE [ARGS...]: builds the Go command PACKAGE as
+# a static binary into a FROM scratch image $IMAGE_PREFIX/NAME:<input hash>,
+# unless an image with that tag exists already. Prints the tag on stdout.
+# Inputs hashed: go.mod, go.sum, the Go version, the repository's Go files
+# the command depends on, and this script.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. images/lib.sh
+
+[ $# -ge 2 ] || die "usage: $0 NAME PACKAGE [ENTRYPOINT-ARGS...]"
+name=$1 pkg=$2; shift 2
+
+# Directories of the repository's packages the command imports (module
+# dependencies are pinned by go.sum).
+mapfile -t dirs < <(go list -deps -f '{{if not .Standard}}{{if not .Module}}{{.Dir}}{{else if .Module.Main}}{{.Dir}}{{end}}{{end}}' "$pkg" | sed "s|^$PWD/||" | LC_ALL=C sort -u)
+[ ${#dirs[@]} -gt 0 ] || die "go list found no package $pkg"
+files=()
+for d in "${dirs[@]}"; do
+  for f in "$d"/*.go; do case "$f" in *_test.go) ;; *) files+=("$f") ;; esac; done
+done
+hash=$(hash_inputs go.mod go.sum images/build-go-image.sh "-$(go version)" "-args=$*" "${files[@]}")
+tag="$IMAGE_PREFIX/$name:$hash"
+
+if image_exists "$tag"; then
+  log "$tag: cached"
+else
+  log "$tag: building $pkg"
+  ctx=$(mktemp -d)
+  trap 'rm -rf "$ctx"' EXIT
+  CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o "$ctx/$name" "$pkg"
+  entry="\"/$name\""
+  for a in "$@"; do entry="$entry, \"$a\""; done
+  cat >"$ctx/Dockerfile" <<DOCKERFILE
+FROM scratch
+COPY $name /$name
+USER 65534:65534
+ENTRYPOINT [$entry]
+DOCKERFILE
+  # The classic builder: FROM scratch needs no registry, and BuildKit is not
+  # always present on an engine installed from Debian.
+  out=$(DOCKER_BUILDKIT=0 docker build -q -t "$tag" "$ctx" 2>&1) || { printf '%s\n' "$out" >&2; die "docker build of $tag failed"; }
+fi
+docker tag "$tag" "$IMAGE_PREFIX/$name:latest"
+echo "$tag"
