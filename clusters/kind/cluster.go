@@ -1,0 +1,369 @@
+package kind
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/e2e-framework/klient/k8s/resources"
+	kindcluster "sigs.k8s.io/kind/pkg/cluster"
+	"sigs.k8s.io/kind/pkg/cluster/nodes"
+	"sigs.k8s.io/kind/pkg/cluster/nodeutils"
+	kindcmd "sigs.k8s.io/kind/pkg/cmd"
+)
+
+// Options of a hermetic kind cluster.
+type Options struct {
+	// Name of the kind cluster; its Docker network is "<Name>-net".
+	Name string
+	// RepoRoot is the checkout (the node-image pipeline and host scripts).
+	RepoRoot string
+	// NodeImage skips the node-image build when set.
+	NodeImage string
+	// Kubeconfig is where the cluster's kubeconfig is written.
+	Kubeconfig string
+	// Ports are mapped from the node to 127.0.0.1 on the host.
+	Ports []PortMapping
+	// Reuse an existing cluster of that name instead of failing.
+	Reuse bool
+	// ReadyTimeout bounds node readiness and CoreDNS.
+	ReadyTimeout time.Duration
+	// Logf receives progress lines.
+	Logf func(format string, args ...any)
+}
+
+// Cluster is a running hermetic cluster.
+type Cluster struct {
+	Name       string
+	Kubeconfig string
+	NodeImage  string
+	Network    *Network
+	// Created is false when an existing cluster was reused: Down then
+	// leaves it alone unless forced.
+	Created  bool
+	provider *kindcluster.Provider
+	logf     func(string, ...any)
+}
+
+// DefaultName is the cluster's name unless told otherwise.
+const DefaultName = "router-conformance"
+
+func (o *Options) defaults() error {
+	if o.Name == "" {
+		o.Name = DefaultName
+	}
+	if o.RepoRoot == "" {
+		return errors.New("kind: Options.RepoRoot is not set")
+	}
+	if o.Kubeconfig == "" {
+		o.Kubeconfig = filepath.Join(o.RepoRoot, ".cache", o.Name+".kubeconfig")
+	}
+	if o.ReadyTimeout == 0 {
+		o.ReadyTimeout = 3 * time.Minute
+	}
+	if o.Logf == nil {
+		o.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+	}
+	return nil
+}
+
+// BuildNodeImage runs the offline node-image pipeline (cached by input
+// hash) and returns the image's tag.
+func BuildNodeImage(ctx context.Context, repoRoot string) (string, error) {
+	cmd := exec.CommandContext(ctx, filepath.Join(repoRoot, "clusters/kind/nodeimage/build.sh"))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("node image build failed (its log is above): %w", err)
+	}
+	tag := strings.TrimSpace(string(out))
+	if tag == "" {
+		return "", errors.New("node image build printed no tag")
+	}
+	return tag, nil
+}
+
+// Up builds what is missing, creates (or reuses) the cluster, seals it and
+// installs the sealed CoreDNS. If ctx is cancelled while the cluster is
+// being created, what was created is deleted before Up returns.
+func Up(ctx context.Context, o Options) (*Cluster, error) {
+	if err := o.defaults(); err != nil {
+		return nil, err
+	}
+	if err := PrepareDocker(ctx, o.RepoRoot, o.Logf); err != nil {
+		return nil, err
+	}
+	if o.NodeImage == "" {
+		tag, err := BuildNodeImage(ctx, o.RepoRoot)
+		if err != nil {
+			return nil, err
+		}
+		o.NodeImage = tag
+	}
+	network, err := EnsureNetwork(ctx, o.Name+"-net", o.NodeImage)
+	if err != nil {
+		return nil, err
+	}
+	// The seal goes on before any node exists, so before any pod starts.
+	if err := network.Seal(ctx); err != nil {
+		return nil, err
+	}
+	// kind reads the network's name from its environment.
+	if err := os.Setenv("KIND_EXPERIMENTAL_DOCKER_NETWORK", network.Name); err != nil {
+		return nil, err
+	}
+	provider := kindcluster.NewProvider(kindcluster.ProviderWithDocker(), kindcluster.ProviderWithLogger(kindcmd.NewLogger()))
+	c := &Cluster{Name: o.Name, Kubeconfig: o.Kubeconfig, NodeImage: o.NodeImage, Network: network, provider: provider, logf: o.Logf}
+
+	existing, err := provider.List()
+	if err != nil {
+		return nil, fmt.Errorf("list kind clusters: %w", err)
+	}
+	if slices.Contains(existing, o.Name) {
+		if !o.Reuse {
+			return nil, fmt.Errorf("a kind cluster %q exists already: delete it (make cluster-down) or reuse it (REUSE=1)", o.Name)
+		}
+		o.Logf("reusing kind cluster %q", o.Name)
+		if err := provider.ExportKubeConfig(o.Name, o.Kubeconfig, false); err != nil {
+			return nil, fmt.Errorf("export kubeconfig of %q: %w", o.Name, err)
+		}
+	} else {
+		if err := c.create(ctx, o); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.installAddons(ctx, o); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+func (c *Cluster) create(ctx context.Context, o Options) error {
+	cfg, err := ClusterConfig(PinnedVersions(), 0, o.Ports)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(o.Kubeconfig), 0o755); err != nil {
+		return err
+	}
+	o.Logf("creating kind cluster %q from %s", o.Name, o.NodeImage)
+	done := make(chan error, 1)
+	go func() {
+		done <- c.provider.Create(o.Name,
+			kindcluster.CreateWithV1Alpha4Config(cfg),
+			kindcluster.CreateWithNodeImage(o.NodeImage),
+			kindcluster.CreateWithKubeconfigPath(o.Kubeconfig),
+			kindcluster.CreateWithWaitForReady(o.ReadyTimeout),
+			kindcluster.CreateWithDisplayUsage(false),
+			kindcluster.CreateWithDisplaySalutation(false),
+		)
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("kind create cluster %q: %w (kind deletes a half-made cluster; logs: make cluster-logs)", o.Name, err)
+		}
+		c.Created = true
+		return nil
+	case <-ctx.Done():
+		o.Logf("interrupted: deleting the half-made cluster %q", o.Name)
+		c.Created = true
+		_ = c.Down(context.Background(), true)
+		<-done
+		_ = c.Down(context.Background(), true)
+		return fmt.Errorf("cluster creation interrupted: %w", ctx.Err())
+	}
+}
+
+func (c *Cluster) installAddons(ctx context.Context, o Options) error {
+	r, err := c.Resources()
+	if err != nil {
+		return err
+	}
+	o.Logf("installing the sealed CoreDNS")
+	if err := InstallCoreDNS(ctx, r, PinnedVersions(), o.ReadyTimeout); err != nil {
+		return err
+	}
+	return WaitNodesReady(ctx, r, o.ReadyTimeout)
+}
+
+// Resources returns an e2e-framework client for the cluster.
+func (c *Cluster) Resources() (*resources.Resources, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", c.Kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("kubeconfig %s: %w", c.Kubeconfig, err)
+	}
+	return resources.New(cfg)
+}
+
+// WaitNodesReady waits until every node reports Ready.
+func WaitNodesReady(ctx context.Context, r *resources.Resources, timeout time.Duration) error {
+	var last string
+	err := wait.PollUntilContextTimeout(ctx, time.Second, timeout, true, func(ctx context.Context) (bool, error) {
+		var nodes corev1.NodeList
+		if err := r.List(ctx, &nodes); err != nil {
+			last = err.Error()
+			return false, nil
+		}
+		for _, n := range nodes.Items {
+			if !NodeReady(&n) {
+				last = "node " + n.Name + " is not Ready"
+				return false, nil
+			}
+		}
+		return len(nodes.Items) > 0, nil
+	})
+	if err != nil {
+		return fmt.Errorf("nodes not Ready within %s (%s): %w", timeout, last, err)
+	}
+	return nil
+}
+
+// NodeReady reports the node's Ready condition.
+func NodeReady(n *corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// Down deletes the cluster, its seal rule and its network. A reused
+// cluster is left alone unless force is set.
+func (c *Cluster) Down(ctx context.Context, force bool) error {
+	if !c.Created && !force {
+		c.logf("kind cluster %q was reused: left running", c.Name)
+		return nil
+	}
+	if err := c.provider.Delete(c.Name, c.Kubeconfig); err != nil {
+		return fmt.Errorf("kind delete cluster %q: %w", c.Name, err)
+	}
+	if c.Network != nil {
+		if err := c.Network.Remove(ctx); err != nil {
+			return fmt.Errorf("remove network %s: %w", c.Network.Name, err)
+		}
+	}
+	return nil
+}
+
+// Delete removes a cluster by name (and its network), whether or not this
+// process created it: what `make cluster-down` does.
+func Delete(ctx context.Context, o Options) error {
+	if err := o.defaults(); err != nil {
+		return err
+	}
+	provider := kindcluster.NewProvider(kindcluster.ProviderWithDocker(), kindcluster.ProviderWithLogger(kindcmd.NewLogger()))
+	if err := provider.Delete(o.Name, o.Kubeconfig); err != nil {
+		return fmt.Errorf("kind delete cluster %q: %w", o.Name, err)
+	}
+	netName := o.Name + "-net"
+	if _, err := docker(ctx, "network", "inspect", netName); err != nil {
+		return nil
+	}
+	image := o.NodeImage
+	if image == "" {
+		// Any node image will do to run iptables; the newest one is there.
+		image, _ = docker(ctx, "images", "--format", "{{.Repository}}:{{.Tag}}", "--filter", "reference="+"router-conformance/kind-node")
+		image, _, _ = strings.Cut(image, "\n")
+	}
+	network, err := EnsureNetwork(ctx, netName, image)
+	if err != nil {
+		return err
+	}
+	return network.Remove(ctx)
+}
+
+// LoadImages copies local Docker images into every node's containerd,
+// skipping those the node already has with the same ID.
+func (c *Cluster) LoadImages(ctx context.Context, tags ...string) error {
+	nodes, err := c.provider.ListInternalNodes(c.Name)
+	if err != nil {
+		return fmt.Errorf("list nodes of %q: %w", c.Name, err)
+	}
+	for _, tag := range tags {
+		id, err := docker(ctx, "image", "inspect", "--format", "{{.Id}}", tag)
+		if err != nil {
+			return fmt.Errorf("image %s is not built: %w", tag, err)
+		}
+		for _, node := range nodes {
+			if have, err := nodeutils.ImageID(node, tag); err == nil && have == id {
+				continue
+			}
+			if err := loadImage(ctx, node, tag); err != nil {
+				return fmt.Errorf("load %s into %s: %w", tag, node.String(), err)
+			}
+		}
+	}
+	return nil
+}
+
+func loadImage(ctx context.Context, node nodes.Node, tag string) error {
+	save := exec.CommandContext(ctx, "docker", "save", tag)
+	stdout, err := save.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := save.Start(); err != nil {
+		return err
+	}
+	loadErr := nodeutils.LoadImageArchive(node, stdout)
+	_, _ = io.Copy(io.Discard, stdout)
+	if err := save.Wait(); err != nil {
+		return fmt.Errorf("docker save %s: %w", tag, err)
+	}
+	return loadErr
+}
+
+// HostPort returns the 127.0.0.1 address the node's port is mapped to.
+func (c *Cluster) HostPort(ctx context.Context, nodePort int32) (string, error) {
+	node := c.Name + "-control-plane"
+	out, err := docker(ctx, "port", node, fmt.Sprintf("%d/tcp", nodePort))
+	if err != nil {
+		return "", fmt.Errorf("node port %d is not mapped: %w", nodePort, err)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, Loopback+":") {
+			return line, nil
+		}
+	}
+	return "", fmt.Errorf("node port %d is mapped to %q, not to %s", nodePort, out, Loopback)
+}
+
+// ExportLogs writes kind's node logs to dir.
+func (c *Cluster) ExportLogs(dir string) error {
+	return c.provider.CollectLogs(c.Name, dir)
+}
+
+// NodeName is the Kubernetes (and container) name of the only node.
+func (c *Cluster) NodeName() string { return c.Name + "-control-plane" }
+
+// Exists reports whether a kind cluster of that name exists.
+func Exists(name string) (bool, error) {
+	provider := kindcluster.NewProvider(kindcluster.ProviderWithDocker())
+	names, err := provider.List()
+	return slices.Contains(names, name), err
+}
+
+// SmokeNodePort is a node port mapped to the host for the smoke check's
+// hostPort pod.
+const SmokeNodePort = 30080
+
+// CollectLogs writes kind's node logs of the named cluster to dir.
+func CollectLogs(o Options, dir string) error {
+	if err := o.defaults(); err != nil {
+		return err
+	}
+	provider := kindcluster.NewProvider(kindcluster.ProviderWithDocker(), kindcluster.ProviderWithLogger(kindcmd.NewLogger()))
+	return provider.CollectLogs(o.Name, dir)
+}
