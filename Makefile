@@ -11,6 +11,14 @@ export GONOSUMDB := github.com/openshift
 export GOFLAGS := -buildvcs=false
 
 REPORTS ?= reports
+# Parallel Ginkgo processes for the specs.
+PROCS ?= 2
+# KEEP=1 keeps the cluster after make e2e; REUSE=1 reuses a running one.
+KEEP ?=
+REUSE ?=
+CLUSTER ?= router-conformance
+GINKGO := go tool ginkgo
+E2E_ARGS = -repo=$(CURDIR) -report-dir=$(abspath $(REPORTS)) -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse)
 
 .PHONY: help
 help: ## list the targets
@@ -32,4 +40,35 @@ images: docker ## build the component images (cached by input hash)
 .PHONY: vet
 vet: ## go vet and gofmt
 	go vet ./...
+	go vet -tags e2e ./e2e/...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
+
+.PHONY: node-image
+node-image: docker ## build the kind node image offline (cached stage by stage)
+	@clusters/kind/nodeimage/build.sh >/dev/null
+
+.PHONY: cluster
+cluster: docker ## create (or reuse) the hermetic kind cluster
+	go run ./clusters/kind/cmd/hermetic-kind up -reuse -name $(CLUSTER)
+
+.PHONY: cluster-down
+cluster-down: ## delete the hermetic kind cluster, its network and its seal rule
+	go run ./clusters/kind/cmd/hermetic-kind down -name $(CLUSTER)
+
+.PHONY: cluster-logs
+cluster-logs: ## export the cluster's node logs to $(REPORTS)/cluster-logs
+	go run ./clusters/kind/cmd/hermetic-kind logs -name $(CLUSTER) -dir $(REPORTS)/cluster-logs
+
+.PHONY: smoke
+smoke: docker ## run the cluster smoke checks (KEEP=1, REUSE=1 as for e2e)
+	@rm -rf $(REPORTS)/failures; mkdir -p $(REPORTS)
+	$(GINKGO) -tags e2e --label-filter=smoke --timeout=85m --junit-report=junit-smoke.xml --output-dir=$(REPORTS) ./e2e -- $(E2E_ARGS)
+
+.PHONY: e2e
+e2e: docker ## bring up the hermetic cluster, run the conformance specs, write reports/, delete the cluster
+	@rm -rf $(REPORTS)/failures; mkdir -p $(REPORTS)
+	$(GINKGO) -tags e2e --procs=$(PROCS) --timeout=85m --junit-report=junit.xml --json-report=report.json --output-dir=$(REPORTS) ./e2e -- $(E2E_ARGS)
+
+.PHONY: bench-cluster
+bench-cluster: docker ## measure node-image cold/warm build, cluster create/delete into $(REPORTS)/bench-cluster.{json,md}
+	clusters/kind/bench.sh $(REPORTS)/bench-cluster

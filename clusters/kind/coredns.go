@@ -119,7 +119,7 @@ func CoreDNSObjects(v Versions) ([]k8s.Object, error) {
 							Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
 								corev1.ResourceCPU: resource.MustParse("50m"), corev1.ResourceMemory: resource.MustParse("32Mi"),
 							}},
-							VolumeMounts: []corev1.VolumeMount{{Name: "config", MountPath: "/etc/coredns", ReadOnly: true}},
+							VolumeMounts:   []corev1.VolumeMount{{Name: "config", MountPath: "/etc/coredns", ReadOnly: true}},
 							ReadinessProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/ready", Port: intstr.FromInt32(8181)}}, PeriodSeconds: 2},
 							LivenessProbe:  &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/health", Port: intstr.FromInt32(8080)}}, InitialDelaySeconds: 30},
 							SecurityContext: &corev1.SecurityContext{
@@ -174,15 +174,17 @@ func InstallCoreDNS(ctx context.Context, r *resources.Resources, v Versions, tim
 	return nil
 }
 
-// Apply creates obj, or replaces the live object's spec with it when it
-// exists (the fast dev loop reuses clusters).
+// Apply creates obj, or replaces the live object with it when it exists
+// (the fast dev loop reuses clusters). It looks first: for some objects
+// (a Service with a fixed cluster IP) a second Create fails validation
+// before it could say "already exists".
 func Apply(ctx context.Context, r *resources.Resources, obj k8s.Object) error {
-	err := r.Create(ctx, obj)
-	if !apierrors.IsAlreadyExists(err) {
-		return err
-	}
 	live := obj.DeepCopyObject().(k8s.Object)
-	if err := r.Get(ctx, obj.GetName(), obj.GetNamespace(), live); err != nil {
+	err := r.Get(ctx, obj.GetName(), obj.GetNamespace(), live)
+	switch {
+	case apierrors.IsNotFound(err):
+		return r.Create(ctx, obj)
+	case err != nil:
 		return err
 	}
 	obj.SetResourceVersion(live.GetResourceVersion())

@@ -82,7 +82,9 @@ func (n *Network) Remove(ctx context.Context) error {
 // DOCKER-USER chain.
 func hostIPTables(nodeImage string) func(context.Context, ...string) (string, error) {
 	if _, err := exec.LookPath("iptables"); err == nil && os.Geteuid() == 0 {
-		return func(ctx context.Context, args ...string) (string, error) { return run(ctx, "iptables", append([]string{"-w"}, args...)...) }
+		return func(ctx context.Context, args ...string) (string, error) {
+			return run(ctx, "iptables", append([]string{"-w"}, args...)...)
+		}
 	}
 	backend := ""
 	return func(ctx context.Context, args ...string) (string, error) {

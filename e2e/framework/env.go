@@ -1,0 +1,66 @@
+package framework
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/e2e-framework/klient/k8s/resources"
+)
+
+// Env is what the profile hands every parallel process of the suite.
+type Env struct {
+	Kubeconfig string            `json:"kubeconfig"`
+	NodeName   string            `json:"nodeName"`
+	Images     map[string]string `json:"images"`
+	// SmokeAddr is the 127.0.0.1 address mapped to the node's smoke port.
+	SmokeAddr string `json:"smokeAddr"`
+
+	Config    *rest.Config         `json:"-"`
+	Clientset kubernetes.Interface `json:"-"`
+	Resources *resources.Resources `json:"-"`
+}
+
+// E is the environment of this process, set in the suite's set-up.
+var E *Env
+
+// Marshal is what the first process passes to the others.
+func (e *Env) Marshal() []byte {
+	b, err := json.Marshal(e)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// Connect decodes data from the first process and opens the clients.
+func Connect(data []byte) (*Env, error) {
+	var e Env
+	if err := json.Unmarshal(data, &e); err != nil {
+		return nil, fmt.Errorf("decode environment: %w", err)
+	}
+	cfg, err := clientcmd.BuildConfigFromFlags("", e.Kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("kubeconfig %s: %w", e.Kubeconfig, err)
+	}
+	cfg.QPS, cfg.Burst = 50, 100
+	if e.Clientset, err = kubernetes.NewForConfig(cfg); err != nil {
+		return nil, err
+	}
+	if e.Resources, err = resources.New(cfg); err != nil {
+		return nil, err
+	}
+	e.Config = cfg
+	return &e, nil
+}
+
+// Image returns the tag of a component image built for this run.
+func (e *Env) Image(name string) string {
+	tag, ok := e.Images[name]
+	if !ok {
+		panic(fmt.Sprintf("image %q was not built for this run", name))
+	}
+	return tag
+}

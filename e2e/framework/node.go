@@ -1,0 +1,23 @@
+package framework
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+)
+
+// NodeExec runs a command in the kind node's container and returns its
+// combined output and exit code (-1 if it could not run).
+func NodeExec(ctx context.Context, args ...string) (string, int, error) {
+	cmd := exec.CommandContext(ctx, "docker", append([]string{"exec", E.NodeName}, args...)...)
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return string(out), 0, nil
+	case errors.As(err, &exit):
+		return string(out), exit.ExitCode(), nil
+	default:
+		return string(out), -1, err
+	}
+}

@@ -1,0 +1,77 @@
+package framework
+
+import (
+	"context"
+	"time"
+
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+)
+
+// ScratchContainer is a container of one of the suite's FROM scratch
+// images: never pulled, unprivileged, read-only.
+func ScratchContainer(name, image string, args ...string) corev1.Container {
+	return corev1.Container{
+		Name:            name,
+		Image:           image,
+		ImagePullPolicy: corev1.PullNever,
+		Args:            args,
+		Env: []corev1.EnvVar{
+			{Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
+			{Name: "POD_NAMESPACE", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.namespace"}}},
+		},
+		SecurityContext: &corev1.SecurityContext{
+			RunAsNonRoot:             ptr.To(true),
+			RunAsUser:                ptr.To[int64](65534),
+			AllowPrivilegeEscalation: ptr.To(false),
+			ReadOnlyRootFilesystem:   ptr.To(true),
+			Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
+		},
+	}
+}
+
+// HTTPReadiness probes GET path on port.
+func HTTPReadiness(path string, port int32) *corev1.Probe {
+	return &corev1.Probe{
+		ProbeHandler:  corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: path, Port: intstr.FromInt32(port)}},
+		PeriodSeconds: 1,
+	}
+}
+
+// CreatePod creates pod and waits until it is Ready; it returns the live pod.
+func CreatePod(ctx context.Context, pod *corev1.Pod) *corev1.Pod {
+	_, err := E.Clientset.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred(), "create pod %s/%s", pod.Namespace, pod.Name)
+	var live *corev1.Pod
+	Eventually(func(g Gomega) {
+		p, err := E.Clientset.CoreV1().Pods(pod.Namespace).Get(ctx, pod.Name, metav1.GetOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(podReady(p)).To(BeTrue(), "pod %s/%s phase %s: %v", p.Namespace, p.Name, p.Status.Phase, p.Status.ContainerStatuses)
+		live = p
+	}).WithContext(ctx).WithTimeout(Opts.Timeouts.PodReady).WithPolling(500 * time.Millisecond).Should(Succeed())
+	return live
+}
+
+// CreateDeployment creates d and waits until all its replicas are ready.
+func CreateDeployment(ctx context.Context, d *appsv1.Deployment) {
+	_, err := E.Clientset.AppsV1().Deployments(d.Namespace).Create(ctx, d, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred(), "create deployment %s/%s", d.Namespace, d.Name)
+	Eventually(func(g Gomega) {
+		live, err := E.Clientset.AppsV1().Deployments(d.Namespace).Get(ctx, d.Name, metav1.GetOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(live.Status.ReadyReplicas).To(Equal(*live.Spec.Replicas), "deployment %s/%s ready replicas", d.Namespace, d.Name)
+	}).WithContext(ctx).WithTimeout(Opts.Timeouts.PodReady).WithPolling(500 * time.Millisecond).Should(Succeed())
+}
+
+func podReady(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}

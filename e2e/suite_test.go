@@ -1,0 +1,68 @@
+//go:build e2e
+
+// The conformance suite. Run it with `make e2e` (or `make smoke`); it is
+// behind the e2e build tag so that `go test ./...` never starts a cluster.
+package e2e
+
+import (
+	"context"
+	"flag"
+	"path/filepath"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/router-conformance/suite/clusters/kind"
+	"github.com/router-conformance/suite/e2e/framework"
+)
+
+func init() { framework.RegisterFlags(flag.CommandLine) }
+
+func TestConformance(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Router conformance")
+}
+
+// cluster is set on the first parallel process only: it owns the cluster.
+var cluster *kind.Cluster
+
+var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
+	Expect(framework.Opts.Profile).To(Equal("kind"), "profile %q is not implemented yet; use -profile=kind", framework.Opts.Profile)
+	start := time.Now()
+	c, env, err := framework.KindUp(ctx, framework.Opts, func(format string, args ...any) { GinkgoWriter.Printf(format+"\n", args...) })
+	cluster = c
+	Expect(err).NotTo(HaveOccurred(), "bring up the hermetic kind cluster")
+	GinkgoWriter.Printf("cluster ready in %s\n", time.Since(start).Round(time.Second))
+	return env.Marshal()
+}, func(data []byte) {
+	env, err := framework.Connect(data)
+	Expect(err).NotTo(HaveOccurred())
+	framework.E = env
+}, NodeTimeout(75*time.Minute))
+
+// Every failed spec leaves its diagnostics, whichever process ran it.
+var _ = ReportAfterEach(func(ctx SpecContext, report SpecReport) {
+	if report.Failed() {
+		framework.RecordFailure(ctx, report)
+	}
+})
+
+var _ = SynchronizedAfterSuite(func() {}, func(ctx SpecContext) {
+	if cluster == nil {
+		return
+	}
+	// Any process's failed spec left a dump: keep the node logs beside it.
+	if framework.FailuresRecorded() {
+		dir := filepath.Join(framework.Opts.ReportDir, "failures", "cluster-logs")
+		if err := cluster.ExportLogs(dir); err != nil {
+			GinkgoWriter.Printf("export cluster logs: %v\n", err)
+		}
+	}
+	if framework.Opts.Keep {
+		GinkgoWriter.Printf("keeping cluster %q: KUBECONFIG=%s\n", cluster.Name, cluster.Kubeconfig)
+		return
+	}
+	Expect(cluster.Down(context.WithoutCancel(ctx), false)).To(Succeed())
+}, NodeTimeout(5*time.Minute))
