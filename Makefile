@@ -25,7 +25,8 @@ help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: test
-test: ## run every unit and integration test (sets up what they need)
+test: ## run every unit and integration test (installs haproxy for the router's)
+	@clusters/host/ensure-packages.sh haproxy=haproxy
 	go test -count=1 ./...
 
 .PHONY: docker

@@ -6,6 +6,7 @@ require (
 	github.com/cloudflare/cfssl v1.6.5
 	github.com/onsi/ginkgo/v2 v2.34.0
 	github.com/onsi/gomega v1.44.0
+	github.com/openshift/api v0.0.0-20251015095338-264e80a2b6e7
 	golang.org/x/net v0.56.0
 	golang.org/x/sys v0.46.0
 	k8s.io/api v0.35.3
@@ -29,6 +30,7 @@ require (
 	github.com/go-openapi/jsonreference v0.20.2 // indirect
 	github.com/go-openapi/swag v0.23.0 // indirect
 	github.com/go-task/slim-sprig/v3 v3.0.0 // indirect
+	github.com/gogo/protobuf v1.3.2 // indirect
 	github.com/google/certificate-transparency-go v1.1.7 // indirect
 	github.com/google/gnostic-models v0.7.0 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect

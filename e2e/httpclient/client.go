@@ -1,0 +1,176 @@
+// Package httpclient is the one client every spec and router test uses to
+// talk to a router: it dials a fixed address (the router's 127.0.0.1
+// mapping) for any route host, sets SNI and Host from the route, never
+// reuses a connection, always sends the client certificate it is given,
+// and reports a refusal as the exact TLS alert.
+package httpclient
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"regexp"
+	"time"
+
+	"github.com/router-conformance/suite/fixtures/echo"
+)
+
+// Request is one request to a router.
+type Request struct {
+	// Addr is where to connect (host:port), whatever the route's host.
+	Addr string
+	// HTTPS selects TLS; SNI defaults to Host, NoSNI sends none.
+	HTTPS bool
+	Host  string
+	Path  string
+	SNI   string
+	NoSNI bool
+	// Header is sent as is (Host excluded).
+	Header http.Header
+	// ClientCertificate is sent whatever CAs the server asks for: Go would
+	// otherwise silently send nothing for a certificate of a foreign CA.
+	ClientCertificate *tls.Certificate
+	// RootCAs verifies the router's certificate; nil skips verification
+	// (the default certificate of a router under test is not ours).
+	RootCAs *x509.CertPool
+	Timeout time.Duration
+}
+
+// Response is what came back.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+	// Echo is the decoded body when the echo backend answered.
+	Echo *echo.Response
+	TLS  *tls.ConnectionState
+}
+
+// Do sends the request on a fresh connection and reads the whole answer.
+// With TLS 1.3 a server's refusal of the client certificate arrives only
+// on the first read, so a finished handshake is never taken as acceptance.
+func Do(ctx context.Context, r Request) (*Response, error) {
+	scheme := "http"
+	if r.HTTPS {
+		scheme = "https"
+	}
+	if r.Timeout == 0 {
+		r.Timeout = 10 * time.Second
+	}
+	tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: r.RootCAs, InsecureSkipVerify: r.RootCAs == nil}
+	switch {
+	case r.NoSNI:
+		// Go sends no SNI for an IP address; the name is still verified.
+		tlsConfig.ServerName = ""
+	case r.SNI != "":
+		tlsConfig.ServerName = r.SNI
+	default:
+		tlsConfig.ServerName = r.Host
+	}
+	if r.ClientCertificate != nil {
+		cert := r.ClientCertificate
+		tlsConfig.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return cert, nil }
+	}
+	dialer := &net.Dialer{Timeout: r.Timeout}
+	transport := &http.Transport{
+		DisableKeepAlives: true,
+		TLSClientConfig:   tlsConfig,
+		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return dialer.DialContext(ctx, network, r.Addr)
+		},
+		DialTLSContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			raw, err := dialer.DialContext(ctx, network, r.Addr)
+			if err != nil {
+				return nil, err
+			}
+			cfg := tlsConfig.Clone()
+			if r.NoSNI {
+				// Verification against Host while sending no SNI.
+				cfg.ServerName = ""
+				if !cfg.InsecureSkipVerify {
+					cfg.InsecureSkipVerify = true
+					roots, host := cfg.RootCAs, r.Host
+					cfg.VerifyPeerCertificate = func(raw [][]byte, _ [][]*x509.Certificate) error { return verify(raw, roots, host) }
+				}
+			}
+			conn := tls.Client(raw, cfg)
+			if err := conn.HandshakeContext(ctx); err != nil {
+				raw.Close()
+				return nil, err
+			}
+			return conn, nil
+		},
+	}
+	defer transport.CloseIdleConnections()
+	client := &http.Client{
+		Transport:     transport,
+		Timeout:       r.Timeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s://%s%s", scheme, r.Host, r.Path), nil)
+	if err != nil {
+		return nil, err
+	}
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	if err != nil {
+		return nil, err
+	}
+	out := &Response{Status: resp.StatusCode, Header: resp.Header, Body: body, TLS: resp.TLS}
+	var e echo.Response
+	if json.Unmarshal(body, &e) == nil && e.Listener != "" {
+		out.Echo = &e
+	}
+	return out, nil
+}
+
+func verify(raw [][]byte, roots *x509.CertPool, host string) error {
+	if len(raw) == 0 {
+		return errors.New("no server certificate")
+	}
+	certs := make([]*x509.Certificate, 0, len(raw))
+	for _, b := range raw {
+		c, err := x509.ParseCertificate(b)
+		if err != nil {
+			return err
+		}
+		certs = append(certs, c)
+	}
+	inter := x509.NewCertPool()
+	for _, c := range certs[1:] {
+		inter.AddCert(c)
+	}
+	_, err := certs[0].Verify(x509.VerifyOptions{DNSName: host, Roots: roots, Intermediates: inter})
+	return err
+}
+
+var alertPattern = regexp.MustCompile(`remote error: tls: ([a-z ]+)`)
+
+// Alert returns the TLS alert the server sent ("certificate required",
+// "revoked certificate", ...) or "" when err is no remote TLS alert. Go
+// reports remote alerts as text only: errors.As with tls.AlertError does
+// not match them.
+func Alert(err error) string {
+	if err == nil {
+		return ""
+	}
+	if m := alertPattern.FindStringSubmatch(err.Error()); m != nil {
+		return m[1]
+	}
+	return ""
+}

@@ -1,0 +1,394 @@
+package haproxy_test
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/base64"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/fixtures/echo"
+	"github.com/router-conformance/suite/pki"
+	"github.com/router-conformance/suite/router/haproxy"
+	"github.com/router-conformance/suite/router/headers"
+)
+
+// A real HAProxy on 127.0.0.1 with a rendered configuration, real echo
+// backends, real TLS: the router's data plane without a cluster.
+
+type world struct {
+	ca          *pki.CA
+	defaultCert *pki.Leaf
+	routeCert   *pki.Leaf
+	backendCA   *pki.CA
+	httpEcho    string // 127.0.0.1:port
+	httpsEcho   string
+	cfg         haproxy.Config
+	proc        *haproxy.Process
+}
+
+func haproxyBinary(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{"haproxy", "/usr/sbin/haproxy"} {
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
+	}
+	t.Fatal("haproxy is not installed: `make test` installs it (Debian: apt-get install haproxy)")
+	return ""
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func must[T any](t *testing.T) func(T, error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	w := &world{}
+	w.ca = must[*pki.CA](t)(pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "router test CA"}}))
+	w.defaultCert = must[*pki.Leaf](t)(w.ca.IssueServer(pki.ServerOptions{Hosts: []string{"*.default.test"}}))
+	w.routeCert = must[*pki.Leaf](t)(w.ca.IssueServer(pki.ServerOptions{Hosts: []string{"*.apps.test"}}))
+	w.backendCA = must[*pki.CA](t)(pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "backend CA"}}))
+	backendCert := must[*pki.Leaf](t)(w.backendCA.IssueServer(pki.ServerOptions{Hosts: []string{"echo.ns.svc", "passthrough.apps.test"}}))
+
+	plain := httptest.NewServer(echo.Handler{Listener: "http"})
+	t.Cleanup(plain.Close)
+	secure := httptest.NewUnstartedServer(echo.Handler{Listener: "https"})
+	secure.TLS = &tls.Config{Certificates: []tls.Certificate{must[tls.Certificate](t)(backendCert.TLSCertificate())}}
+	secure.StartTLS()
+	t.Cleanup(secure.Close)
+	w.httpEcho = strings.TrimPrefix(plain.URL, "http://")
+	w.httpsEcho = strings.TrimPrefix(secure.URL, "https://")
+
+	dir := t.TempDir()
+	w.cfg = haproxy.Config{
+		HTTPBind: freePort(t), HTTPSBind: freePort(t), StatsBind: freePort(t),
+		Dir: dir, DefaultCertificate: w.defaultCert.HAProxyPEM(),
+	}
+	return w
+}
+
+func (w *world) start(t *testing.T) {
+	t.Helper()
+	files := must[haproxy.Files](t)(haproxy.Render(w.cfg))
+	if err := files.Write(w.cfg.Dir); err != nil {
+		t.Fatal(err)
+	}
+	w.proc = &haproxy.Process{Binary: haproxyBinary(t), Dir: w.cfg.Dir}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := w.proc.Start(ctx); err != nil {
+		t.Fatalf("%v\n%s", err, files[haproxy.ConfigFile])
+	}
+	t.Cleanup(w.proc.Stop)
+}
+
+func (w *world) reload(t *testing.T) {
+	t.Helper()
+	files := must[haproxy.Files](t)(haproxy.Render(w.cfg))
+	if err := files.Write(w.cfg.Dir); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := w.proc.Reload(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (w *world) get(t *testing.T, r httpclient.Request) (*httpclient.Response, error) {
+	t.Helper()
+	if r.Addr == "" {
+		r.Addr = w.cfg.HTTPBind
+		if r.HTTPS {
+			r.Addr = w.cfg.HTTPSBind
+		}
+	}
+	if r.Path == "" {
+		r.Path = "/"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return httpclient.Do(ctx, r)
+}
+
+func (w *world) mustGet(t *testing.T, r httpclient.Request) *httpclient.Response {
+	t.Helper()
+	resp, err := w.get(t, r)
+	if err != nil {
+		t.Fatalf("%s %s%s: %v", map[bool]string{true: "https", false: "http"}[r.HTTPS], r.Host, r.Path, err)
+	}
+	return resp
+}
+
+func (w *world) routes() []haproxy.Route {
+	ep := func(addr string) []haproxy.Endpoint { return []haproxy.Endpoint{{Name: "ep1", Addr: addr}} }
+	return []haproxy.Route{
+		{Namespace: "ns", Name: "insecure", Host: "insecure.apps.test", Endpoints: ep(w.httpEcho)},
+		{Namespace: "ns", Name: "edge", Host: "edge.apps.test", Termination: haproxy.Edge, Certificate: w.routeCert.HAProxyPEM(),
+			Endpoints: ep(w.httpEcho), HSTS: "max-age=31536000;includeSubDomains;preload"},
+		{Namespace: "ns", Name: "edge-allow", Host: "allow.apps.test", Termination: haproxy.Edge, InsecurePolicy: haproxy.PolicyAllow,
+			Endpoints: ep(w.httpEcho), HSTS: "max-age=600"},
+		{Namespace: "ns", Name: "edge-redirect", Host: "redirect.apps.test", Termination: haproxy.Edge, InsecurePolicy: haproxy.PolicyRedirect,
+			Endpoints: ep(w.httpEcho)},
+		{Namespace: "ns", Name: "reencrypt", Host: "reencrypt.apps.test", Termination: haproxy.Reencrypt, Certificate: w.routeCert.HAProxyPEM(),
+			DestinationCA: w.backendCA.CertPEM, ServerName: "echo.ns.svc", Endpoints: ep(w.httpsEcho), HSTS: "max-age=100"},
+		{Namespace: "ns", Name: "passthrough", Host: "passthrough.apps.test", Termination: haproxy.Passthrough, Endpoints: ep(w.httpsEcho)},
+	}
+}
+
+func TestTerminationsHSTSAndInsecurePolicies(t *testing.T) {
+	w := newWorld(t)
+	w.cfg.Routes = w.routes()
+	w.start(t)
+	roots := pki.Pool(w.ca)
+
+	for _, tc := range []struct {
+		name     string
+		req      httpclient.Request
+		status   int
+		listener string // which echo listener answered
+		hsts     string // "" = header must be absent
+		location string
+	}{
+		{"insecure route over HTTP", httpclient.Request{Host: "insecure.apps.test"}, 200, "http", "", ""},
+		{"edge route", httpclient.Request{HTTPS: true, Host: "edge.apps.test", RootCAs: roots}, 200, "http", "max-age=31536000;includeSubDomains;preload", ""},
+		{"edge Allow over HTTPS (default certificate)", httpclient.Request{HTTPS: true, Host: "allow.apps.test"}, 200, "http", "max-age=600", ""},
+		{"edge Allow over HTTP: no HSTS on plain HTTP", httpclient.Request{Host: "allow.apps.test"}, 200, "http", "", ""},
+		{"edge Redirect over HTTP", httpclient.Request{Host: "redirect.apps.test", Path: "/x"}, 302, "", "", "https://redirect.apps.test/x"},
+		{"edge None over HTTP", httpclient.Request{Host: "edge.apps.test"}, 503, "", "", ""},
+		{"reencrypt route", httpclient.Request{HTTPS: true, Host: "reencrypt.apps.test", RootCAs: roots}, 200, "https", "max-age=100", ""},
+		{"passthrough route reaches the backend's TLS", httpclient.Request{HTTPS: true, Host: "passthrough.apps.test", RootCAs: pki.Pool(w.backendCA)}, 200, "https", "", ""},
+		{"unknown host", httpclient.Request{HTTPS: true, Host: "nope.apps.test"}, 503, "", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := w.mustGet(t, tc.req)
+			if resp.Status != tc.status {
+				t.Fatalf("status %d, want %d: %s", resp.Status, tc.status, resp.Body)
+			}
+			if got := resp.Header.Values("Strict-Transport-Security"); (tc.hsts == "" && len(got) != 0) || (tc.hsts != "" && (len(got) != 1 || got[0] != tc.hsts)) {
+				t.Errorf("Strict-Transport-Security = %q, want %q", got, tc.hsts)
+			}
+			if tc.location != "" && resp.Header.Get("Location") != tc.location {
+				t.Errorf("Location = %q, want %q", resp.Header.Get("Location"), tc.location)
+			}
+			if tc.listener != "" {
+				if resp.Echo == nil || resp.Echo.Listener != tc.listener {
+					t.Errorf("answered by %+v, want the echo %s listener", resp.Echo, tc.listener)
+				}
+			}
+		})
+	}
+
+	// The reencrypt backend saw TLS with the service name as SNI.
+	resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: "reencrypt.apps.test", RootCAs: roots})
+	if resp.Echo == nil || resp.Echo.TLS == nil || resp.Echo.TLS.ServerName != "echo.ns.svc" {
+		t.Errorf("reencrypt backend TLS = %+v, want SNI echo.ns.svc", resp.Echo)
+	}
+	// Passthrough: the client saw the backend's own certificate.
+	resp = w.mustGet(t, httpclient.Request{HTTPS: true, Host: "passthrough.apps.test", RootCAs: pki.Pool(w.backendCA)})
+	if got := resp.TLS.PeerCertificates[0].Issuer.CommonName; got != "backend CA" {
+		t.Errorf("passthrough served a certificate of %q, want the backend's", got)
+	}
+}
+
+func TestReencryptRefusesABackendItCannotVerify(t *testing.T) {
+	w := newWorld(t)
+	other := must[*pki.CA](t)(pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "other CA"}}))
+	good := w.routes()[4]
+	bad := good
+	bad.Name, bad.Host, bad.DestinationCA = "reencrypt-bad", "bad-reencrypt.apps.test", other.CertPEM
+	w.cfg.Routes = []haproxy.Route{good, bad}
+	w.start(t)
+	if resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: good.Host}); resp.Status != 200 {
+		t.Fatalf("positive control: %d", resp.Status)
+	}
+	if resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: bad.Host}); resp.Status != 503 {
+		t.Errorf("backend with an unverifiable certificate: %d, want 503", resp.Status)
+	}
+}
+
+func TestHeaderActionsOrderPrecedenceAndQuoting(t *testing.T) {
+	w := newWorld(t)
+	w.cfg.RequestHeaders = []headers.Action{
+		{Name: "X-Both", Kind: headers.Set, Value: "from-ingresscontroller"},
+		{Name: "X-IC-Only", Kind: headers.Set, Value: "ic"},
+		{Name: "X-Client-Secret", Kind: headers.Delete},
+	}
+	w.cfg.ResponseHeaders = []headers.Action{
+		{Name: "X-Both", Kind: headers.Set, Value: "from-ingresscontroller"},
+		{Name: "X-Backend-Leak", Kind: headers.Delete},
+	}
+	edge := w.routes()[1]
+	edge.RequestHeaders = []headers.Action{
+		{Name: "X-Both", Kind: headers.Set, Value: "from-route"},
+		{Name: "X-Literal", Kind: headers.Set, Value: `it's "quoted" \ back; semi`},
+		{Name: "X-Host-Lower", Kind: headers.Set, Value: "%[req.hdr(host),lower]"},
+		{Name: "X-Host-B64", Kind: headers.Set, Value: "%[req.hdr(host),base64]"},
+		{Name: "X-Set-Then-Delete", Kind: headers.Set, Value: "x"},
+		{Name: "X-Set-Then-Delete", Kind: headers.Delete},
+		{Name: "X-Delete-Then-Set", Kind: headers.Delete},
+		{Name: "X-Delete-Then-Set", Kind: headers.Set, Value: "kept"},
+	}
+	edge.ResponseHeaders = []headers.Action{
+		{Name: "X-Both", Kind: headers.Set, Value: "from-route"},
+		{Name: "X-Value-Lower", Kind: headers.Set, Value: "%[res.hdr(X-Value),lower]"},
+	}
+	w.cfg.Routes = []haproxy.Route{edge}
+	w.start(t)
+
+	h := http.Header{}
+	h.Set("X-Client-Secret", "s3cret")
+	h.Set("X-Delete-Then-Set", "from-client")
+	h.Add(echo.SetResponseHeader, "X-Backend-Leak: internal")
+	h.Add(echo.SetResponseHeader, "X-Value: MiXeD")
+	resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: "Edge.Apps.Test", Header: h})
+	if resp.Status != 200 || resp.Echo == nil {
+		t.Fatalf("status %d: %s", resp.Status, resp.Body)
+	}
+	got := resp.Echo.Headers
+	for name, want := range map[string][]string{
+		"X-Both":            {"from-route"}, // requests: IngressController first, then the route
+		"X-Ic-Only":         {"ic"},
+		"X-Literal":         {`it's "quoted" \ back; semi`},
+		"X-Host-Lower":      {"edge.apps.test"},
+		"X-Host-B64":        {base64.StdEncoding.EncodeToString([]byte("Edge.Apps.Test"))},
+		"X-Delete-Then-Set": {"kept"},
+		"X-Client-Secret":   nil,
+		"X-Set-Then-Delete": nil,
+	} {
+		if fmt.Sprint(got[name]) != fmt.Sprint(want) {
+			t.Errorf("backend saw %s = %q, want %q", name, got[name], want)
+		}
+	}
+	for name, want := range map[string][]string{
+		"X-Both":         {"from-ingresscontroller"}, // responses: the route first, then the IngressController
+		"X-Backend-Leak": nil,
+		"X-Value-Lower":  {"mixed"},
+	} {
+		if fmt.Sprint(resp.Header.Values(name)) != fmt.Sprint(want) {
+			t.Errorf("client saw %s = %q, want %q", name, resp.Header.Values(name), want)
+		}
+	}
+}
+
+func TestMutualTLSAlertsFilterAndForwardedCertificate(t *testing.T) {
+	w := newWorld(t)
+	clientCA := must[*pki.CA](t)(pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "client root"}}))
+	inter := must[*pki.CA](t)(clientCA.NewIntermediateCA(pki.CAOptions{Subject: pki.Subject{CommonName: "client intermediate"}}))
+	foreign := must[*pki.CA](t)(pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "foreign"}}))
+	subject := func(cn string) pki.Subject {
+		return pki.Subject{Country: "US", Province: "NC", Organization: "Example", OrganizationalUnit: "Eng", CommonName: cn}
+	}
+	issue := func(ca *pki.CA, cn string, window pki.Window) *tls.Certificate {
+		leaf := must[*pki.Leaf](t)(ca.IssueClient(pki.ClientOptions{Subject: subject(cn), Window: window}))
+		c := must[tls.Certificate](t)(leaf.TLSCertificate())
+		return &c
+	}
+	valid := issue(inter, "allowed", pki.Window{})
+	other := issue(inter, "someone-else", pki.Window{})
+	expired := issue(inter, "allowed", pki.Expired())
+	future := issue(inter, "allowed", pki.NotYetValid())
+	untrusted := issue(foreign, "allowed", pki.Window{})
+	revokedLeaf := must[*pki.Leaf](t)(inter.IssueClient(pki.ClientOptions{Subject: subject("allowed")}))
+	revoked := must[tls.Certificate](t)(revokedLeaf.TLSCertificate())
+
+	dir := t.TempDir()
+	rootCRL := must[*pki.CRL](t)(clientCA.IssueCRL(pki.CRLOptions{}))
+	interCRL := must[*pki.CRL](t)(inter.IssueCRL(pki.CRLOptions{Revoked: pki.Revoke(revokedLeaf.Cert)}))
+	caFile, crlFile := filepath.Join(dir, "ca.pem"), filepath.Join(dir, "crl.pem")
+	if err := os.WriteFile(caFile, pki.Bundle(clientCA, inter), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(crlFile, append(rootCRL.PEM(), interCRL.PEM()...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.cfg.MutualTLS = &haproxy.MutualTLS{Policy: "required", CAFile: caFile, CRLFile: crlFile, SubjectFilter: "/CN=allowed$"}
+	w.cfg.Routes = []haproxy.Route{w.routes()[1]}
+	w.start(t)
+
+	for _, tc := range []struct {
+		name   string
+		cert   *tls.Certificate
+		status int
+		alert  string
+	}{
+		{"valid client", valid, 200, ""},
+		{"subject outside the filter", other, 403, ""},
+		{"no certificate", nil, 0, "certificate required"},
+		{"untrusted CA", untrusted, 0, "unknown certificate authority"},
+		{"expired", expired, 0, "expired certificate"},
+		{"not yet valid", future, 0, "bad certificate"},
+		{"revoked", &revoked, 0, "revoked certificate"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, err := w.get(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test", ClientCertificate: tc.cert})
+			if tc.alert != "" {
+				if got := httpclient.Alert(err); got != tc.alert {
+					t.Fatalf("got response %+v, error %v; want alert %q", resp, err, tc.alert)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Status != tc.status {
+				t.Fatalf("status %d, want %d", resp.Status, tc.status)
+			}
+		})
+	}
+
+	resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test", ClientCertificate: valid})
+	h := resp.Echo.Headers
+	wantDER := base64.StdEncoding.EncodeToString(valid.Certificate[0])
+	for name, want := range map[string]string{
+		"X-Ssl-Client-Verify": "0",
+		// %{+Q} quotes in logs only: header values arrive bare.
+		"X-Ssl-Client-Dn":  "/C=US/ST=NC/O=Example/OU=Eng/CN=allowed",
+		"X-Ssl-Client-Cn":  "allowed",
+		"X-Ssl-Client-Der": wantDER,
+	} {
+		if len(h[name]) != 1 || h[name][0] != want {
+			t.Errorf("backend saw %s = %q, want %q", name, h[name], want)
+		}
+	}
+
+	// Optional: no certificate passes, a bad one is still refused.
+	w.cfg.MutualTLS.Policy = "optional"
+	w.cfg.MutualTLS.SubjectFilter = ""
+	w.reload(t)
+	if resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test"}); resp.Status != 200 {
+		t.Errorf("optional, no certificate: %d, want 200", resp.Status)
+	}
+	if resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test", ClientCertificate: valid}); resp.Status != 200 {
+		t.Errorf("optional, valid certificate: %d, want 200", resp.Status)
+	}
+	if _, err := w.get(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test", ClientCertificate: expired}); httpclient.Alert(err) != "expired certificate" {
+		t.Errorf("optional, expired certificate: %v, want alert expired certificate", err)
+	}
+}

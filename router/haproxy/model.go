@@ -1,0 +1,87 @@
+// Package haproxy turns the router's view of the cluster into an HAProxy
+// 2.6 configuration laid out as the upstream OpenShift router lays it out
+// (frontends public, public_ssl, fe_sni and fe_no_sni; a backend per
+// route), and runs HAProxy with it.
+package haproxy
+
+import (
+	"github.com/router-conformance/suite/router/headers"
+)
+
+// Termination of a route; "" is plain HTTP.
+type Termination string
+
+const (
+	Insecure    Termination = ""
+	Edge        Termination = "edge"
+	Reencrypt   Termination = "reencrypt"
+	Passthrough Termination = "passthrough"
+)
+
+// InsecurePolicy is what the router does with plain HTTP to a TLS route.
+type InsecurePolicy string
+
+const (
+	PolicyNone     InsecurePolicy = ""
+	PolicyAllow    InsecurePolicy = "Allow"
+	PolicyRedirect InsecurePolicy = "Redirect"
+)
+
+// Endpoint is one backend server.
+type Endpoint struct {
+	Name string // unique within the route
+	Addr string // ip:port
+}
+
+// Route is one admitted route, ready to render.
+type Route struct {
+	Namespace, Name string
+	Host            string
+	Path            string // "" or a prefix starting with "/"
+	Termination     Termination
+	InsecurePolicy  InsecurePolicy
+	// Certificate is the PEM chain followed by its key (edge, reencrypt);
+	// empty means the default certificate.
+	Certificate []byte
+	// DestinationCA verifies the backend of a reencrypt route; empty means
+	// the backend's certificate is not verified.
+	DestinationCA []byte
+	// ServerName is the SNI and verified name sent to a reencrypt backend.
+	ServerName string
+	Endpoints  []Endpoint
+	// HSTS is the Strict-Transport-Security value, "" for none.
+	HSTS            string
+	RequestHeaders  []headers.Action
+	ResponseHeaders []headers.Action
+}
+
+// MutualTLS is the router's client-certificate policy (ROUTER_MUTUAL_TLS_AUTH*).
+type MutualTLS struct {
+	// Policy is "required" or "optional".
+	Policy string
+	// CAFile and CRLFile are paths HAProxy reads; the CRL file holds one
+	// PEM CRL per CA of the bundle.
+	CAFile, CRLFile string
+	// SubjectFilter is a regular expression the client's subject DN must
+	// match; a mismatch is answered 403.
+	SubjectFilter string
+}
+
+// Config is everything one HAProxy configuration depends on.
+type Config struct {
+	// HTTPBind and HTTPSBind are HAProxy bind addresses (":80", "127.0.0.1:18080").
+	HTTPBind, HTTPSBind string
+	// MaxConn bounds concurrent connections (and so HAProxy's file
+	// descriptors, which must fit the process's limit); 0 means 2000.
+	MaxConn int
+	// StatsBind serves HAProxy's stats page and the health checks.
+	StatsBind string
+	// Dir holds the rendered configuration, certificates and sockets.
+	Dir string
+	// DefaultCertificate is served when no route's certificate matches.
+	DefaultCertificate []byte
+	MutualTLS          *MutualTLS
+	// IngressController-level header actions, applied in the frontends.
+	RequestHeaders, ResponseHeaders []headers.Action
+	Routes                          []Route
+}

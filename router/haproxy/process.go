@@ -1,0 +1,153 @@
+package haproxy
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Process is HAProxy in master-worker mode. A reload (SIGUSR2 to the
+// master) starts new workers on the new configuration while the old ones
+// finish the connections they have: nothing established is dropped.
+type Process struct {
+	Binary string
+	Dir    string
+
+	mu   sync.Mutex
+	cmd  *exec.Cmd
+	done chan struct{}
+	err  error
+}
+
+// CheckConfig asks HAProxy whether the configuration in dir loads.
+func CheckConfig(ctx context.Context, binary, dir string) error {
+	out, err := exec.CommandContext(ctx, binary, "-c", "-q", "-f", filepath.Join(dir, ConfigFile)).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("haproxy rejects the configuration: %w: %s", err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+func (p *Process) masterSocket() string { return filepath.Join(p.Dir, "run", "master.sock") }
+
+// Start runs HAProxy on the configuration already written to Dir and waits
+// until its first worker runs. Its output goes to stderr.
+func (p *Process) Start(ctx context.Context) error {
+	if err := CheckConfig(ctx, p.Binary, p.Dir); err != nil {
+		return err
+	}
+	cmd := exec.Command(p.Binary, "-W", "-db", "-S", p.masterSocket()+",mode,600", "-f", filepath.Join(p.Dir, ConfigFile))
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start haproxy: %w", err)
+	}
+	p.mu.Lock()
+	p.cmd, p.done = cmd, make(chan struct{})
+	p.mu.Unlock()
+	go func() {
+		err := cmd.Wait()
+		p.mu.Lock()
+		p.err = err
+		p.mu.Unlock()
+		close(p.done)
+	}()
+	_, err := p.waitWorker(ctx, 0)
+	return err
+}
+
+// Reload checks the configuration now in Dir and, if it loads, makes
+// HAProxy switch to it; it returns once a new worker serves it.
+func (p *Process) Reload(ctx context.Context) error {
+	if err := CheckConfig(ctx, p.Binary, p.Dir); err != nil {
+		return err
+	}
+	before, err := p.worker(ctx)
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	cmd := p.cmd
+	p.mu.Unlock()
+	if err := cmd.Process.Signal(syscall.SIGUSR2); err != nil {
+		return fmt.Errorf("reload haproxy: %w", err)
+	}
+	_, err = p.waitWorker(ctx, before)
+	return err
+}
+
+// waitWorker waits until the master reports a current worker other than
+// not (0: any).
+func (p *Process) waitWorker(ctx context.Context, not int) (int, error) {
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		select {
+		case <-p.done:
+			return 0, fmt.Errorf("haproxy exited: %v", p.err)
+		default:
+		}
+		if pid, err := p.worker(ctx); err == nil && pid != 0 && pid != not {
+			return pid, nil
+		}
+		if time.Now().After(deadline) {
+			return 0, errors.New("haproxy started no new worker within 20s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// worker returns the PID of the current worker, from the master CLI's
+// "show proc".
+func (p *Process) worker(ctx context.Context) (int, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", p.masterSocket())
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(2 * time.Second))
+	if _, err := conn.Write([]byte("show proc\n")); err != nil {
+		return 0, err
+	}
+	sc := bufio.NewScanner(conn)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		// "<PID> <type> <reloads> <uptime> <version>"; the first worker
+		// line lists the current worker, old ones follow a heading.
+		if len(f) >= 2 && f[1] == "worker" {
+			var pid int
+			if _, err := fmt.Sscan(f[0], &pid); err == nil {
+				return pid, nil
+			}
+		}
+		if strings.HasPrefix(sc.Text(), "# old workers") {
+			break
+		}
+	}
+	return 0, errors.New("no current worker in show proc")
+}
+
+// Stop ends HAProxy and its workers.
+func (p *Process) Stop() {
+	p.mu.Lock()
+	cmd, done := p.cmd, p.done
+	p.mu.Unlock()
+	if cmd == nil {
+		return
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+	}
+}

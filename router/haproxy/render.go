@@ -1,0 +1,168 @@
+package haproxy
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"text/template"
+
+	"github.com/router-conformance/suite/router/headers"
+)
+
+// Files is a rendered configuration: paths relative to Config.Dir.
+type Files map[string][]byte
+
+// ConfigFile is the main configuration's name within Files.
+const ConfigFile = "haproxy.cfg"
+
+// Names HAProxy keeps apart; DNS labels and namespaces never hold them.
+var unsafeName = regexp.MustCompile(`[^a-zA-Z0-9._-]`)
+
+// Key is a route's identity in backend and file names: "namespace:name".
+func (r *Route) Key() string { return r.Namespace + ":" + r.Name }
+
+// FileName is the route's certificate file name.
+func (r *Route) FileName() string {
+	return unsafeName.ReplaceAllString(r.Namespace+"_"+r.Name, "_") + ".pem"
+}
+
+// Backend is the name of the route's backend, by termination, as upstream
+// names them.
+func (r *Route) Backend() string {
+	switch r.Termination {
+	case Edge:
+		return "be_edge_http:" + r.Key()
+	case Reencrypt:
+		return "be_secure:" + r.Key()
+	case Passthrough:
+		return "be_tcp:" + r.Key()
+	default:
+		return "be_http:" + r.Key()
+	}
+}
+
+// Validate refuses what HAProxy could not load or would misread, so that
+// one bad route is reported and left out instead of breaking the others.
+func (r *Route) Validate() error {
+	if r.Host == "" || strings.ContainsAny(r.Host, " \t'\"\\{}") {
+		return fmt.Errorf("route %s: host %q is not a DNS name", r.Key(), r.Host)
+	}
+	if r.Path != "" && (!strings.HasPrefix(r.Path, "/") || strings.ContainsAny(r.Path, " \t'\"\\{}#")) {
+		return fmt.Errorf("route %s: path %q must start with / and hold no spaces, quotes or braces", r.Key(), r.Path)
+	}
+	if r.Termination == Passthrough && (r.Path != "" || len(r.RequestHeaders)+len(r.ResponseHeaders) > 0) {
+		return fmt.Errorf("route %s: a passthrough route can have neither a path nor header actions", r.Key())
+	}
+	for _, e := range r.Endpoints {
+		if strings.ContainsAny(e.Addr+e.Name, " \t'\"\\") {
+			return fmt.Errorf("route %s: endpoint %q %q is malformed", r.Key(), e.Name, e.Addr)
+		}
+	}
+	return nil
+}
+
+// HostMatch is the HAProxy condition for the route's host and path in an
+// HTTP frontend: the Host header without its port, case-insensitively.
+func (r *Route) HostMatch() string {
+	cond := fmt.Sprintf("{ req.hdr(host),field(1,:),lower -m str %s }", strings.ToLower(r.Host))
+	if r.Path != "" && r.Path != "/" {
+		cond += fmt.Sprintf(" { path_beg %s }", r.Path)
+	}
+	return cond
+}
+
+var funcs = template.FuncMap{
+	"quote":    headers.Quote,
+	"request":  func(a headers.Action) string { return a.Directive("http-request") },
+	"response": func(a headers.Action) string { return a.Directive("http-response") },
+}
+
+var tmpl = template.Must(template.New(ConfigFile).Funcs(funcs).Parse(configTemplate))
+
+// Render produces the configuration and the certificate files. Routes are
+// ordered so that, for one host, the longest path is tried first.
+func Render(cfg Config) (Files, error) {
+	if cfg.Dir == "" || !filepath.IsAbs(cfg.Dir) {
+		return nil, fmt.Errorf("haproxy: Dir %q must be an absolute path", cfg.Dir)
+	}
+	if len(cfg.DefaultCertificate) == 0 {
+		return nil, errors.New("haproxy: no default certificate")
+	}
+	if m := cfg.MutualTLS; m != nil {
+		if m.Policy != "required" && m.Policy != "optional" {
+			return nil, fmt.Errorf("haproxy: mutual TLS policy %q is neither required nor optional", m.Policy)
+		}
+		if m.CAFile == "" || m.CRLFile == "" {
+			return nil, errors.New("haproxy: mutual TLS needs a CA file and a CRL file")
+		}
+		if _, err := regexp.Compile(m.SubjectFilter); err != nil {
+			return nil, fmt.Errorf("haproxy: subject filter %q: %w", m.SubjectFilter, err)
+		}
+	}
+	if cfg.MaxConn == 0 {
+		cfg.MaxConn = 2000
+	}
+	routes := append([]Route(nil), cfg.Routes...)
+	sort.SliceStable(routes, func(i, j int) bool {
+		if routes[i].Host != routes[j].Host {
+			return routes[i].Host < routes[j].Host
+		}
+		if len(routes[i].Path) != len(routes[j].Path) {
+			return len(routes[i].Path) > len(routes[j].Path)
+		}
+		return routes[i].Key() < routes[j].Key()
+	})
+	files := Files{"default.pem": cfg.DefaultCertificate}
+	var crtList strings.Builder
+	for i := range routes {
+		r := &routes[i]
+		if err := r.Validate(); err != nil {
+			return nil, err
+		}
+		if len(r.Certificate) > 0 && (r.Termination == Edge || r.Termination == Reencrypt) {
+			name := "certs/" + r.FileName()
+			files[name] = r.Certificate
+			fmt.Fprintf(&crtList, "%s %s\n", filepath.Join(cfg.Dir, name), strings.ToLower(r.Host))
+		}
+		if len(r.DestinationCA) > 0 && r.Termination == Reencrypt {
+			files["cacerts/"+r.FileName()] = r.DestinationCA
+		}
+	}
+	files["crt-list"] = []byte(crtList.String())
+	var buf bytes.Buffer
+	data := struct {
+		Config
+		Routes []Route
+	}{cfg, routes}
+	if err := tmpl.Execute(&buf, data); err != nil {
+		return nil, fmt.Errorf("haproxy: render: %w", err)
+	}
+	files[ConfigFile] = buf.Bytes()
+	return files, nil
+}
+
+// Write puts the files into dir, replacing each atomically; certificate
+// files are private.
+func (f Files) Write(dir string) error {
+	for _, sub := range []string{"certs", "cacerts", "run"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o700); err != nil {
+			return err
+		}
+	}
+	for name, data := range f {
+		path := filepath.Join(dir, name)
+		tmp := path + ".tmp"
+		if err := os.WriteFile(tmp, data, 0o600); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
