@@ -392,3 +392,5 @@ func TestMutualTLSAlertsFilterAndForwardedCertificate(t *testing.T) {
 		t.Errorf("optional, expired certificate: %v, want alert expired certificate", err)
 	}
 }
+
+func writeFile(path string, data []byte) error { return os.WriteFile(path, data, 0o644) }
