@@ -93,7 +93,7 @@ func ParseEnv(env string) ([]Action, error) {
 }
 
 // Quote is HAProxy's strong quoting, as upstream does it: each ' becomes
-// '\'' and the whole is wrapped in single quotes, so spaces, backslashes,
+// '\” and the whole is wrapped in single quotes, so spaces, backslashes,
 // semicolons and quotes reach HAProxy's log-format parser literally.
 func Quote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
