@@ -1,0 +1,254 @@
+package controller
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	routev1 "github.com/openshift/api/route/v1"
+	routeclient "github.com/openshift/client-go/route/clientset/versioned"
+	routeinformers "github.com/openshift/client-go/route/informers/externalversions"
+	routelisters "github.com/openshift/client-go/route/listers/route/v1"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	discoverylisters "k8s.io/client-go/listers/discovery/v1"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/router-conformance/suite/router/haproxy"
+)
+
+// Controller keeps HAProxy in step with the cluster's routes.
+type Controller struct {
+	Kube   kubernetes.Interface
+	Routes routeclient.Interface
+	// Base is the configuration without routes: binds, directory, default
+	// certificate, mutual TLS, IngressController header actions.
+	Base haproxy.Config
+	// Proxy is started on the first sync and reloaded on later changes.
+	Proxy *haproxy.Process
+	// RouterName and CanonicalHostname go into each route's status.
+	RouterName, CanonicalHostname string
+	// Coalesce is how long a burst of changes is gathered before a sync.
+	Coalesce time.Duration
+	Logf     func(format string, args ...any)
+
+	routeLister   routelisters.RouteLister
+	serviceLister corelisters.ServiceLister
+	sliceLister   discoverylisters.EndpointSliceLister
+	trigger       chan struct{}
+	lastConfig    []byte
+	started       bool
+}
+
+// Run watches until ctx ends.
+func (c *Controller) Run(ctx context.Context) error {
+	if c.Coalesce == 0 {
+		c.Coalesce = 200 * time.Millisecond
+	}
+	c.trigger = make(chan struct{}, 1)
+	kubeInformers := informers.NewSharedInformerFactory(c.Kube, 10*time.Minute)
+	routeInformers := routeinformers.NewSharedInformerFactory(c.Routes, 10*time.Minute)
+	handler := cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(any) { c.poke() },
+		UpdateFunc: func(old, cur any) { c.pokeUnlessStatusOnly(old, cur) },
+		DeleteFunc: func(any) { c.poke() },
+	}
+	ri := routeInformers.Route().V1().Routes()
+	si := kubeInformers.Core().V1().Services()
+	ei := kubeInformers.Discovery().V1().EndpointSlices()
+	for _, inf := range []cache.SharedIndexInformer{ri.Informer(), si.Informer(), ei.Informer()} {
+		if _, err := inf.AddEventHandler(handler); err != nil {
+			return err
+		}
+	}
+	c.routeLister, c.serviceLister, c.sliceLister = ri.Lister(), si.Lister(), ei.Lister()
+	kubeInformers.Start(ctx.Done())
+	routeInformers.Start(ctx.Done())
+	for typ, ok := range kubeInformers.WaitForCacheSync(ctx.Done()) {
+		if !ok {
+			return fmt.Errorf("cache of %v did not sync", typ)
+		}
+	}
+	for typ, ok := range routeInformers.WaitForCacheSync(ctx.Done()) {
+		if !ok {
+			return fmt.Errorf("cache of %v did not sync (is the Route CRD installed?)", typ)
+		}
+	}
+	c.poke()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-c.trigger:
+		}
+		// Gather the rest of the burst.
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(c.Coalesce):
+		}
+		select {
+		case <-c.trigger:
+		default:
+		}
+		if err := c.sync(ctx); err != nil {
+			c.logf("sync: %v", err)
+			if !c.started {
+				return err
+			}
+		}
+	}
+}
+
+func (c *Controller) poke() {
+	select {
+	case c.trigger <- struct{}{}:
+	default:
+	}
+}
+
+// Our own status updates must not cause a sync of their own.
+func (c *Controller) pokeUnlessStatusOnly(old, cur any) {
+	o, ok1 := old.(*routev1.Route)
+	n, ok2 := cur.(*routev1.Route)
+	if ok1 && ok2 && o.Generation == n.Generation && equality.Semantic.DeepEqual(o.Annotations, n.Annotations) {
+		return
+	}
+	c.poke()
+}
+
+func (c *Controller) logf(format string, args ...any) {
+	if c.Logf != nil {
+		c.Logf(format, args...)
+	}
+}
+
+// sync renders every admitted route and applies the result.
+func (c *Controller) sync(ctx context.Context) error {
+	routes, err := c.routeLister.List(labels.Everything())
+	if err != nil {
+		return err
+	}
+	// The oldest route claims a host and path; later ones are refused.
+	sort.Slice(routes, func(i, j int) bool {
+		ti, tj := routes[i].CreationTimestamp, routes[j].CreationTimestamp
+		if !ti.Equal(&tj) {
+			return ti.Before(&tj)
+		}
+		return routes[i].Namespace+"/"+routes[i].Name < routes[j].Namespace+"/"+routes[j].Name
+	})
+	claimed := map[string]string{}
+	cfg := c.Base
+	cfg.Routes = nil
+	verdicts := map[*routev1.Route]*Rejection{}
+	for _, r := range routes {
+		svc, _ := c.serviceLister.Services(r.Namespace).Get(r.Spec.To.Name)
+		slices, _ := c.sliceLister.EndpointSlices(r.Namespace).List(labels.SelectorFromSet(labels.Set{discoveryv1.LabelServiceName: r.Spec.To.Name}))
+		hr, rej := Translate(r, svc, slices)
+		if rej == nil {
+			key := hr.Host + hr.Path
+			if owner, taken := claimed[key]; taken {
+				rej = &Rejection{"HostAlreadyClaimed", fmt.Sprintf("route %s already exposes %s%s and is older", owner, hr.Host, hr.Path)}
+			} else {
+				claimed[key] = r.Namespace + "/" + r.Name
+				cfg.Routes = append(cfg.Routes, hr)
+			}
+		}
+		verdicts[r] = rej
+	}
+	if err := c.apply(ctx, cfg); err != nil {
+		return err
+	}
+	for r, rej := range verdicts {
+		if err := c.report(ctx, r, rej); err != nil {
+			c.logf("status of route %s/%s: %v", r.Namespace, r.Name, err)
+		}
+	}
+	return nil
+}
+
+// apply renders, writes and (re)loads HAProxy if the configuration changed.
+func (c *Controller) apply(ctx context.Context, cfg haproxy.Config) error {
+	files, err := haproxy.Render(cfg)
+	if err != nil {
+		return err
+	}
+	var all bytes.Buffer
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		all.WriteString(n)
+		all.Write(files[n])
+	}
+	if c.started && bytes.Equal(all.Bytes(), c.lastConfig) {
+		return nil
+	}
+	if err := files.Write(cfg.Dir); err != nil {
+		return err
+	}
+	start := time.Now()
+	if !c.started {
+		if err := c.Proxy.Start(ctx); err != nil {
+			return err
+		}
+		c.started = true
+	} else if err := c.Proxy.Reload(ctx); err != nil {
+		return err
+	}
+	c.lastConfig = all.Bytes()
+	c.logf("haproxy serves %d routes (applied in %s)", len(cfg.Routes), time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// report writes the route's ingress status for this router, if it changed.
+func (c *Controller) report(ctx context.Context, r *routev1.Route, rej *Rejection) error {
+	cond := routev1.RouteIngressCondition{Type: routev1.RouteAdmitted, Status: corev1.ConditionTrue}
+	if rej != nil {
+		cond.Status, cond.Reason, cond.Message = corev1.ConditionFalse, rej.Reason, rej.Message
+	}
+	want := routev1.RouteIngress{
+		Host: r.Spec.Host, RouterName: c.RouterName, RouterCanonicalHostname: c.CanonicalHostname,
+		WildcardPolicy: routev1.WildcardPolicyNone, Conditions: []routev1.RouteIngressCondition{cond},
+	}
+	updated := r.DeepCopy()
+	found := false
+	for i, in := range updated.Status.Ingress {
+		if in.RouterName != c.RouterName {
+			continue
+		}
+		found = true
+		if len(in.Conditions) == 1 {
+			prev := in.Conditions[0]
+			if prev.Type == cond.Type && prev.Status == cond.Status && prev.Reason == cond.Reason && prev.Message == cond.Message &&
+				in.Host == want.Host && in.RouterCanonicalHostname == want.RouterCanonicalHostname {
+				return nil
+			}
+		}
+		now := metav1.Now()
+		want.Conditions[0].LastTransitionTime = &now
+		updated.Status.Ingress[i] = want
+	}
+	if !found {
+		now := metav1.Now()
+		want.Conditions[0].LastTransitionTime = &now
+		updated.Status.Ingress = append(updated.Status.Ingress, want)
+	}
+	_, err := c.Routes.RouteV1().Routes(r.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{})
+	if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+		c.poke() // a newer version will be synced
+		return nil
+	}
+	return err
+}

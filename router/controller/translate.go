@@ -1,0 +1,142 @@
+// Package controller watches Routes, Services and EndpointSlices, turns
+// the admitted routes into an HAProxy configuration, reloads HAProxy when
+// it changes (coalescing bursts), and reports each route's Admitted
+// condition in its status.
+package controller
+
+import (
+	"crypto/tls"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	routev1 "github.com/openshift/api/route/v1"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/router-conformance/suite/router/haproxy"
+	"github.com/router-conformance/suite/router/headers"
+	"github.com/router-conformance/suite/router/hsts"
+)
+
+// Rejection is why a route is not admitted; Reason is the condition's
+// machine-readable reason.
+type Rejection struct {
+	Reason, Message string
+}
+
+func (r *Rejection) Error() string { return r.Reason + ": " + r.Message }
+
+// Translate turns one route into its HAProxy form, or says why it cannot
+// be served. service and slices are the route's target Service and its
+// EndpointSlices (either may be missing: the route is then served with no
+// endpoints, answering 503, as upstream does).
+func Translate(route *routev1.Route, service *corev1.Service, slices []*discoveryv1.EndpointSlice) (haproxy.Route, *Rejection) {
+	out := haproxy.Route{
+		Namespace: route.Namespace, Name: route.Name,
+		Host: strings.ToLower(route.Spec.Host), Path: route.Spec.Path,
+	}
+	if out.Host == "" {
+		return out, &Rejection{"NoHostSpecified", "spec.host is empty; this router does not generate hosts"}
+	}
+	if tlsCfg := route.Spec.TLS; tlsCfg != nil {
+		out.Termination = haproxy.Termination(tlsCfg.Termination)
+		switch tlsCfg.InsecureEdgeTerminationPolicy {
+		case routev1.InsecureEdgeTerminationPolicyAllow:
+			out.InsecurePolicy = haproxy.PolicyAllow
+		case routev1.InsecureEdgeTerminationPolicyRedirect:
+			out.InsecurePolicy = haproxy.PolicyRedirect
+		}
+		if out.Termination == haproxy.Edge || out.Termination == haproxy.Reencrypt {
+			if tlsCfg.Certificate != "" || tlsCfg.Key != "" {
+				chain := tlsCfg.Certificate
+				if tlsCfg.CACertificate != "" {
+					chain = strings.TrimRight(chain, "\n") + "\n" + tlsCfg.CACertificate
+				}
+				if _, err := tls.X509KeyPair([]byte(chain), []byte(tlsCfg.Key)); err != nil {
+					return out, &Rejection{"ExtendedValidationFailed", fmt.Sprintf("spec.tls.certificate and spec.tls.key do not form a key pair: %v", err)}
+				}
+				out.Certificate = []byte(strings.TrimRight(chain, "\n") + "\n" + strings.TrimRight(tlsCfg.Key, "\n") + "\n")
+			}
+		}
+		if out.Termination == haproxy.Reencrypt {
+			out.DestinationCA = []byte(tlsCfg.DestinationCACertificate)
+			out.ServerName = fmt.Sprintf("%s.%s.svc", route.Spec.To.Name, route.Namespace)
+		}
+	}
+	if v, ok := hsts.Header(routev1.TLSTerminationType(out.Termination), route.Annotations[hsts.Annotation]); ok {
+		out.HSTS = v
+	}
+	if h := route.Spec.HTTPHeaders; h != nil {
+		out.RequestHeaders = headers.FromRoute(h.Actions.Request)
+		out.ResponseHeaders = headers.FromRoute(h.Actions.Response)
+	}
+	out.Endpoints = endpoints(route, service, slices)
+	if err := out.Validate(); err != nil {
+		return out, &Rejection{"ExtendedValidationFailed", err.Error()}
+	}
+	return out, nil
+}
+
+// endpoints are the ready addresses of the route's target port.
+func endpoints(route *routev1.Route, service *corev1.Service, slices []*discoveryv1.EndpointSlice) []haproxy.Endpoint {
+	var target *intstr.IntOrString
+	if route.Spec.Port != nil {
+		target = &route.Spec.Port.TargetPort
+	}
+	// A numeric target may name a Service port: match its name then.
+	portName := ""
+	if target != nil && target.Type == intstr.String {
+		portName = target.StrVal
+	} else if target != nil && service != nil {
+		for _, p := range service.Spec.Ports {
+			if p.Port == target.IntVal {
+				portName = p.Name
+			}
+		}
+	}
+	var out []haproxy.Endpoint
+	for _, s := range slices {
+		var port *int32
+		for _, p := range s.Ports {
+			if p.Port == nil {
+				continue
+			}
+			name := ""
+			if p.Name != nil {
+				name = *p.Name
+			}
+			switch {
+			case target == nil:
+			case target.Type == intstr.String && name != portName:
+				continue
+			case target.Type == intstr.Int && *p.Port != target.IntVal && (portName == "" || name != portName):
+				continue
+			}
+			port = p.Port
+			break
+		}
+		if port == nil {
+			continue
+		}
+		for _, e := range s.Endpoints {
+			if e.Conditions.Ready != nil && !*e.Conditions.Ready {
+				continue
+			}
+			for _, a := range e.Addresses {
+				addr := a + ":" + strconv.Itoa(int(*port))
+				if strings.Contains(a, ":") {
+					addr = "[" + a + "]:" + strconv.Itoa(int(*port))
+				}
+				out = append(out, haproxy.Endpoint{Addr: addr})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Addr < out[j].Addr })
+	for i := range out {
+		out[i].Name = fmt.Sprintf("ep%d", i+1)
+	}
+	return out
+}

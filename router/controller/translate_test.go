@@ -1,0 +1,124 @@
+package controller
+
+import (
+	"strings"
+	"testing"
+
+	routev1 "github.com/openshift/api/route/v1"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+
+	"github.com/router-conformance/suite/pki"
+	"github.com/router-conformance/suite/router/haproxy"
+)
+
+func route(mod func(*routev1.Route)) *routev1.Route {
+	r := &routev1.Route{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "r"},
+		Spec:       routev1.RouteSpec{Host: "R.apps.test", To: routev1.RouteTargetReference{Kind: "Service", Name: "echo"}},
+	}
+	if mod != nil {
+		mod(r)
+	}
+	return r
+}
+
+var (
+	service = &corev1.Service{Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{
+		{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080)},
+		{Name: "https", Port: 443, TargetPort: intstr.FromInt32(8443)},
+	}}}
+	slices = []*discoveryv1.EndpointSlice{{
+		Ports: []discoveryv1.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](8080)}, {Name: ptr.To("https"), Port: ptr.To[int32](8443)}},
+		Endpoints: []discoveryv1.Endpoint{
+			{Addresses: []string{"10.244.0.9"}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}},
+			{Addresses: []string{"10.244.0.7"}},
+			{Addresses: []string{"10.244.0.8"}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(false)}},
+		},
+	}}
+)
+
+func TestTranslateSelectsTheTargetPortsReadyEndpoints(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		port   *routev1.RoutePort
+		expect string
+	}{
+		{"no port: the first", nil, "10.244.0.7:8080 10.244.0.9:8080"},
+		{"by name", &routev1.RoutePort{TargetPort: intstr.FromString("https")}, "10.244.0.7:8443 10.244.0.9:8443"},
+		{"by container port", &routev1.RoutePort{TargetPort: intstr.FromInt32(8443)}, "10.244.0.7:8443 10.244.0.9:8443"},
+		{"by service port", &routev1.RoutePort{TargetPort: intstr.FromInt32(443)}, "10.244.0.7:8443 10.244.0.9:8443"},
+		{"unknown port", &routev1.RoutePort{TargetPort: intstr.FromString("nope")}, ""},
+	} {
+		got, rej := Translate(route(func(r *routev1.Route) { r.Spec.Port = tc.port }), service, slices)
+		if rej != nil {
+			t.Fatalf("%s: %v", tc.name, rej)
+		}
+		var addrs []string
+		for _, e := range got.Endpoints {
+			addrs = append(addrs, e.Addr)
+		}
+		if strings.Join(addrs, " ") != tc.expect {
+			t.Errorf("%s: endpoints %q, want %q", tc.name, addrs, tc.expect)
+		}
+	}
+}
+
+func TestTranslateTerminationsHSTSAndRejections(t *testing.T) {
+	ca, _ := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "ca"}})
+	leaf, _ := ca.IssueServer(pki.ServerOptions{Hosts: []string{"r.apps.test"}})
+	other, _ := ca.IssueServer(pki.ServerOptions{Hosts: []string{"r.apps.test"}})
+
+	edge := route(func(r *routev1.Route) {
+		r.Annotations = map[string]string{"haproxy.router.openshift.io/hsts_header": "max-age=60"}
+		r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge, Certificate: string(leaf.CertPEM), Key: string(leaf.KeyPEM),
+			InsecureEdgeTerminationPolicy: routev1.InsecureEdgeTerminationPolicyRedirect}
+	})
+	got, rej := Translate(edge, service, slices)
+	if rej != nil || got.Termination != haproxy.Edge || got.HSTS != "max-age=60" || got.InsecurePolicy != haproxy.PolicyRedirect || got.Host != "r.apps.test" || len(got.Certificate) == 0 {
+		t.Errorf("edge: %+v %v", got, rej)
+	}
+
+	passthrough := route(func(r *routev1.Route) {
+		r.Annotations = map[string]string{"haproxy.router.openshift.io/hsts_header": "max-age=60"}
+		r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationPassthrough}
+	})
+	if got, rej := Translate(passthrough, service, slices); rej != nil || got.HSTS != "" {
+		t.Errorf("passthrough must carry no HSTS: %+v %v", got, rej)
+	}
+
+	reencrypt := route(func(r *routev1.Route) {
+		r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationReencrypt, DestinationCACertificate: string(ca.CertPEM)}
+	})
+	if got, rej := Translate(reencrypt, service, slices); rej != nil || got.ServerName != "echo.ns.svc" || string(got.DestinationCA) != string(ca.CertPEM) {
+		t.Errorf("reencrypt: %+v %v", got, rej)
+	}
+
+	for _, tc := range []struct {
+		name   string
+		route  *routev1.Route
+		reason string
+	}{
+		{"no host", route(func(r *routev1.Route) { r.Spec.Host = "" }), "NoHostSpecified"},
+		{"key of another certificate", route(func(r *routev1.Route) {
+			r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge, Certificate: string(leaf.CertPEM), Key: string(other.KeyPEM)}
+		}), "ExtendedValidationFailed"},
+		{"garbage certificate", route(func(r *routev1.Route) {
+			r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge, Certificate: "not a cert", Key: string(leaf.KeyPEM)}
+		}), "ExtendedValidationFailed"},
+		{"header actions on passthrough", route(func(r *routev1.Route) {
+			r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationPassthrough}
+			r.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{
+				{Name: "X-A", Action: routev1.RouteHTTPHeaderActionUnion{Type: routev1.Set, Set: &routev1.RouteSetHTTPHeader{Value: "a"}}},
+			}}}
+		}), "ExtendedValidationFailed"},
+		{"path with a quote", route(func(r *routev1.Route) { r.Spec.Path = "/a'b" }), "ExtendedValidationFailed"},
+	} {
+		if _, rej := Translate(tc.route, service, slices); rej == nil || rej.Reason != tc.reason {
+			t.Errorf("%s: rejection %v, want reason %s", tc.name, rej, tc.reason)
+		}
+	}
+}
