@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	routev1 "github.com/openshift/api/route/v1"
@@ -44,9 +46,13 @@ type Controller struct {
 	routeLister   routelisters.RouteLister
 	serviceLister corelisters.ServiceLister
 	sliceLister   discoverylisters.EndpointSliceLister
+	triggerOnce   sync.Once
 	trigger       chan struct{}
 	lastConfig    []byte
 	started       bool
+	// reloadRequested forces a reload at the next sync although the
+	// rendered configuration did not change.
+	reloadRequested atomic.Bool
 }
 
 // Run watches until ctx ends.
@@ -54,7 +60,6 @@ func (c *Controller) Run(ctx context.Context) error {
 	if c.Coalesce == 0 {
 		c.Coalesce = 200 * time.Millisecond
 	}
-	c.trigger = make(chan struct{}, 1)
 	kubeInformers := informers.NewSharedInformerFactory(c.Kube, 10*time.Minute)
 	routeInformers := routeinformers.NewSharedInformerFactory(c.Routes, 10*time.Minute)
 	handler := cache.ResourceEventHandlerFuncs{
@@ -88,7 +93,7 @@ func (c *Controller) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-c.trigger:
+		case <-c.triggers():
 		}
 		// Gather the rest of the burst.
 		select {
@@ -97,7 +102,7 @@ func (c *Controller) Run(ctx context.Context) error {
 		case <-time.After(c.Coalesce):
 		}
 		select {
-		case <-c.trigger:
+		case <-c.triggers():
 		default:
 		}
 		if err := c.sync(ctx); err != nil {
@@ -109,9 +114,14 @@ func (c *Controller) Run(ctx context.Context) error {
 	}
 }
 
+func (c *Controller) triggers() chan struct{} {
+	c.triggerOnce.Do(func() { c.trigger = make(chan struct{}, 1) })
+	return c.trigger
+}
+
 func (c *Controller) poke() {
 	select {
-	case c.trigger <- struct{}{}:
+	case c.triggers() <- struct{}{}:
 	default:
 	}
 }
@@ -192,7 +202,8 @@ func (c *Controller) apply(ctx context.Context, cfg haproxy.Config) error {
 		all.WriteString(n)
 		all.Write(files[n])
 	}
-	if c.started && bytes.Equal(all.Bytes(), c.lastConfig) {
+	forced := c.reloadRequested.Swap(false)
+	if c.started && !forced && bytes.Equal(all.Bytes(), c.lastConfig) {
 		return nil
 	}
 	if err := files.Write(cfg.Dir); err != nil {
@@ -251,4 +262,13 @@ func (c *Controller) report(ctx context.Context, r *routev1.Route, rej *Rejectio
 		return nil
 	}
 	return err
+}
+
+// Reload asks for a reload at the next sync, for changes HAProxy reads
+// from files the controller does not render (the CRL file). Safe to call
+// from any goroutine.
+func (c *Controller) Reload(context.Context) error {
+	c.reloadRequested.Store(true)
+	c.poke()
+	return nil
 }
