@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # build-go-image.sh NAME PACKAGE [ARGS...]: builds the Go command PACKAGE as
-# a static binary into a FROM scratch image $IMAGE_PREFIX/NAME:<input hash>,
-# unless an image with that tag exists already. Prints the tag on stdout.
-# Inputs hashed: go.mod, go.sum, the Go version, the repository's Go files
-# the command depends on, and this script.
+# a static binary into an image $IMAGE_PREFIX/NAME:<input hash>, FROM
+# scratch unless BASE_IMAGE names a local image, run as IMAGE_USER
+# (default 65534:65534), unless an image with that tag exists already.
+# Prints the tag on stdout. Inputs hashed: go.mod, go.sum, the Go version,
+# the repository's Go files the command depends on, the base, the user,
+# and this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . images/lib.sh
 
 [ $# -ge 2 ] || die "usage: $0 NAME PACKAGE [ENTRYPOINT-ARGS...]"
 name=$1 pkg=$2; shift 2
+base=${BASE_IMAGE:-scratch}
+user=${IMAGE_USER:-65534:65534}
 
 # Directories of the repository's packages the command imports (module
 # dependencies are pinned by go.sum).
@@ -19,7 +23,7 @@ files=()
 for d in "${dirs[@]}"; do
   for f in "$d"/*.go; do case "$f" in *_test.go) ;; *) files+=("$f") ;; esac; done
 done
-hash=$(hash_inputs go.mod go.sum images/build-go-image.sh "-$(go version)" "-args=$*" "${files[@]}")
+hash=$(hash_inputs go.mod go.sum images/build-go-image.sh "-$(go version)" "-args=$*" "-base=$base" "-user=$user" "${files[@]}")
 tag="$IMAGE_PREFIX/$name:$hash"
 
 if image_exists "$tag"; then
@@ -32,13 +36,13 @@ else
   entry="\"/$name\""
   for a in "$@"; do entry="$entry, \"$a\""; done
   cat >"$ctx/Dockerfile" <<DOCKERFILE
-FROM scratch
+FROM $base
 COPY $name /$name
-USER 65534:65534
+USER $user
 ENTRYPOINT [$entry]
 DOCKERFILE
-  # The classic builder: FROM scratch needs no registry, and BuildKit is not
-  # always present on an engine installed from Debian.
+  # The classic builder: FROM scratch (or a local base) needs no registry,
+  # and BuildKit is not always present on an engine installed from Debian.
   out=$(DOCKER_BUILDKIT=0 docker build -q -t "$tag" "$ctx" 2>&1) || { printf '%s\n' "$out" >&2; die "docker build of $tag failed"; }
 fi
 docker tag "$tag" "$IMAGE_PREFIX/$name:latest"

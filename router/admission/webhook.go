@@ -1,0 +1,117 @@
+package admission
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"time"
+
+	configv1 "github.com/openshift/api/config/v1"
+	routev1 "github.com/openshift/api/route/v1"
+	routecommon "github.com/openshift/library-go/pkg/route"
+	"github.com/openshift/library-go/pkg/route/validation"
+	admissionv1 "k8s.io/api/admission/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+)
+
+// Cluster is what the webhook reads: the Ingress config's policies and
+// the route's namespace. A missing Ingress "cluster" means no policies.
+type Cluster interface {
+	RequiredHSTSPolicies(ctx context.Context) ([]configv1.RequiredHSTSPolicy, error)
+	Namespace(ctx context.Context, name string) (*corev1.Namespace, error)
+}
+
+// Webhook validates Route creates and updates.
+type Webhook struct {
+	Cluster Cluster
+	// Secrets is handed to ValidateRoute (used only for external
+	// certificates, which this router does not enable).
+	Secrets corev1client.SecretsGetter
+	Log     *log.Logger
+}
+
+// MaxRequestBytes bounds an AdmissionReview.
+const MaxRequestBytes = 4 << 20
+
+func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		http.Error(w, "POST an AdmissionReview", http.StatusMethodNotAllowed)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxRequestBytes))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	var review admissionv1.AdmissionReview
+	if err := json.Unmarshal(body, &review); err != nil || review.Request == nil {
+		http.Error(w, fmt.Sprintf("not an admission.k8s.io/v1 AdmissionReview: %v", err), http.StatusBadRequest)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 4*time.Second)
+	defer cancel()
+	resp := h.Review(ctx, review.Request)
+	resp.UID = review.Request.UID
+	review.Response, review.Request = resp, nil
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(review)
+}
+
+// Review decides one request.
+func (h *Webhook) Review(ctx context.Context, req *admissionv1.AdmissionRequest) *admissionv1.AdmissionResponse {
+	deny := func(code int32, msg string) *admissionv1.AdmissionResponse {
+		if h.Log != nil {
+			h.Log.Printf("denied %s route %s/%s: %s", req.Operation, req.Namespace, req.Name, msg)
+		}
+		return &admissionv1.AdmissionResponse{Allowed: false, Result: &metav1.Status{Status: metav1.StatusFailure, Code: code, Reason: metav1.StatusReasonForbidden, Message: msg}}
+	}
+	if req.Kind.Group != routev1.GroupName || req.Kind.Kind != "Route" {
+		return &admissionv1.AdmissionResponse{Allowed: true}
+	}
+	var route, old routev1.Route
+	if err := json.Unmarshal(req.Object.Raw, &route); err != nil {
+		return deny(http.StatusBadRequest, "cannot decode the route: "+err.Error())
+	}
+	var oldRoute *routev1.Route
+	if req.Operation == admissionv1.Update {
+		if err := json.Unmarshal(req.OldObject.Raw, &old); err != nil {
+			return deny(http.StatusBadRequest, "cannot decode the old route: "+err.Error())
+		}
+		oldRoute = &old
+		// Status updates go through the status subresource, never here.
+	}
+	if route.Namespace == "" {
+		route.Namespace = req.Namespace
+	}
+	opts := routecommon.RouteValidationOptions{}
+	errs := validation.ValidateRoute(ctx, &route, nil, h.Secrets, opts)
+	if oldRoute != nil {
+		errs = validation.ValidateRouteUpdate(ctx, &route, oldRoute, nil, h.Secrets, opts)
+	}
+	if len(errs) > 0 {
+		return deny(http.StatusUnprocessableEntity, errs.ToAggregate().Error())
+	}
+	if !HSTSCheckNeeded(&route, oldRoute) {
+		return &admissionv1.AdmissionResponse{Allowed: true}
+	}
+	policies, err := h.Cluster.RequiredHSTSPolicies(ctx)
+	if err != nil {
+		return deny(http.StatusInternalServerError, "cannot read the required HSTS policies: "+err.Error())
+	}
+	if len(policies) == 0 {
+		return &admissionv1.AdmissionResponse{Allowed: true}
+	}
+	ns, err := h.Cluster.Namespace(ctx, route.Namespace)
+	if err != nil {
+		return deny(http.StatusInternalServerError, "cannot read namespace "+route.Namespace+": "+err.Error())
+	}
+	if err := CheckRequiredHSTS(policies, &route, ns); err != nil {
+		return deny(http.StatusForbidden, err.Error())
+	}
+	return &admissionv1.AdmissionResponse{Allowed: true}
+}
