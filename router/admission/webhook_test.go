@@ -41,7 +41,7 @@ func review(t *testing.T, srv *httptest.Server, op admissionv1.Operation, route,
 		TypeMeta: metav1.TypeMeta{APIVersion: "admission.k8s.io/v1", Kind: "AdmissionReview"},
 		Request: &admissionv1.AdmissionRequest{
 			UID: "u-1", Operation: op, Namespace: route.Namespace, Name: route.Name,
-			Kind: metav1.GroupVersionKind{Group: "route.openshift.io", Version: "v1", Kind: "Route"},
+			Kind:   metav1.GroupVersionKind{Group: "route.openshift.io", Version: "v1", Kind: "Route"},
 			Object: raw(route), OldObject: raw(old),
 		},
 	}
