@@ -1,0 +1,150 @@
+// Package operator stands in for the ingress operator on kind: it turns
+// an operator.openshift.io/v1 IngressController into the router
+// Deployment's environment and volumes, as the upstream operator does,
+// and reports the IngressController's Available and Progressing
+// conditions so that a caller can wait for a change to take effect.
+package operator
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
+	"strings"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+
+	"github.com/router-conformance/suite/router/headers"
+)
+
+// Where things live, as on OpenShift.
+const (
+	OperatorNamespace = "openshift-ingress-operator"
+	RouterNamespace   = "openshift-ingress"
+	ConfigNamespace   = "openshift-config"
+	// ClientCAKey is the key of the client CA bundle in its ConfigMap.
+	ClientCAKey      = "ca-bundle.pem"
+	ClientCAMountDir = "/etc/pki/tls/client-ca"
+	RouterContainer  = "router"
+	clientCAVolume   = "client-ca"
+	// ClientCAHashAnnotation on the pod template rolls the router out when
+	// the bundle changes.
+	ClientCAHashAnnotation = "router-conformance.io/client-ca-hash"
+)
+
+// DeploymentName is the router Deployment of an IngressController.
+func DeploymentName(ic *operatorv1.IngressController) string { return "router-" + ic.Name }
+
+// ClientCAConfigMapName is the copy of the client CA bundle in the router's
+// namespace.
+func ClientCAConfigMapName(ic *operatorv1.IngressController) string {
+	return "router-client-ca-" + ic.Name
+}
+
+// managedEnv are the variables this package owns on the router container.
+var managedEnv = map[string]bool{
+	"ROUTER_MUTUAL_TLS_AUTH": true, "ROUTER_MUTUAL_TLS_AUTH_CA": true, "ROUTER_MUTUAL_TLS_AUTH_FILTER": true,
+	headers.RequestEnv: true, headers.ResponseEnv: true,
+}
+
+// Settings are what an IngressController implies for the router pod.
+type Settings struct {
+	Env      []corev1.EnvVar
+	ClientCA bool // mount the client CA ConfigMap
+	CAHash   string
+}
+
+// Desired computes the router settings of ic; clientCA is the bundle the
+// IngressController's clientTLS.clientCA names (empty without clientTLS).
+func Desired(ic *operatorv1.IngressController, clientCA string) Settings {
+	var s Settings
+	if tls := ic.Spec.ClientTLS; tls.ClientCertificatePolicy != "" {
+		policy := "required"
+		if tls.ClientCertificatePolicy == operatorv1.ClientCertificatePolicyOptional {
+			policy = "optional"
+		}
+		s.Env = append(s.Env,
+			corev1.EnvVar{Name: "ROUTER_MUTUAL_TLS_AUTH", Value: policy},
+			corev1.EnvVar{Name: "ROUTER_MUTUAL_TLS_AUTH_CA", Value: ClientCAMountDir + "/" + ClientCAKey},
+		)
+		if len(tls.AllowedSubjectPatterns) > 0 {
+			s.Env = append(s.Env, corev1.EnvVar{Name: "ROUTER_MUTUAL_TLS_AUTH_FILTER", Value: "(?:" + strings.Join(tls.AllowedSubjectPatterns, "|") + ")"})
+		}
+		s.ClientCA = true
+		sum := sha256.Sum256([]byte(clientCA))
+		s.CAHash = hex.EncodeToString(sum[:8])
+	}
+	if h := ic.Spec.HTTPHeaders; h != nil {
+		if req := headers.FromIngressController(h.Actions.Request); len(req) > 0 {
+			s.Env = append(s.Env, corev1.EnvVar{Name: headers.RequestEnv, Value: headers.FormatEnv(req)})
+		}
+		if resp := headers.FromIngressController(h.Actions.Response); len(resp) > 0 {
+			s.Env = append(s.Env, corev1.EnvVar{Name: headers.ResponseEnv, Value: headers.FormatEnv(resp)})
+		}
+	}
+	sort.Slice(s.Env, func(i, j int) bool { return s.Env[i].Name < s.Env[j].Name })
+	return s
+}
+
+// Apply writes the settings into the router Deployment d and reports
+// whether anything changed. Variables it does not own are kept.
+func Apply(d *appsv1.Deployment, ic *operatorv1.IngressController, s Settings) bool {
+	before := d.Spec.Template.DeepCopy()
+	spec := &d.Spec.Template.Spec
+	for i := range spec.Containers {
+		c := &spec.Containers[i]
+		if c.Name != RouterContainer {
+			continue
+		}
+		var env []corev1.EnvVar
+		for _, e := range c.Env {
+			if !managedEnv[e.Name] {
+				env = append(env, e)
+			}
+		}
+		c.Env = append(env, s.Env...)
+		var mounts []corev1.VolumeMount
+		for _, m := range c.VolumeMounts {
+			if m.Name != clientCAVolume {
+				mounts = append(mounts, m)
+			}
+		}
+		if s.ClientCA {
+			mounts = append(mounts, corev1.VolumeMount{Name: clientCAVolume, MountPath: ClientCAMountDir, ReadOnly: true})
+		}
+		c.VolumeMounts = mounts
+	}
+	var volumes []corev1.Volume
+	for _, v := range spec.Volumes {
+		if v.Name != clientCAVolume {
+			volumes = append(volumes, v)
+		}
+	}
+	if s.ClientCA {
+		volumes = append(volumes, corev1.Volume{Name: clientCAVolume, VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
+			LocalObjectReference: corev1.LocalObjectReference{Name: ClientCAConfigMapName(ic)},
+		}}})
+	}
+	spec.Volumes = volumes
+	if d.Spec.Template.Annotations == nil {
+		d.Spec.Template.Annotations = map[string]string{}
+	}
+	if s.CAHash != "" {
+		d.Spec.Template.Annotations[ClientCAHashAnnotation] = s.CAHash
+	} else {
+		delete(d.Spec.Template.Annotations, ClientCAHashAnnotation)
+	}
+	return !equality.Semantic.DeepEqual(before, &d.Spec.Template)
+}
+
+// RolledOut reports whether every replica of d runs its current template.
+func RolledOut(d *appsv1.Deployment) bool {
+	want := int32(1)
+	if d.Spec.Replicas != nil {
+		want = *d.Spec.Replicas
+	}
+	st := d.Status
+	return st.ObservedGeneration >= d.Generation && st.UpdatedReplicas == want && st.Replicas == want && st.AvailableReplicas == want
+}

@@ -1,0 +1,106 @@
+package operator
+
+import (
+	"testing"
+
+	configv1 "github.com/openshift/api/config/v1"
+	operatorv1 "github.com/openshift/api/operator/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+func ic(mod func(*operatorv1.IngressController)) *operatorv1.IngressController {
+	c := &operatorv1.IngressController{ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: OperatorNamespace}}
+	if mod != nil {
+		mod(c)
+	}
+	return c
+}
+
+func env(s Settings) map[string]string {
+	out := map[string]string{}
+	for _, e := range s.Env {
+		out[e.Name] = e.Value
+	}
+	return out
+}
+
+func TestDesiredEnvFollowsTheUpstreamOperator(t *testing.T) {
+	c := ic(func(c *operatorv1.IngressController) {
+		c.Spec.ClientTLS = operatorv1.ClientTLS{
+			ClientCertificatePolicy: operatorv1.ClientCertificatePolicyRequired,
+			ClientCA:                configv1.ConfigMapNameReference{Name: "client-ca"},
+			AllowedSubjectPatterns:  []string{"^/CN=a$", "/OU=Eng/"},
+		}
+		c.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
+			Request: []operatorv1.IngressControllerHTTPHeader{
+				{Name: "X-A", Action: operatorv1.IngressControllerHTTPHeaderActionUnion{Type: operatorv1.Set, Set: &operatorv1.IngressControllerSetHTTPHeader{Value: "a,b"}}},
+				{Name: "X-B", Action: operatorv1.IngressControllerHTTPHeaderActionUnion{Type: operatorv1.Delete}},
+			},
+			Response: []operatorv1.IngressControllerHTTPHeader{
+				{Name: "X-C", Action: operatorv1.IngressControllerHTTPHeaderActionUnion{Type: operatorv1.Set, Set: &operatorv1.IngressControllerSetHTTPHeader{Value: "%[res.hdr(X-Value),lower]"}}},
+			},
+		}}
+	})
+	got := env(Desired(c, "BUNDLE"))
+	want := map[string]string{
+		"ROUTER_MUTUAL_TLS_AUTH":        "required",
+		"ROUTER_MUTUAL_TLS_AUTH_CA":     "/etc/pki/tls/client-ca/ca-bundle.pem",
+		"ROUTER_MUTUAL_TLS_AUTH_FILTER": "(?:^/CN=a$|/OU=Eng/)",
+		"ROUTER_HTTP_REQUEST_HEADERS":   "X-A:a%2Cb:Set,X-B:Delete",
+		"ROUTER_HTTP_RESPONSE_HEADERS":  "X-C:%25%5Bres.hdr%28X-Value%29%2Clower%5D:Set",
+	}
+	if len(got) != len(want) {
+		t.Errorf("env = %v", got)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
+		}
+	}
+	optional := ic(func(c *operatorv1.IngressController) {
+		c.Spec.ClientTLS.ClientCertificatePolicy = operatorv1.ClientCertificatePolicyOptional
+	})
+	if got := env(Desired(optional, "")); got["ROUTER_MUTUAL_TLS_AUTH"] != "optional" || got["ROUTER_MUTUAL_TLS_AUTH_FILTER"] != "" {
+		t.Errorf("optional: %v", got)
+	}
+	if got := Desired(ic(nil), ""); len(got.Env) != 0 || got.ClientCA {
+		t.Errorf("no clientTLS, no headers: %+v", got)
+	}
+}
+
+func TestApplyOwnsOnlyItsEnvAndVolume(t *testing.T) {
+	d := &appsv1.Deployment{Spec: appsv1.DeploymentSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+		Containers: []corev1.Container{{Name: RouterContainer, Env: []corev1.EnvVar{{Name: "ROUTER_NAME", Value: "default"}, {Name: "ROUTER_MUTUAL_TLS_AUTH", Value: "stale"}}}},
+		Volumes:    []corev1.Volume{{Name: "work"}},
+	}}}}
+	c := ic(func(c *operatorv1.IngressController) {
+		c.Spec.ClientTLS = operatorv1.ClientTLS{ClientCertificatePolicy: operatorv1.ClientCertificatePolicyRequired, ClientCA: configv1.ConfigMapNameReference{Name: "ca"}}
+	})
+	if !Apply(d, c, Desired(c, "B1")) {
+		t.Fatal("first apply reported no change")
+	}
+	if Apply(d, c, Desired(c, "B1")) {
+		t.Error("second identical apply reported a change")
+	}
+	if !Apply(d, c, Desired(c, "B2")) {
+		t.Error("a new CA bundle did not change the pod template")
+	}
+	ctr := d.Spec.Template.Spec.Containers[0]
+	e := map[string]string{}
+	for _, v := range ctr.Env {
+		e[v.Name] = v.Value
+	}
+	if e["ROUTER_NAME"] != "default" || e["ROUTER_MUTUAL_TLS_AUTH"] != "required" || len(ctr.Env) != 3 {
+		t.Errorf("env = %v", ctr.Env)
+	}
+	if len(d.Spec.Template.Spec.Volumes) != 2 || len(ctr.VolumeMounts) != 1 {
+		t.Errorf("volumes %v, mounts %v", d.Spec.Template.Spec.Volumes, ctr.VolumeMounts)
+	}
+	// Removing clientTLS removes the mount, the volume and the variables.
+	Apply(d, c, Desired(ic(nil), ""))
+	if len(d.Spec.Template.Spec.Volumes) != 1 || len(d.Spec.Template.Spec.Containers[0].Env) != 1 {
+		t.Errorf("after removal: %+v", d.Spec.Template.Spec)
+	}
+}
