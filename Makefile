@@ -35,8 +35,7 @@ docker: ## make sure a Docker engine answers (installs docker.io as root on Debi
 
 .PHONY: images
 images: docker ## build the component images (cached by input hash)
-	@images/build-go-image.sh crlserver ./crlserver/cmd/crlserver >/dev/null
-	@images/build-go-image.sh echo ./fixtures/echo/cmd/echo >/dev/null
+	go run ./images/cmd/build-images
 
 .PHONY: vet
 vet: ## go vet and gofmt

@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -18,6 +17,8 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/e2e-framework/klient/k8s"
 	"sigs.k8s.io/e2e-framework/klient/k8s/resources"
+
+	"github.com/router-conformance/suite/internal/kubeapply"
 )
 
 // DNSSealMarker is the SOA name in every answer CoreDNS gives for a name
@@ -157,7 +158,7 @@ func InstallCoreDNS(ctx context.Context, r *resources.Resources, v Versions, tim
 		return err
 	}
 	for _, obj := range objs {
-		if err := Apply(ctx, r, obj); err != nil {
+		if err := kubeapply.Apply(ctx, r, obj); err != nil {
 			return fmt.Errorf("install CoreDNS: %w", err)
 		}
 	}
@@ -172,21 +173,4 @@ func InstallCoreDNS(ctx context.Context, r *resources.Resources, v Versions, tim
 		return fmt.Errorf("CoreDNS not ready within %s (kubectl -n kube-system describe deploy/coredns): %w", timeout, err)
 	}
 	return nil
-}
-
-// Apply creates obj, or replaces the live object with it when it exists
-// (the fast dev loop reuses clusters). It looks first: for some objects
-// (a Service with a fixed cluster IP) a second Create fails validation
-// before it could say "already exists".
-func Apply(ctx context.Context, r *resources.Resources, obj k8s.Object) error {
-	live := obj.DeepCopyObject().(k8s.Object)
-	err := r.Get(ctx, obj.GetName(), obj.GetNamespace(), live)
-	switch {
-	case apierrors.IsNotFound(err):
-		return r.Create(ctx, obj)
-	case err != nil:
-		return err
-	}
-	obj.SetResourceVersion(live.GetResourceVersion())
-	return r.Update(ctx, obj)
 }

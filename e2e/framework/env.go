@@ -4,10 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 
+	configclient "github.com/openshift/client-go/config/clientset/versioned"
+	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
+	routeclient "github.com/openshift/client-go/route/clientset/versioned"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/e2e-framework/klient/k8s/resources"
+
+	"github.com/router-conformance/suite/router/install"
 )
 
 // Env is what the profile hands every parallel process of the suite.
@@ -17,10 +22,19 @@ type Env struct {
 	Images     map[string]string `json:"images"`
 	// SmokeAddr is the 127.0.0.1 address mapped to the node's smoke port.
 	SmokeAddr string `json:"smokeAddr"`
+	// HTTPAddr and HTTPSAddr reach the router (any route host: the client
+	// sets SNI and Host).
+	HTTPAddr  string `json:"httpAddr"`
+	HTTPSAddr string `json:"httpsAddr"`
+	// Domain is the IngressController's apps domain.
+	Domain string `json:"domain"`
 
-	Config    *rest.Config         `json:"-"`
-	Clientset kubernetes.Interface `json:"-"`
-	Resources *resources.Resources `json:"-"`
+	Config    *rest.Config             `json:"-"`
+	Clientset kubernetes.Interface     `json:"-"`
+	Routes    routeclient.Interface    `json:"-"`
+	Operator  operatorclient.Interface `json:"-"`
+	ConfigAPI configclient.Interface   `json:"-"`
+	Resources *resources.Resources     `json:"-"`
 }
 
 // E is the environment of this process, set in the suite's set-up.
@@ -49,7 +63,16 @@ func Connect(data []byte) (*Env, error) {
 	if e.Clientset, err = kubernetes.NewForConfig(cfg); err != nil {
 		return nil, err
 	}
-	if e.Resources, err = resources.New(cfg); err != nil {
+	if e.Resources, err = install.Resources(cfg); err != nil {
+		return nil, err
+	}
+	if e.Routes, err = routeclient.NewForConfig(cfg); err != nil {
+		return nil, err
+	}
+	if e.Operator, err = operatorclient.NewForConfig(cfg); err != nil {
+		return nil, err
+	}
+	if e.ConfigAPI, err = configclient.NewForConfig(cfg); err != nil {
 		return nil, err
 	}
 	e.Config = cfg

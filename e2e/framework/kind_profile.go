@@ -3,20 +3,14 @@ package framework
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"path/filepath"
-	"strings"
+
+	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/router-conformance/suite/clusters/kind"
+	"github.com/router-conformance/suite/images"
+	"github.com/router-conformance/suite/router/install"
 )
-
-// ComponentImages are the Go images every run builds and loads: name ->
-// command package.
-var ComponentImages = map[string]string{
-	"echo":      "./fixtures/echo/cmd/echo",
-	"probe":     "./fixtures/probe/cmd/probe",
-	"crlserver": "./crlserver/cmd/crlserver",
-}
 
 // KindUp brings up (or reuses) the hermetic cluster and loads the
 // component images into it.
@@ -32,13 +26,9 @@ func KindUp(ctx context.Context, o Options, logf func(string, ...any)) (*kind.Cl
 	if err != nil {
 		return c, nil, err
 	}
-	env := &Env{Kubeconfig: c.Kubeconfig, NodeName: c.NodeName(), Images: map[string]string{}}
-	for name, pkg := range ComponentImages {
-		tag, err := BuildImage(ctx, root, name, pkg)
-		if err != nil {
-			return c, nil, err
-		}
-		env.Images[name] = tag
+	env := &Env{Kubeconfig: c.Kubeconfig, NodeName: c.NodeName()}
+	if env.Images, err = images.BuildAll(ctx, root); err != nil {
+		return c, nil, err
 	}
 	tags := make([]string, 0, len(env.Images))
 	for _, t := range env.Images {
@@ -50,18 +40,23 @@ func KindUp(ctx context.Context, o Options, logf func(string, ...any)) (*kind.Cl
 	if env.SmokeAddr, err = c.HostPort(ctx, kind.SmokeNodePort); err != nil {
 		return c, nil, err
 	}
-	return c, env, nil
-}
-
-// BuildImage builds (or finds cached) a component image and returns its tag.
-func BuildImage(ctx context.Context, repoRoot, name, pkg string) (string, error) {
-	cmd := exec.CommandContext(ctx, filepath.Join(repoRoot, "images/build-go-image.sh"), name, pkg)
-	cmd.Dir = repoRoot
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("build image %s: %w\n%s", name, err, stderr.String())
+	if env.HTTPAddr, err = c.HostPort(ctx, 80); err != nil {
+		return c, nil, err
 	}
-	return strings.TrimSpace(string(out)), nil
+	if env.HTTPSAddr, err = c.HostPort(ctx, 443); err != nil {
+		return c, nil, err
+	}
+	cfg, err := clientcmd.BuildConfigFromFlags("", c.Kubeconfig)
+	if err != nil {
+		return c, nil, err
+	}
+	err = install.Install(ctx, cfg, install.Options{
+		RepoRoot: root, Timeout: o.Timeouts.ClusterReady, Logf: logf,
+		Images: install.Images{Router: env.Images["router"], Admission: env.Images["route-admission"], Reconciler: env.Images["ingress-reconciler"]},
+	})
+	if err != nil {
+		return c, nil, fmt.Errorf("install the reference router: %w", err)
+	}
+	env.Domain = install.DefaultDomain
+	return c, env, nil
 }

@@ -1,0 +1,74 @@
+// Package images lists the suite's component images and builds them with
+// the scripts beside this file, each cached by the hash of its inputs.
+package images
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Spec is one component image.
+type Spec struct {
+	Name    string
+	Package string
+	// OnRouterBase builds FROM the Debian+HAProxy base instead of scratch.
+	OnRouterBase bool
+	// User the image runs as; "" means 65534:65534.
+	User string
+}
+
+// Components are every image a run of the suite loads into the cluster.
+var Components = []Spec{
+	{Name: "echo", Package: "./fixtures/echo/cmd/echo"},
+	{Name: "probe", Package: "./fixtures/probe/cmd/probe"},
+	{Name: "crlserver", Package: "./crlserver/cmd/crlserver"},
+	// HAProxy binds 80 and 443 inside the pod.
+	{Name: "router", Package: "./router/cmd/router", OnRouterBase: true, User: "0:0"},
+	{Name: "route-admission", Package: "./router/admission/cmd/route-admission"},
+	{Name: "ingress-reconciler", Package: "./router/operator/cmd/ingress-reconciler"},
+}
+
+func script(ctx context.Context, repoRoot string, env []string, name string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, filepath.Join(repoRoot, name), args...)
+	cmd.Dir = repoRoot
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// Build builds (or finds cached) one image and returns its tag.
+func Build(ctx context.Context, repoRoot string, s Spec) (string, error) {
+	var env []string
+	if s.OnRouterBase {
+		base, err := script(ctx, repoRoot, nil, "router/image/build-base.sh")
+		if err != nil {
+			return "", err
+		}
+		env = append(env, "BASE_IMAGE="+base)
+	}
+	if s.User != "" {
+		env = append(env, "IMAGE_USER="+s.User)
+	}
+	return script(ctx, repoRoot, env, "images/build-go-image.sh", s.Name, s.Package)
+}
+
+// BuildAll builds every component image: name -> tag.
+func BuildAll(ctx context.Context, repoRoot string) (map[string]string, error) {
+	tags := map[string]string{}
+	for _, s := range Components {
+		tag, err := Build(ctx, repoRoot, s)
+		if err != nil {
+			return nil, err
+		}
+		tags[s.Name] = tag
+	}
+	return tags, nil
+}

@@ -1,0 +1,233 @@
+// Package install puts the reference router on a cluster: the OpenShift
+// CRDs from the github.com/openshift/api module, the router, its route
+// admission webhook and the IngressController reconciler, all as typed
+// objects.
+package install
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	configv1 "github.com/openshift/api/config/v1"
+	operatorv1 "github.com/openshift/api/operator/v1"
+	routev1 "github.com/openshift/api/route/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/e2e-framework/klient/k8s"
+	"sigs.k8s.io/e2e-framework/klient/k8s/resources"
+	"sigs.k8s.io/yaml"
+
+	"github.com/router-conformance/suite/internal/kubeapply"
+	"github.com/router-conformance/suite/router/operator"
+)
+
+// Images of the three components.
+type Images struct {
+	Router, Admission, Reconciler string
+}
+
+// Options of an install.
+type Options struct {
+	// RepoRoot locates the openshift/api module (go list) for the CRDs.
+	RepoRoot string
+	Images   Images
+	// Domain of the IngressController and the Ingress config.
+	Domain  string
+	Timeout time.Duration
+	Logf    func(format string, args ...any)
+}
+
+// DefaultDomain is the apps domain of the hermetic cluster.
+const DefaultDomain = "apps.router-conformance.test"
+
+// CRDFiles are the CRDs the router needs, as paths inside the
+// github.com/openshift/api module.
+var CRDFiles = []string{
+	"route/v1/zz_generated.crd-manifests/routes.crd.yaml",
+	"operator/v1/zz_generated.crd-manifests/0000_50_ingress_00_ingresscontrollers.crd.yaml",
+	"config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_ingresses.crd.yaml",
+}
+
+// Resources returns an e2e-framework client that knows the OpenShift and
+// CRD types.
+func Resources(cfg *rest.Config) (*resources.Resources, error) {
+	r, err := resources.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	for _, add := range []func(*runtime.Scheme) error{apiextensionsv1.AddToScheme, routev1.Install, operatorv1.Install, configv1.Install} {
+		if err := add(r.GetScheme()); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// Install applies everything and waits until the router serves and the
+// IngressController reports Available.
+func Install(ctx context.Context, cfg *rest.Config, o Options) error {
+	if o.Domain == "" {
+		o.Domain = DefaultDomain
+	}
+	if o.Timeout == 0 {
+		o.Timeout = 3 * time.Minute
+	}
+	logf := o.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	r, err := Resources(cfg)
+	if err != nil {
+		return err
+	}
+	crds, err := LoadCRDs(o.RepoRoot)
+	if err != nil {
+		return err
+	}
+	logf("installing the Route, IngressController and Ingress CRDs")
+	for _, crd := range crds {
+		if err := kubeapply.Apply(ctx, r, crd); err != nil {
+			return fmt.Errorf("CRD %s: %w", crd.Name, err)
+		}
+	}
+	for _, crd := range crds {
+		if err := waitEstablished(ctx, r, crd.Name, o.Timeout); err != nil {
+			return err
+		}
+	}
+	webhookObjects, err := admissionObjects(ctx, r, o.Images.Admission)
+	if err != nil {
+		return err
+	}
+	objs := append(append(append(baseObjects(o), routerObjects(o)...), reconcilerObjects(o)...), webhookObjects...)
+	logf("installing the reference router, its admission webhook and the IngressController reconciler")
+	for _, obj := range objs {
+		if err := kubeapply.Apply(ctx, r, obj); err != nil {
+			return fmt.Errorf("%T %s/%s: %w", obj, obj.GetNamespace(), obj.GetName(), err)
+		}
+	}
+	for _, d := range []struct{ ns, name string }{
+		{operator.RouterNamespace, "router-default"}, {operator.RouterNamespace, admissionName}, {operator.OperatorNamespace, reconcilerName},
+	} {
+		if err := waitDeployment(ctx, r, d.ns, d.name, o.Timeout); err != nil {
+			return err
+		}
+	}
+	return WaitIngressControllerAvailable(ctx, r, "default", o.Timeout)
+}
+
+// LoadCRDs reads the CRDs from the github.com/openshift/api module the
+// suite is built with (its directory comes from `go list -m`).
+func LoadCRDs(repoRoot string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/openshift/api")
+	cmd.Dir = repoRoot
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("locate the github.com/openshift/api module (go list -m): %w: %s", err, stderr.String())
+	}
+	dir := strings.TrimSpace(string(out))
+	var crds []*apiextensionsv1.CustomResourceDefinition
+	for _, f := range CRDFiles {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			return nil, fmt.Errorf("CRD file of the openshift/api module: %w (go mod download github.com/openshift/api)", err)
+		}
+		var crd apiextensionsv1.CustomResourceDefinition
+		if err := yaml.UnmarshalStrict(data, &crd); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		crds = append(crds, &crd)
+	}
+	return crds, nil
+}
+
+func waitEstablished(ctx context.Context, r *resources.Resources, name string, timeout time.Duration) error {
+	return poll(ctx, timeout, "CRD "+name+" Established", func(ctx context.Context) (bool, error) {
+		var crd apiextensionsv1.CustomResourceDefinition
+		if err := r.Get(ctx, name, "", &crd); err != nil {
+			return false, nil
+		}
+		for _, c := range crd.Status.Conditions {
+			if c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue {
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+}
+
+func waitDeployment(ctx context.Context, r *resources.Resources, ns, name string, timeout time.Duration) error {
+	return poll(ctx, timeout, fmt.Sprintf("Deployment %s/%s rolled out", ns, name), func(ctx context.Context) (bool, error) {
+		var d appsv1.Deployment
+		if err := r.Get(ctx, name, ns, &d); err != nil {
+			return false, nil
+		}
+		return operator.RolledOut(&d), nil
+	})
+}
+
+// WaitIngressControllerAvailable waits until the reconciler has seen the
+// IngressController's current generation, the router runs it, and it is
+// Available and not Progressing.
+func WaitIngressControllerAvailable(ctx context.Context, r *resources.Resources, name string, timeout time.Duration) error {
+	return poll(ctx, timeout, "IngressController "+name+" Available", func(ctx context.Context) (bool, error) {
+		var ic operatorv1.IngressController
+		if err := r.Get(ctx, name, operator.OperatorNamespace, &ic); err != nil {
+			return false, nil
+		}
+		return IngressControllerSettled(&ic), nil
+	})
+}
+
+// IngressControllerSettled: observed its generation, Available, not Progressing.
+func IngressControllerSettled(ic *operatorv1.IngressController) bool {
+	if ic.Status.ObservedGeneration != ic.Generation {
+		return false
+	}
+	available, progressing := false, true
+	for _, c := range ic.Status.Conditions {
+		switch c.Type {
+		case operatorv1.OperatorStatusTypeAvailable:
+			available = c.Status == operatorv1.ConditionTrue
+		case operatorv1.OperatorStatusTypeProgressing:
+			progressing = c.Status == operatorv1.ConditionTrue
+		}
+	}
+	return available && !progressing
+}
+
+func poll(ctx context.Context, timeout time.Duration, what string, cond wait.ConditionWithContextFunc) error {
+	if err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, timeout, true, cond); err != nil {
+		return fmt.Errorf("waiting for %s (%s): %w", what, timeout, err)
+	}
+	return nil
+}
+
+func namespace(name string) *corev1.Namespace {
+	return &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
+}
+
+// baseObjects are the namespaces and the cluster-scoped configuration.
+func baseObjects(o Options) []k8s.Object {
+	return []k8s.Object{
+		namespace(operator.RouterNamespace), namespace(operator.OperatorNamespace), namespace(operator.ConfigNamespace),
+		&configv1.Ingress{ObjectMeta: metav1.ObjectMeta{Name: "cluster"}, Spec: configv1.IngressSpec{Domain: o.Domain}},
+		&operatorv1.IngressController{
+			ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: operator.OperatorNamespace},
+			Spec:       operatorv1.IngressControllerSpec{Domain: o.Domain},
+		},
+	}
+}
