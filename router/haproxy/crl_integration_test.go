@@ -39,14 +39,16 @@ func TestCRLsAreDownloadedEnforcedAndRotated(t *testing.T) {
 	revokedLeaf, revoked := leaf("revoked")
 
 	ctx := context.Background()
-	publishCRLs := func(revokedAtIntermediate ...*pki.Leaf) {
+	// The router refreshes at nextUpdate: the first CRLs live 5 s, so the
+	// rotation is picked up then; the rotated ones live an hour, so they do
+	// not expire under the test (a CA publishes before nextUpdate).
+	publishCRLs := func(lifetime time.Duration, revokedAtIntermediate ...*pki.Leaf) {
 		t.Helper()
 		var serials []pki.Revocation
 		for _, l := range revokedAtIntermediate {
 			serials = append(serials, pki.Revoke(l.Cert)...)
 		}
-		// Short nextUpdate: the manager refreshes at nextUpdate.
-		next := time.Now().Add(2 * time.Second)
+		next := time.Now().Add(lifetime)
 		rootCRL := must[*pki.CRL](t)(root.IssueCRL(pki.CRLOptions{NextUpdate: next}))
 		interCRL := must[*pki.CRL](t)(inter.IssueCRL(pki.CRLOptions{NextUpdate: next, Revoked: serials}))
 		cm := &corev1.ConfigMap{
@@ -88,7 +90,7 @@ func TestCRLsAreDownloadedEnforcedAndRotated(t *testing.T) {
 		t.Fatalf("before any CRL was downloaded, a valid client got %d %q; want refused", status, alert)
 	}
 
-	publishCRLs(revokedLeaf)
+	publishCRLs(5*time.Second, revokedLeaf)
 	manager.OnPublish = func(ctx context.Context) error { return w.proc.Reload(ctx) }
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -110,7 +112,7 @@ func TestCRLsAreDownloadedEnforcedAndRotated(t *testing.T) {
 
 	// Rotation: the intermediate's next CRL revokes nothing.
 	start := time.Now()
-	publishCRLs()
+	publishCRLs(time.Hour)
 	eventually(t, 15*time.Second, func() string {
 		if status, alert := request(revoked); status != 200 {
 			return "un-revoked client: " + alert

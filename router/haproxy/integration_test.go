@@ -1,6 +1,7 @@
 package haproxy_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/base64"
@@ -12,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -34,6 +36,25 @@ type world struct {
 	httpsEcho   string
 	cfg         haproxy.Config
 	proc        *haproxy.Process
+	output      syncBuffer
+}
+
+// syncBuffer collects HAProxy's output from its process's goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func haproxyBinary(t *testing.T) string {
@@ -99,7 +120,13 @@ func (w *world) start(t *testing.T) {
 	if err := files.Write(w.cfg.Dir); err != nil {
 		t.Fatal(err)
 	}
-	w.proc = &haproxy.Process{Binary: haproxyBinary(t), Dir: w.cfg.Dir}
+	// HAProxy's messages are shown only when the test fails.
+	w.proc = &haproxy.Process{Binary: haproxyBinary(t), Dir: w.cfg.Dir, Output: &w.output}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("haproxy output:\n%s", w.output.String())
+		}
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := w.proc.Start(ctx); err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -21,6 +22,8 @@ import (
 type Process struct {
 	Binary string
 	Dir    string
+	// Output receives HAProxy's own messages; nil means stderr.
+	Output io.Writer
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -46,7 +49,11 @@ func (p *Process) Start(ctx context.Context) error {
 		return err
 	}
 	cmd := exec.Command(p.Binary, "-W", "-db", "-S", p.masterSocket()+",mode,600", "-f", filepath.Join(p.Dir, ConfigFile))
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	out := p.Output
+	if out == nil {
+		out = os.Stderr
+	}
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start haproxy: %w", err)
 	}

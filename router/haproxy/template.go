@@ -17,7 +17,6 @@ global
 defaults
   mode http
   option redispatch
-  option forwardfor
   timeout connect 5s
   timeout client 30s
   timeout client-fin 1s
@@ -36,6 +35,7 @@ frontend stats
 frontend public
   bind {{ .HTTPBind }}
   mode http
+  option forwardfor
   tcp-request inspect-delay 5s
   tcp-request content accept if HTTP
 {{- template "frontend-headers" . }}
@@ -74,11 +74,13 @@ backend be_no_sni
 frontend fe_sni
   bind unix@{{ .Dir }}/run/haproxy-sni.sock ssl crt {{ .Dir }}/default.pem crt-list {{ .Dir }}/crt-list accept-proxy{{ template "mtls-bind" . }}
   mode http
+  option forwardfor
 {{- template "tls-frontend" . }}
 
 frontend fe_no_sni
   bind unix@{{ .Dir }}/run/haproxy-no-sni.sock ssl crt {{ .Dir }}/default.pem accept-proxy{{ template "mtls-bind" . }}
   mode http
+  option forwardfor
 {{- template "tls-frontend" . }}
 
 backend openshift_default
