@@ -79,10 +79,11 @@ func DumpNamespace(ctx context.Context, ns string) {
 
 // RecordFailure notes a failed spec in the report directory (so the
 // process that owns the cluster knows to keep its logs).
-func RecordFailure(_ context.Context, report SpecReport) {
+func RecordFailure(ctx context.Context, report SpecReport) {
 	dir := filepath.Join(Opts.ReportDir, "failures", unsafeChars.ReplaceAllString(report.FullText(), "_"))
-	if err := os.MkdirAll(dir, 0o755); err == nil {
-		_ = os.WriteFile(filepath.Join(dir, "failure.txt"), []byte(report.FailureMessage()+"\n\n"+report.FailureLocation().String()+"\n"), 0o644)
+	writeDump(dir, "failure.txt", []byte(report.FailureMessage()+"\n\n"+report.FailureLocation().String()+"\n"))
+	if E != nil {
+		DumpRouter(ctx, filepath.Join(dir, "router"))
 	}
 }
 

@@ -421,3 +421,25 @@ func TestMutualTLSAlertsFilterAndForwardedCertificate(t *testing.T) {
 }
 
 func writeFile(path string, data []byte) error { return os.WriteFile(path, data, 0o644) }
+
+// Without distribution points there is no CRL file: client certificates
+// are verified against the bundle only.
+func TestMutualTLSWithoutCRLs(t *testing.T) {
+	w := newWorld(t)
+	ca := must[*pki.CA](t)(pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "no-CDP CA"}}))
+	leaf := must[*pki.Leaf](t)(ca.IssueClient(pki.ClientOptions{Subject: pki.Subject{CommonName: "c"}}))
+	cert := must[tls.Certificate](t)(leaf.TLSCertificate())
+	caFile := filepath.Join(w.cfg.Dir, "ca.pem")
+	if err := writeFile(caFile, ca.CertPEM); err != nil {
+		t.Fatal(err)
+	}
+	w.cfg.MutualTLS = &haproxy.MutualTLS{Policy: "required", CAFile: caFile}
+	w.cfg.Routes = []haproxy.Route{w.routes()[1]}
+	w.start(t)
+	if resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test", ClientCertificate: &cert}); resp.Status != 200 {
+		t.Errorf("valid client: %d", resp.Status)
+	}
+	if _, err := w.get(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test"}); httpclient.Alert(err) != "certificate required" {
+		t.Errorf("no certificate: %v, want alert certificate required", err)
+	}
+}

@@ -60,7 +60,8 @@ type MutualTLS struct {
 	// Policy is "required" or "optional".
 	Policy string
 	// CAFile and CRLFile are paths HAProxy reads; the CRL file holds one
-	// PEM CRL per CA of the bundle.
+	// PEM CRL per CA of the bundle. No CRL file: no revocation checks
+	// (the CAs name no distribution point).
 	CAFile, CRLFile string
 	// SubjectFilter is a regular expression the client's subject DN must
 	// match; a mismatch is answered 403.

@@ -97,8 +97,8 @@ func Render(cfg Config) (Files, error) {
 		if m.Policy != "required" && m.Policy != "optional" {
 			return nil, fmt.Errorf("haproxy: mutual TLS policy %q is neither required nor optional", m.Policy)
 		}
-		if m.CAFile == "" || m.CRLFile == "" {
-			return nil, errors.New("haproxy: mutual TLS needs a CA file and a CRL file")
+		if m.CAFile == "" {
+			return nil, errors.New("haproxy: mutual TLS needs a CA file")
 		}
 		if _, err := regexp.Compile(m.SubjectFilter); err != nil {
 			return nil, fmt.Errorf("haproxy: subject filter %q: %w", m.SubjectFilter, err)

@@ -118,7 +118,7 @@ backend {{ .Backend }}
 {{- end }}
 {{- end }}
 {{- define "mtls-bind" }}
-{{- with .MutualTLS }} ca-file {{ .CAFile }} verify {{ .Policy }} crl-file {{ .CRLFile }}{{ end }}
+{{- with .MutualTLS }} ca-file {{ .CAFile }} verify {{ .Policy }}{{ if .CRLFile }} crl-file {{ .CRLFile }}{{ end }}{{ end }}
 {{- end }}
 {{- define "tls-frontend" }}
 {{- with .MutualTLS }}

@@ -85,10 +85,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, ic *operatorv1.IngressContro
 	if ref := ic.Spec.ClientTLS.ClientCA.Name; ic.Spec.ClientTLS.ClientCertificatePolicy != "" {
 		src, err := r.Kube.CoreV1().ConfigMaps(ConfigNamespace).Get(ctx, ref, metav1.GetOptions{})
 		if err != nil {
-			return r.report(ctx, ic, false, true, "ClientCAUnavailable", fmt.Sprintf("client CA ConfigMap %s/%s: %v", ConfigNamespace, ref, err))
+			return r.report(ctx, ic, 0, false, true, "ClientCAUnavailable", fmt.Sprintf("client CA ConfigMap %s/%s: %v", ConfigNamespace, ref, err))
 		}
 		if bundle = src.Data[ClientCAKey]; bundle == "" {
-			return r.report(ctx, ic, false, true, "ClientCAUnavailable", fmt.Sprintf("ConfigMap %s/%s has no %s", ConfigNamespace, ref, ClientCAKey))
+			return r.report(ctx, ic, 0, false, true, "ClientCAUnavailable", fmt.Sprintf("ConfigMap %s/%s has no %s", ConfigNamespace, ref, ClientCAKey))
 		}
 		if err := r.syncClientCA(ctx, ic, bundle); err != nil {
 			return err
@@ -97,7 +97,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, ic *operatorv1.IngressContro
 	deployments := r.Kube.AppsV1().Deployments(RouterNamespace)
 	d, err := deployments.Get(ctx, DeploymentName(ic), metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
-		return r.report(ctx, ic, false, false, "DeploymentMissing", fmt.Sprintf("no router Deployment %s/%s", RouterNamespace, DeploymentName(ic)))
+		return r.report(ctx, ic, 0, false, false, "DeploymentMissing", fmt.Sprintf("no router Deployment %s/%s", RouterNamespace, DeploymentName(ic)))
 	}
 	if err != nil {
 		return err
@@ -108,10 +108,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, ic *operatorv1.IngressContro
 		}
 		r.logf("ingresscontroller %s: router Deployment updated (generation %d)", ic.Name, d.Generation)
 	}
+	replicas := d.Status.AvailableReplicas
 	if RolledOut(d) {
-		return r.report(ctx, ic, true, false, "AsExpected", "the router runs the IngressController's current settings")
+		return r.report(ctx, ic, replicas, true, false, "AsExpected", "the router runs the IngressController's current settings")
 	}
-	return r.report(ctx, ic, false, true, "RollingOut", "the router Deployment is rolling out the IngressController's settings")
+	return r.report(ctx, ic, replicas, false, true, "RollingOut", "the router Deployment is rolling out the IngressController's settings")
 }
 
 func (r *Reconciler) syncClientCA(ctx context.Context, ic *operatorv1.IngressController, bundle string) error {
@@ -137,7 +138,7 @@ func (r *Reconciler) syncClientCA(ctx context.Context, ic *operatorv1.IngressCon
 
 // report sets Available and Progressing, and observedGeneration once the
 // router Deployment carries this generation's settings.
-func (r *Reconciler) report(ctx context.Context, ic *operatorv1.IngressController, available, progressing bool, reason, message string) error {
+func (r *Reconciler) report(ctx context.Context, ic *operatorv1.IngressController, replicas int32, available, progressing bool, reason, message string) error {
 	status := func(b bool) operatorv1.ConditionStatus {
 		if b {
 			return operatorv1.ConditionTrue
@@ -148,7 +149,7 @@ func (r *Reconciler) report(ctx context.Context, ic *operatorv1.IngressControlle
 		{Type: operatorv1.OperatorStatusTypeAvailable, Status: status(available), Reason: reason, Message: message},
 		{Type: operatorv1.OperatorStatusTypeProgressing, Status: status(progressing), Reason: reason, Message: message},
 	}
-	changed := ic.Status.ObservedGeneration != ic.Generation
+	changed := ic.Status.ObservedGeneration != ic.Generation || ic.Status.AvailableReplicas != replicas || ic.Status.Domain != ic.Spec.Domain
 	for i := range want {
 		want[i].LastTransitionTime = metav1.Now()
 		for _, old := range ic.Status.Conditions {
@@ -166,6 +167,8 @@ func (r *Reconciler) report(ctx context.Context, ic *operatorv1.IngressControlle
 	}
 	ic.Status.Conditions = want
 	ic.Status.ObservedGeneration = ic.Generation
+	ic.Status.AvailableReplicas = replicas
+	ic.Status.Domain = ic.Spec.Domain
 	_, err := r.Operator.OperatorV1().IngressControllers(ic.Namespace).UpdateStatus(ctx, ic, metav1.UpdateOptions{})
 	return err
 }

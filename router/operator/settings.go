@@ -117,15 +117,23 @@ func Apply(d *appsv1.Deployment, ic *operatorv1.IngressController, s Settings) b
 		c.VolumeMounts = mounts
 	}
 	var volumes []corev1.Volume
-	for _, v := range spec.Volumes {
+	var current *corev1.Volume
+	for i, v := range spec.Volumes {
 		if v.Name != clientCAVolume {
 			volumes = append(volumes, v)
+		} else {
+			current = &spec.Volumes[i]
 		}
 	}
 	if s.ClientCA {
-		volumes = append(volumes, corev1.Volume{Name: clientCAVolume, VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
-			LocalObjectReference: corev1.LocalObjectReference{Name: ClientCAConfigMapName(ic)},
-		}}})
+		// Keep the live volume (with the API server's defaults) when it
+		// already names the right ConfigMap.
+		if current == nil || current.ConfigMap == nil || current.ConfigMap.Name != ClientCAConfigMapName(ic) {
+			current = &corev1.Volume{Name: clientCAVolume, VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
+				LocalObjectReference: corev1.LocalObjectReference{Name: ClientCAConfigMapName(ic)},
+			}}}
+		}
+		volumes = append(volumes, *current)
 	}
 	spec.Volumes = volumes
 	if d.Spec.Template.Annotations == nil {

@@ -1,0 +1,72 @@
+package framework
+
+import (
+	"context"
+
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+
+	"github.com/router-conformance/suite/pki"
+)
+
+// Echo is the echo backend of a spec's namespace: Service "echo" with
+// ports http (8080) and https (8443), the latter serving a certificate of
+// CA for echo.<ns>.svc and the extra hosts.
+type Echo struct {
+	Namespace string
+	Service   string
+	CA        *pki.CA
+}
+
+// Echo ports, by Service port name.
+const (
+	EchoHTTPPort  = "http"
+	EchoHTTPSPort = "https"
+)
+
+// DeployEcho runs one echo replica in ns and waits until it is ready.
+func DeployEcho(ctx context.Context, ns string, extraHosts ...string) *Echo {
+	ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "echo backend CA " + ns}})
+	Expect(err).NotTo(HaveOccurred())
+	cert, err := ca.IssueServer(pki.ServerOptions{Hosts: append([]string{"echo." + ns + ".svc"}, extraHosts...)})
+	Expect(err).NotTo(HaveOccurred())
+	_, err = E.Clientset.CoreV1().Secrets(ns).Create(ctx, &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: "echo-tls", Namespace: ns},
+		Type:       corev1.SecretTypeTLS,
+		Data:       map[string][]byte{"tls.crt": cert.ChainPEM(), "tls.key": cert.KeyPEM},
+	}, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+
+	labels := map[string]string{"app": "echo"}
+	c := ScratchContainer("echo", E.Image("echo"), "-http", ":8080", "-https", ":8443", "-cert", "/tls/tls.crt", "-key", "/tls/tls.key")
+	c.Ports = []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}, {Name: "https", ContainerPort: 8443}}
+	c.ReadinessProbe = HTTPReadiness("/", 8080)
+	c.VolumeMounts = []corev1.VolumeMount{{Name: "tls", MountPath: "/tls", ReadOnly: true}}
+	CreateDeployment(ctx, &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "echo", Namespace: ns},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](1),
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: corev1.PodSpec{
+					Containers: []corev1.Container{c},
+					Volumes:    []corev1.Volume{{Name: "tls", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: "echo-tls"}}}},
+				},
+			},
+		},
+	})
+	_, err = E.Clientset.CoreV1().Services(ns).Create(ctx, &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: "echo", Namespace: ns},
+		Spec: corev1.ServiceSpec{Selector: labels, Ports: []corev1.ServicePort{
+			{Name: EchoHTTPPort, Port: 8080, TargetPort: intstr.FromString("http")},
+			{Name: EchoHTTPSPort, Port: 8443, TargetPort: intstr.FromString("https")},
+		}},
+	}, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	return &Echo{Namespace: ns, Service: "echo", CA: ca}
+}

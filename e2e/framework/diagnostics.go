@@ -1,0 +1,92 @@
+package framework
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/remotecommand"
+
+	"github.com/router-conformance/suite/router/operator"
+)
+
+// DumpRouter writes what a person needs to see why a router spec failed:
+// the router's generated HAProxy configuration, the logs (current and
+// previous) of the router, webhook and reconciler pods, and the events of
+// their namespaces.
+func DumpRouter(ctx context.Context, dir string) {
+	for _, ns := range []string{operator.RouterNamespace, operator.OperatorNamespace} {
+		pods, err := E.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			GinkgoWriter.Printf("dump %s: %v\n", ns, err)
+			continue
+		}
+		for _, p := range pods.Items {
+			for _, c := range p.Spec.Containers {
+				for _, previous := range []bool{false, true} {
+					logs, err := E.Clientset.CoreV1().Pods(ns).GetLogs(p.Name, &corev1.PodLogOptions{Container: c.Name, Previous: previous}).DoRaw(ctx)
+					if err != nil {
+						continue
+					}
+					suffix := ""
+					if previous {
+						suffix = "-previous"
+					}
+					writeDump(dir, fmt.Sprintf("log-%s-%s%s.txt", p.Name, c.Name, suffix), logs)
+				}
+			}
+			if c := p.Spec.Containers[0]; c.Name == operator.RouterContainer && p.Status.Phase == corev1.PodRunning {
+				cfg, err := execIn(ctx, ns, p.Name, c.Name, "cat", "/var/lib/haproxy/router/haproxy.cfg")
+				if err != nil {
+					cfg = []byte(err.Error())
+				}
+				writeDump(dir, "haproxy-"+p.Name+".cfg", cfg)
+			}
+		}
+		writeEvents(ctx, dir, ns)
+	}
+}
+
+func writeDump(dir, name string, data []byte) {
+	if err := os.MkdirAll(dir, 0o755); err == nil {
+		err = os.WriteFile(filepath.Join(dir, name), data, 0o644)
+		if err == nil {
+			return
+		}
+	}
+	GinkgoWriter.Printf("dump %s: cannot write\n", name)
+}
+
+func writeEvents(ctx context.Context, dir, ns string) {
+	events, err := E.Clientset.CoreV1().Events(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return
+	}
+	var lines []string
+	for _, e := range events.Items {
+		lines = append(lines, fmt.Sprintf("%s %s %s/%s: %s", e.LastTimestamp.Format("15:04:05"), e.Type, e.InvolvedObject.Kind, e.InvolvedObject.Name, e.Message))
+	}
+	writeDump(dir, "events-"+ns+".txt", []byte(strings.Join(lines, "\n")+"\n"))
+}
+
+// execIn runs a command in a container (the API's exec, no kubectl).
+func execIn(ctx context.Context, ns, pod, container string, command ...string) ([]byte, error) {
+	req := E.Clientset.CoreV1().RESTClient().Post().Resource("pods").Namespace(ns).Name(pod).SubResource("exec").
+		VersionedParams(&corev1.PodExecOptions{Container: container, Command: command, Stdout: true, Stderr: true}, scheme.ParameterCodec)
+	exec, err := remotecommand.NewSPDYExecutor(E.Config, "POST", req.URL())
+	if err != nil {
+		return nil, err
+	}
+	var stdout, stderr bytes.Buffer
+	if err := exec.StreamWithContext(ctx, remotecommand.StreamOptions{Stdout: &stdout, Stderr: &stderr}); err != nil {
+		return nil, fmt.Errorf("exec %v: %w: %s", command, err, stderr.String())
+	}
+	return stdout.Bytes(), nil
+}

@@ -1,0 +1,46 @@
+package framework
+
+import (
+	"context"
+
+	. "github.com/onsi/gomega"
+
+	"github.com/router-conformance/suite/e2e/httpclient"
+)
+
+// Consecutive is how many answers in a row make convergence: one success
+// may come from a router that is still reloading.
+const Consecutive = 3
+
+// EventuallyResponds polls req until Consecutive responses in a row pass
+// check.
+func EventuallyResponds(ctx context.Context, req httpclient.Request, check func(g Gomega, resp *httpclient.Response)) {
+	Eventually(func(g Gomega) {
+		for i := 0; i < Consecutive; i++ {
+			resp, err := Do(ctx, req)
+			g.Expect(err).NotTo(HaveOccurred(), "request to %s%s", req.Host, req.Path)
+			check(g, resp)
+		}
+	}).WithContext(ctx).WithTimeout(Opts.Timeouts.Converge).Should(Succeed())
+}
+
+// EventuallyRefused polls req until Consecutive attempts in a row are
+// refused in the TLS handshake with exactly alert ("certificate required",
+// "revoked certificate", ...). An answer, or any other error, is no refusal.
+func EventuallyRefused(ctx context.Context, req httpclient.Request, alert string) {
+	Eventually(func(g Gomega) {
+		for i := 0; i < Consecutive; i++ {
+			resp, err := Do(ctx, req)
+			if err == nil {
+				g.Expect(resp.Status).To(Equal(-1), "want the TLS alert %q, got an HTTP %d answer", alert, resp.Status)
+			}
+			g.Expect(httpclient.Alert(err)).To(Equal(alert), "want the TLS alert %q; got %v", alert, err)
+		}
+	}).WithContext(ctx).WithTimeout(Opts.Timeouts.Converge).Should(Succeed())
+}
+
+// EchoedBy checks that the echo backend answered with status.
+func EchoedBy(g Gomega, resp *httpclient.Response, status int) {
+	g.Expect(resp.Status).To(Equal(status), "body: %s", resp.Body)
+	g.Expect(resp.Echo).NotTo(BeNil(), "the echo backend did not answer: %s", resp.Body)
+}

@@ -1,0 +1,41 @@
+package framework
+
+import (
+	"context"
+	"crypto/tls"
+	"net/http"
+
+	"github.com/router-conformance/suite/e2e/httpclient"
+)
+
+// HTTP is a plain HTTP request for host through the router.
+func HTTP(host, path string) httpclient.Request {
+	return httpclient.Request{Addr: E.HTTPAddr, Host: host, Path: path}
+}
+
+// HTTPS is a TLS request for host through the router (SNI = host).
+func HTTPS(host, path string) httpclient.Request {
+	return httpclient.Request{Addr: E.HTTPSAddr, HTTPS: true, Host: host, Path: path}
+}
+
+// WithCert returns r sending cert, whatever CA the router asks for.
+func WithCert(r httpclient.Request, cert *tls.Certificate) httpclient.Request {
+	r.ClientCertificate = cert
+	return r
+}
+
+// WithHeader returns r with one more request header.
+func WithHeader(r httpclient.Request, name, value string) httpclient.Request {
+	h := http.Header{}
+	for k, v := range r.Header {
+		h[k] = append([]string(nil), v...)
+	}
+	h.Add(name, value)
+	r.Header = h
+	return r
+}
+
+// Do sends r.
+func Do(ctx context.Context, r httpclient.Request) (*httpclient.Response, error) {
+	return httpclient.Do(ctx, r)
+}

@@ -1,0 +1,132 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"net/http"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	configv1 "github.com/openshift/api/config/v1"
+	operatorv1 "github.com/openshift/api/operator/v1"
+	routev1 "github.com/openshift/api/route/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/pki"
+	"github.com/router-conformance/suite/router/install"
+	"github.com/router-conformance/suite/router/operator"
+)
+
+// The router under test serves routes of every termination, applies an
+// IngressController change, and its admission refuses what the cluster's
+// policies forbid.
+var _ = Describe("Router", Label("router"), func() {
+	DescribeTable("serves a route of each termination through the 127.0.0.1 port mappings",
+		func(ctx SpecContext, termination routev1.TLSTerminationType, port string, https bool, wantListener string) {
+			ns := framework.SpecNamespace(ctx, "router-termination")
+			name := "route"
+			if termination != "" {
+				name = string(termination)
+			}
+			host := framework.Host(ns, name)
+			backend := framework.DeployEcho(ctx, ns, host)
+			route := framework.RouteTo(backend, name, port)
+			if termination != "" {
+				route.Spec.TLS = &routev1.TLSConfig{Termination: termination}
+			}
+			if termination == routev1.TLSTerminationReencrypt {
+				route.Spec.TLS.DestinationCACertificate = string(backend.CA.CertPEM)
+			}
+			framework.CreateRoute(ctx, route)
+
+			req := framework.HTTP(host, "/"+name)
+			if https {
+				req = framework.HTTPS(host, "/"+name)
+			}
+			if termination == routev1.TLSTerminationPassthrough {
+				req.RootCAs = pki.Pool(backend.CA) // the backend's own certificate reaches the client
+			}
+			framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+				framework.EchoedBy(g, resp, http.StatusOK)
+				g.Expect(resp.Echo.Listener).To(Equal(wantListener))
+				g.Expect(resp.Echo.Host).To(Equal(host))
+				g.Expect(resp.Echo.Path).To(Equal("/" + name))
+				if termination == routev1.TLSTerminationReencrypt {
+					g.Expect(resp.Echo.TLS.ServerName).To(Equal("echo." + ns + ".svc"))
+				}
+			})
+		},
+		Entry("insecure (plain HTTP)", routev1.TLSTerminationType(""), framework.EchoHTTPPort, false, "http"),
+		Entry("edge", routev1.TLSTerminationEdge, framework.EchoHTTPPort, true, "http"),
+		Entry("reencrypt (backend verified with destinationCACertificate)", routev1.TLSTerminationReencrypt, framework.EchoHTTPSPort, true, "https"),
+		Entry("passthrough", routev1.TLSTerminationPassthrough, framework.EchoHTTPSPort, true, "https"),
+	)
+
+	It("applies an IngressController clientTLS change", Serial, Label("mtls"), func(ctx SpecContext) {
+		ns := framework.SpecNamespace(ctx, "router-clienttls")
+		host := framework.Host(ns, "edge")
+		backend := framework.DeployEcho(ctx, ns)
+		route := framework.RouteTo(backend, "edge", framework.EchoHTTPPort)
+		route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+		framework.CreateRoute(ctx, route)
+
+		By("before the change a client without a certificate is served")
+		framework.EventuallyResponds(ctx, framework.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
+			framework.EchoedBy(g, resp, http.StatusOK)
+		})
+
+		ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "clientTLS CA " + ns}})
+		Expect(err).NotTo(HaveOccurred())
+		leaf, err := ca.IssueClient(pki.ClientOptions{Subject: pki.Subject{Organization: "Example", CommonName: "client"}})
+		Expect(err).NotTo(HaveOccurred())
+		cert, err := leaf.TLSCertificate()
+		Expect(err).NotTo(HaveOccurred())
+		caMap := &corev1.ConfigMap{
+			ObjectMeta: metav1.ObjectMeta{Name: "client-ca-" + ns, Namespace: operator.ConfigNamespace},
+			Data:       map[string]string{operator.ClientCAKey: string(ca.CertPEM)},
+		}
+		_, err = framework.E.Clientset.CoreV1().ConfigMaps(operator.ConfigNamespace).Create(ctx, caMap, metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func(ctx SpecContext) {
+			Expect(framework.E.Clientset.CoreV1().ConfigMaps(operator.ConfigNamespace).Delete(ctx, caMap.Name, metav1.DeleteOptions{})).To(Succeed())
+		})
+
+		By("clientTLS Required: no certificate is refused, a valid one served")
+		framework.UpdateIngressController(ctx, func(ic *operatorv1.IngressController) {
+			ic.Spec.ClientTLS = operatorv1.ClientTLS{
+				ClientCertificatePolicy: operatorv1.ClientCertificatePolicyRequired,
+				ClientCA:                configv1.ConfigMapNameReference{Name: caMap.Name},
+			}
+		})
+		framework.EventuallyRefused(ctx, framework.HTTPS(host, "/"), "certificate required")
+		framework.EventuallyResponds(ctx, framework.WithCert(framework.HTTPS(host, "/"), &cert), func(g Gomega, resp *httpclient.Response) {
+			framework.EchoedBy(g, resp, http.StatusOK)
+		})
+	})
+
+	It("refuses a route that breaks a required HSTS policy, naming the rule", Serial, Label("hsts-policy"), func(ctx SpecContext) {
+		ns := framework.SpecNamespace(ctx, "router-admission")
+		backend := framework.DeployEcho(ctx, ns)
+		framework.SetRequiredHSTSPolicies(ctx, []configv1.RequiredHSTSPolicy{{
+			DomainPatterns: []string{"*." + framework.E.Domain},
+			MaxAge:         configv1.MaxAgePolicy{LargestMaxAge: ptr.To[int32](1000)},
+		}})
+		edge := func(name, hsts string) *routev1.Route {
+			r := framework.RouteTo(backend, name, framework.EchoHTTPPort)
+			r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+			r.Annotations = map[string]string{"haproxy.router.openshift.io/hsts_header": hsts}
+			return r
+		}
+		By("positive control: max-age at the limit is admitted")
+		framework.CreateRoute(ctx, edge("compliant", "max-age=1000"))
+
+		By("max-age above the limit is refused by the webhook, with the rule")
+		_, err := framework.E.Routes.RouteV1().Routes(ns).Create(ctx, edge("too-long", "max-age=1001"), metav1.CreateOptions{})
+		Expect(err).To(HaveOccurred())
+		Expect(err.Error()).To(ContainSubstring(`admission webhook "` + install.WebhookName + `" denied the request: HSTS max-age is greater than maximum age 1000s (requiredHSTSPolicies[0]`))
+	})
+})
