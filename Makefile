@@ -72,3 +72,7 @@ e2e: docker ## bring up the hermetic cluster, run the conformance specs, write r
 .PHONY: bench-cluster
 bench-cluster: docker ## measure node-image cold/warm build, cluster create/delete into $(REPORTS)/bench-cluster.{json,md}
 	clusters/kind/bench.sh $(REPORTS)/bench-cluster
+
+.PHONY: bench-router
+bench-router: docker ## measure route convergence (create -> first correct answer) p50/p99 into $(REPORTS)/bench-router.{json,md}
+	go run ./bench/routes -repo=$(CURDIR) -report-dir=$(abspath $(REPORTS)) -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse) -out $(REPORTS)/bench-router
