@@ -21,15 +21,26 @@ import (
 func init() { framework.RegisterFlags(flag.CommandLine) }
 
 func TestConformance(t *testing.T) {
+	if err := framework.Finish(flag.CommandLine); err != nil {
+		t.Fatalf("options: %v (go test ./e2e -args -help lists them)", err)
+	}
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "Router conformance")
 }
+
+// A spec of a feature the profile does not claim is skipped, and the
+// report lists the feature as unsupported.
+var _ = BeforeEach(framework.SkipUnclaimed)
 
 // cluster is set on the first parallel process only: it owns the cluster.
 var cluster *kind.Cluster
 
 var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
-	Expect(framework.Opts.Profile).To(Equal("kind"), "profile %q is not implemented yet; use -profile=kind", framework.Opts.Profile)
+	if framework.Opts.Profile == "existing" {
+		env, err := framework.ExistingEnv(ctx, framework.Opts)
+		Expect(err).NotTo(HaveOccurred(), "the existing profile")
+		return env.Marshal()
+	}
 	start := time.Now()
 	c, env, err := framework.KindUp(ctx, framework.Opts, func(format string, args ...any) { GinkgoWriter.Printf(format+"\n", args...) })
 	cluster = c
@@ -41,6 +52,11 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 	Expect(err).NotTo(HaveOccurred())
 	framework.E = env
 }, NodeTimeout(75*time.Minute))
+
+// The conformance report and summary, from every process's specs.
+var _ = ReportAfterSuite("conformance report", func(report Report) {
+	Expect(framework.WriteConformance(report)).To(Succeed())
+})
 
 // Every failed spec leaves its diagnostics, whichever process ran it.
 var _ = ReportAfterEach(func(ctx SpecContext, report SpecReport) {

@@ -4,19 +4,36 @@
 package framework
 
 import (
+	"errors"
 	"flag"
+	"fmt"
+	"os"
+	"strings"
 	"time"
+
+	"sigs.k8s.io/yaml"
 )
 
-// Options of a run, set by flags (go test ./e2e -args -profile=kind ...).
+// Options of a run: flags (go test ./e2e -args -profile=kind ...), or a
+// YAML file (-config) with the same names; a flag given on the command
+// line wins over the file.
 type Options struct {
-	Profile     string
-	ClusterName string
-	Reuse       bool
-	Keep        bool
-	RepoRoot    string
-	ReportDir   string
-	Timeouts    Timeouts
+	Profile     string   `json:"profile"`
+	ClusterName string   `json:"clusterName"`
+	Reuse       bool     `json:"reuse"`
+	Keep        bool     `json:"keep"`
+	RepoRoot    string   `json:"repo"`
+	ReportDir   string   `json:"reportDir"`
+	Features    []string `json:"features"`
+	// The existing profile: how to reach the cluster and its router.
+	Kubeconfig string `json:"kubeconfig"`
+	HTTPAddr   string `json:"httpAddr"`
+	HTTPSAddr  string `json:"httpsAddr"`
+	Domain     string `json:"domain"`
+	// The implementation named in the report.
+	ImplementationName    string   `json:"implementationName"`
+	ImplementationVersion string   `json:"implementationVersion"`
+	Timeouts              Timeouts `json:"-"`
 }
 
 // Timeouts are every wait of the suite, by name.
@@ -26,12 +43,36 @@ type Timeouts struct {
 	Converge     time.Duration
 }
 
+// optionsFile is the -config file: the options, with timeouts written as
+// durations ("90s", "3m").
+type optionsFile struct {
+	Options  `json:",inline"`
+	Timeouts struct {
+		ClusterReady string `json:"clusterReady"`
+		PodReady     string `json:"podReady"`
+		Converge     string `json:"converge"`
+	} `json:"timeouts"`
+}
+
 // Opts is filled from the flags when the suite starts.
 var Opts Options
 
+var (
+	configFile string
+	features   string
+)
+
 // RegisterFlags declares the suite's flags on fs.
 func RegisterFlags(fs *flag.FlagSet) {
-	fs.StringVar(&Opts.Profile, "profile", "kind", "cluster profile: kind (hermetic, built here)")
+	fs.StringVar(&configFile, "config", "", "YAML file of options (flags given on the command line win)")
+	fs.StringVar(&features, "features", "", "comma-separated feature labels the implementation claims (default: all of the kind profile's)")
+	fs.StringVar(&Opts.Kubeconfig, "kubeconfig", "", "existing profile: the cluster's kubeconfig")
+	fs.StringVar(&Opts.HTTPAddr, "http-addr", "", "existing profile: host:port reaching the router's HTTP port")
+	fs.StringVar(&Opts.HTTPSAddr, "https-addr", "", "existing profile: host:port reaching the router's HTTPS port")
+	fs.StringVar(&Opts.Domain, "domain", "", "existing profile: the IngressController's apps domain")
+	fs.StringVar(&Opts.ImplementationName, "implementation-name", "reference-router", "the router's name in the report")
+	fs.StringVar(&Opts.ImplementationVersion, "implementation-version", SuiteVersion, "the router's version in the report")
+	fs.StringVar(&Opts.Profile, "profile", "kind", "cluster profile: kind (hermetic, built here) or existing (any kubeconfig)")
 	fs.StringVar(&Opts.ClusterName, "cluster-name", "router-conformance", "kind cluster name")
 	fs.BoolVar(&Opts.Reuse, "reuse", false, "reuse an existing kind cluster of that name (fast dev loop)")
 	fs.BoolVar(&Opts.Keep, "keep", false, "keep the cluster after the run (debugging)")
@@ -40,4 +81,102 @@ func RegisterFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&Opts.Timeouts.ClusterReady, "timeout-cluster-ready", 3*time.Minute, "node and CoreDNS readiness")
 	fs.DurationVar(&Opts.Timeouts.PodReady, "timeout-pod-ready", 2*time.Minute, "a spec's pods becoming ready")
 	fs.DurationVar(&Opts.Timeouts.Converge, "timeout-converge", 30*time.Second, "a request reaching its expected outcome")
+}
+
+// Finish applies the -config file under the flags given on the command
+// line, fills defaults and checks the result; call after flag.Parse.
+func Finish(fs *flag.FlagSet) error {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if configFile != "" {
+		data, err := os.ReadFile(configFile)
+		if err != nil {
+			return fmt.Errorf("-config: %w", err)
+		}
+		var file optionsFile
+		if err := yaml.UnmarshalStrict(data, &file); err != nil {
+			return fmt.Errorf("-config %s: %w", configFile, err)
+		}
+		for _, t := range []struct {
+			text string
+			dst  *time.Duration
+		}{{file.Timeouts.ClusterReady, &file.Options.Timeouts.ClusterReady}, {file.Timeouts.PodReady, &file.Options.Timeouts.PodReady}, {file.Timeouts.Converge, &file.Options.Timeouts.Converge}} {
+			if t.text == "" {
+				continue
+			}
+			d, err := time.ParseDuration(t.text)
+			if err != nil {
+				return fmt.Errorf("-config %s: timeouts: %w", configFile, err)
+			}
+			*t.dst = d
+		}
+		merge(&Opts, file.Options, set)
+	}
+	if set["features"] || len(Opts.Features) == 0 {
+		Opts.Features = nil
+		for _, f := range strings.Split(features, ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				Opts.Features = append(Opts.Features, f)
+			}
+		}
+	}
+	if len(Opts.Features) == 0 {
+		Opts.Features = KindFeatures
+	}
+	for _, f := range Opts.Features {
+		if FeatureOf([]string{f}) == "" {
+			return fmt.Errorf("-features: %q is no feature of the conformance table", f)
+		}
+	}
+	switch Opts.Profile {
+	case "kind":
+	case "existing":
+		if Opts.Kubeconfig == "" || Opts.HTTPAddr == "" || Opts.HTTPSAddr == "" || Opts.Domain == "" {
+			return errors.New("profile existing needs -kubeconfig, -http-addr, -https-addr and -domain")
+		}
+	default:
+		return fmt.Errorf("-profile %q: want kind or existing", Opts.Profile)
+	}
+	for name, d := range map[string]time.Duration{"timeout-cluster-ready": Opts.Timeouts.ClusterReady, "timeout-pod-ready": Opts.Timeouts.PodReady, "timeout-converge": Opts.Timeouts.Converge} {
+		if d <= 0 {
+			return fmt.Errorf("-%s must be positive", name)
+		}
+	}
+	return nil
+}
+
+// merge copies the file's values into o except where a flag was given.
+func merge(o *Options, file Options, set map[string]bool) {
+	str := func(flagName string, dst *string, v string) {
+		if !set[flagName] && v != "" {
+			*dst = v
+		}
+	}
+	str("profile", &o.Profile, file.Profile)
+	str("cluster-name", &o.ClusterName, file.ClusterName)
+	str("repo", &o.RepoRoot, file.RepoRoot)
+	str("report-dir", &o.ReportDir, file.ReportDir)
+	str("kubeconfig", &o.Kubeconfig, file.Kubeconfig)
+	str("http-addr", &o.HTTPAddr, file.HTTPAddr)
+	str("https-addr", &o.HTTPSAddr, file.HTTPSAddr)
+	str("domain", &o.Domain, file.Domain)
+	str("implementation-name", &o.ImplementationName, file.ImplementationName)
+	str("implementation-version", &o.ImplementationVersion, file.ImplementationVersion)
+	if !set["reuse"] && file.Reuse {
+		o.Reuse = true
+	}
+	if !set["keep"] && file.Keep {
+		o.Keep = true
+	}
+	if !set["features"] && len(file.Features) > 0 {
+		o.Features = file.Features
+	}
+	dur := func(flagName string, dst *time.Duration, v time.Duration) {
+		if !set[flagName] && v > 0 {
+			*dst = v
+		}
+	}
+	dur("timeout-cluster-ready", &o.Timeouts.ClusterReady, file.Timeouts.ClusterReady)
+	dur("timeout-pod-ready", &o.Timeouts.PodReady, file.Timeouts.PodReady)
+	dur("timeout-converge", &o.Timeouts.Converge, file.Timeouts.Converge)
 }

@@ -1,0 +1,56 @@
+package framework
+
+import (
+	"slices"
+
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/router-conformance/suite/reports"
+)
+
+// SuiteVersion is the version of these specs, in every report.
+const SuiteVersion = "v0.1.0"
+
+// Features is the conformance table: every spec carries the label of the
+// feature it checks. Later work keeps its rows until its specs exist.
+var Features = []reports.Feature{
+	{Name: "Hermetic cluster", Label: "smoke", Description: "the kind profile's cluster: node Ready, hostPort, DNS, sealed against egress"},
+	{Name: "Route terminations", Label: "router", Description: "insecure, edge, reencrypt and passthrough routes served; IngressController changes applied; admission refusals named"},
+	{Name: "HSTS per route", Label: "hsts", Description: "haproxy.router.openshift.io/hsts_header on edge and reencrypt routes only"},
+	{Name: "Required HSTS policies", Label: "hsts-policy", Description: "Ingress spec.requiredHSTSPolicies enforced at route admission"},
+	{Name: "HTTP header actions", Label: "header-actions", Description: "IngressController and Route spec.httpHeaders.actions: Set/Delete, order, precedence, dynamic values, validation"},
+	{Name: "Client TLS", Label: "client-tls", Description: "IngressController spec.clientTLS: required/optional, CRLs from distribution points, subject filters"},
+	{Name: "Delegation (IngressRoute DAG)", Label: "delegation", Description: "later work"},
+	{Name: "Component routes", Label: "component-routes", Description: "later work"},
+}
+
+// KindFeatures are the features the hermetic profile's reference router claims.
+var KindFeatures = []string{"smoke", "router", "hsts", "hsts-policy", "header-actions", "client-tls"}
+
+// Claimed is the set of feature labels the run's profile claims.
+func Claimed() map[string]bool {
+	out := map[string]bool{}
+	for _, l := range Opts.Features {
+		out[l] = true
+	}
+	return out
+}
+
+// FeatureOf returns the feature label of a spec (its first label that is
+// a feature's), or "".
+func FeatureOf(labels []string) string {
+	for _, l := range labels {
+		if slices.ContainsFunc(Features, func(f reports.Feature) bool { return f.Label == l }) {
+			return l
+		}
+	}
+	return ""
+}
+
+// SkipUnclaimed skips a spec whose feature the profile does not claim; the
+// report lists the feature as unsupported.
+func SkipUnclaimed() {
+	if f := FeatureOf(CurrentSpecReport().Labels()); f != "" && !Claimed()[f] {
+		Skip("feature " + f + " is not claimed by this profile: reported as unsupported")
+	}
+}

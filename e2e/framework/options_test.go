@@ -1,0 +1,56 @@
+package framework
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestConfigFileUnderFlags(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "e2e.yaml")
+	if err := os.WriteFile(file, []byte("clusterName: from-file\nkeep: true\nfeatures: [hsts, client-tls]\ntimeouts:\n  converge: 45s\n  podReady: 3m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	Opts = Options{}
+	fs := flag.NewFlagSet("e2e", flag.ContinueOnError)
+	RegisterFlags(fs)
+	if err := fs.Parse([]string{"-config", file, "-timeout-converge", "10s"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Finish(fs); err != nil {
+		t.Fatal(err)
+	}
+	if Opts.ClusterName != "from-file" || !Opts.Keep || Opts.Timeouts.PodReady != 3*time.Minute {
+		t.Errorf("file values not applied: %+v", Opts)
+	}
+	if Opts.Timeouts.Converge != 10*time.Second {
+		t.Errorf("the flag must win over the file: converge %s", Opts.Timeouts.Converge)
+	}
+	if len(Opts.Features) != 2 || Opts.Features[0] != "hsts" {
+		t.Errorf("features = %v", Opts.Features)
+	}
+}
+
+func TestBadOptionsSayWhatIsWrong(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-profile", "cloud"}, `-profile "cloud": want kind or existing`},
+		{[]string{"-profile", "existing"}, "profile existing needs -kubeconfig, -http-addr, -https-addr and -domain"},
+		{[]string{"-features", "hsts,teleport"}, `-features: "teleport" is no feature of the conformance table`},
+		{[]string{"-timeout-converge", "0s"}, "-timeout-converge must be positive"},
+	} {
+		Opts = Options{}
+		fs := flag.NewFlagSet("e2e", flag.ContinueOnError)
+		RegisterFlags(fs)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		if err := Finish(fs); err == nil || err.Error() != tc.want {
+			t.Errorf("%v: got %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"net/http"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	routev1 "github.com/openshift/api/route/v1"
+
+	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/pki"
+	"github.com/router-conformance/suite/router/hsts"
+)
+
+// hstsCase is one route and one request; header is the exact
+// Strict-Transport-Security the client must see, "" for none. Every case
+// asserts the echo backend answered: an absent header is only evidence on
+// a served request.
+type hstsCase struct {
+	termination routev1.TLSTerminationType
+	insecure    routev1.InsecureEdgeTerminationPolicyType
+	annotation  string
+	overHTTP    bool
+	header      string
+}
+
+// Seed 000: the router adds the annotation's value verbatim on edge and
+// reencrypt routes when it matches the upstream pattern, and never on
+// passthrough or plain HTTP.
+var _ = Describe("HSTS per route", Label("hsts"), func() {
+	DescribeTable("Strict-Transport-Security from the hsts_header annotation",
+		func(ctx SpecContext, c hstsCase) {
+			ns := framework.SpecNamespace(ctx, "hsts")
+			name := "r"
+			host := framework.Host(ns, name)
+			backend := framework.DeployEcho(ctx, ns, host)
+			port := framework.EchoHTTPPort
+			if c.termination == routev1.TLSTerminationReencrypt || c.termination == routev1.TLSTerminationPassthrough {
+				port = framework.EchoHTTPSPort
+			}
+			route := framework.RouteTo(backend, name, port)
+			route.Annotations = map[string]string{hsts.Annotation: c.annotation}
+			if c.termination != "" {
+				route.Spec.TLS = &routev1.TLSConfig{Termination: c.termination, InsecureEdgeTerminationPolicy: c.insecure}
+				if c.termination == routev1.TLSTerminationReencrypt {
+					route.Spec.TLS.DestinationCACertificate = string(backend.CA.CertPEM)
+				}
+			}
+			framework.CreateRoute(ctx, route)
+			req := framework.HTTPS(host, "/")
+			if c.overHTTP {
+				req = framework.HTTP(host, "/")
+			}
+			if c.termination == routev1.TLSTerminationPassthrough {
+				req.RootCAs = pki.Pool(backend.CA)
+			}
+			framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+				framework.EchoedBy(g, resp, http.StatusOK)
+				if c.header == "" {
+					g.Expect(resp.Header.Values("Strict-Transport-Security")).To(BeEmpty())
+				} else {
+					g.Expect(resp.Header.Values("Strict-Transport-Security")).To(Equal([]string{c.header}))
+				}
+			})
+		},
+		Entry("edge, max-age", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=31536000", header: "max-age=31536000"}),
+		Entry("edge, includeSubDomains and preload", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=31536000;includeSubDomains;preload", header: "max-age=31536000;includeSubDomains;preload"}),
+		Entry("reencrypt", hstsCase{termination: routev1.TLSTerminationReencrypt, annotation: "max-age=600;includeSubDomains", header: "max-age=600;includeSubDomains"}),
+		Entry("directives in any case, spaces around ; and =", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "MAX-AGE = 600 ; INCLUDESUBDOMAINS", header: "MAX-AGE = 600 ; INCLUDESUBDOMAINS"}),
+		Entry("quoted max-age", hstsCase{termination: routev1.TLSTerminationEdge, annotation: `max-age="600"`, header: `max-age="600"`}),
+		Entry("directives before max-age", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "preload;max-age=600", header: "preload;max-age=600"}),
+		Entry("max-age=0 (removes the host from HSTS)", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=0", header: "max-age=0"}),
+		Entry("no max-age: no header", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "includeSubDomains;preload"}),
+		Entry("an unknown directive: no header", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=600;always"}),
+		Entry("passthrough: never", hstsCase{termination: routev1.TLSTerminationPassthrough, annotation: "max-age=600"}),
+		Entry("plain HTTP route: never", hstsCase{annotation: "max-age=600", overHTTP: true}),
+		Entry("edge with Allow, over HTTP: never on plain HTTP", hstsCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, annotation: "max-age=600", overHTTP: true}),
+		Entry("edge with Allow, over HTTPS", hstsCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, annotation: "max-age=600", header: "max-age=600"}),
+	)
+})
