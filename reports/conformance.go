@@ -38,6 +38,9 @@ const (
 	Failed      = "failed"
 	Skipped     = "skipped"
 	Unsupported = "unsupported"
+	// Incomplete: nothing failed, but a claimed feature ran no spec (a
+	// filtered run).
+	Incomplete = "incomplete"
 )
 
 // Implementation under test.
@@ -77,7 +80,8 @@ type Report struct {
 // whose label it carries). A feature the implementation does not claim is
 // unsupported whatever its specs did; one with a failed spec failed; one
 // with a passed spec and no failure passed; otherwise it was skipped. The
-// run passed when no feature failed and every claimed feature passed.
+// run failed when a feature failed, is incomplete when a claimed feature
+// was skipped, and passed otherwise.
 func Build(meta Meta, features []Feature, claimed map[string]bool, specs []SpecResult) Report {
 	r := Report{Meta: meta, Result: Passed}
 	r.Features = make([]FeatureResult, len(features))
@@ -121,8 +125,11 @@ func Build(meta Meta, features []Feature, claimed map[string]bool, specs []SpecR
 		default:
 			f.Result = Skipped
 		}
-		if f.Result == Failed || f.Result == Skipped {
+		switch {
+		case f.Result == Failed:
 			r.Result = Failed
+		case f.Result == Skipped && r.Result == Passed:
+			r.Result = Incomplete
 		}
 	}
 	return r

@@ -40,8 +40,12 @@ func TestBuildGroupsSpecsByFeatureAndDecidesTheRun(t *testing.T) {
 	if got := r.Features[1].Failed; len(got) != 1 || got[0] != "revoked refused" {
 		t.Errorf("client TLS failed specs: %v", got)
 	}
-	// Every claimed feature passing passes the run.
+	// Nothing failed but a claimed feature ran nothing: incomplete.
 	specs[2].State = Passed
+	if r := Build(Meta{}, features, claimed, specs); r.Result != Incomplete {
+		t.Errorf("a claimed feature skipped, run %s, want incomplete", r.Result)
+	}
+	// Every claimed feature passing passes the run.
 	specs = append(specs, SpecResult{Name: "set header", Labels: []string{"header-actions"}, State: Passed})
 	if r := Build(Meta{}, features, claimed, specs); r.Result != Passed {
 		t.Errorf("all claimed features passed, run %s", r.Result)

@@ -3,8 +3,14 @@
 // downloads the CRL named by each CA certificate's CRL distribution point
 // (http only), publishes the whole set at once and never a partial one,
 // serves an already-expired placeholder until the first complete download
-// (so mutual TLS fails closed), refreshes at the earliest nextUpdate, and
-// retries failures with backoff.
+// (so mutual TLS fails closed), refreshes shortly before the earliest
+// nextUpdate, and retries failures with backoff.
+//
+// Upstream refreshes at nextUpdate itself, which leaves HAProxy with an
+// expired CRL (every client refused) for as long as the download and the
+// reload take. This manager refreshes a quarter of the CRL's validity
+// (at most 5 minutes) earlier; with a CA that publishes only at
+// nextUpdate it behaves as upstream.
 package crl
 
 import (
@@ -154,7 +160,8 @@ func placeholder(ca *x509.Certificate) ([]byte, error) {
 }
 
 // Refresh downloads every CA's CRL and, if all of them arrived and parse,
-// publishes them as one file. It returns the earliest nextUpdate.
+// publishes them as one file. It returns when to refresh next: the
+// earliest RefreshAt of the CRLs.
 func (m *Manager) Refresh(ctx context.Context) (time.Time, error) {
 	cas, err := ReadBundle(m.CAFile)
 	if err != nil {
@@ -174,8 +181,8 @@ func (m *Manager) Refresh(ctx context.Context) (time.Time, error) {
 		if err := crl.CheckSignatureFrom(ca); err != nil {
 			return time.Time{}, fmt.Errorf("CRL from %s is not signed by %q: %w", point, ca.Subject, err)
 		}
-		if earliest.IsZero() || crl.NextUpdate.Before(earliest) {
-			earliest = crl.NextUpdate
+		if at := RefreshAt(crl); earliest.IsZero() || at.Before(earliest) {
+			earliest = at
 		}
 		_ = pem.Encode(&out, &pem.Block{Type: "X509 CRL", Bytes: crl.Raw})
 	}
@@ -189,6 +196,19 @@ func (m *Manager) Refresh(ctx context.Context) (time.Time, error) {
 		}
 	}
 	return earliest, nil
+}
+
+// RefreshAt is when a CRL should be replaced: before its nextUpdate by a
+// quarter of its validity, at most 5 minutes.
+func RefreshAt(crl *x509.RevocationList) time.Time {
+	margin := crl.NextUpdate.Sub(crl.ThisUpdate) / 4
+	if margin > 5*time.Minute {
+		margin = 5 * time.Minute
+	}
+	if margin < 0 {
+		margin = 0
+	}
+	return crl.NextUpdate.Add(-margin)
 }
 
 func (m *Manager) download(ctx context.Context, point string) (*x509.RevocationList, error) {
@@ -269,7 +289,7 @@ func (m *Manager) Run(ctx context.Context) {
 		} else {
 			backoff = time.Second
 			wait = max(time.Until(next), minRefresh)
-			m.logf("crl: published; next refresh in %s (nextUpdate %s)", wait.Round(time.Second), next.Format(time.RFC3339))
+			m.logf("crl: up to date; next refresh in %s", wait.Round(time.Second))
 		}
 		m.mu.Lock()
 		m.status.NextRefresh = time.Now().Add(wait)

@@ -136,8 +136,10 @@ func TestRefreshPublishesTheWholeSetOrNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.Equal(next) {
-		t.Errorf("earliest nextUpdate %s, want %s", got, next)
+	// Refreshed before the intermediate's nextUpdate (the root's CRL
+	// lives a day): a quarter of the hour's validity, at most 5 minutes.
+	if want := RefreshAt(interCRL.Parsed); !got.Equal(want) || !got.Before(next) {
+		t.Errorf("refresh at %s, want %s (before nextUpdate %s)", got, want, next)
 	}
 	if list := crls(t, m.CRLFile); len(list) != 2 || list[0].CheckSignatureFrom(root.Cert) != nil || list[1].CheckSignatureFrom(inter.Cert) != nil {
 		t.Errorf("published file does not hold the two real CRLs")
@@ -151,5 +153,17 @@ func TestRefreshPublishesTheWholeSetOrNothing(t *testing.T) {
 	}
 	if m.Status().Fetches != 8 {
 		t.Errorf("fetches = %d, want 8", m.Status().Fetches)
+	}
+}
+
+func TestRefreshAtLeavesMarginBeforeNextUpdate(t *testing.T) {
+	now := time.Now()
+	for _, tc := range []struct {
+		validity, margin time.Duration
+	}{{20 * time.Second, 5 * time.Second}, {time.Hour, 5 * time.Minute}, {24 * time.Hour, 5 * time.Minute}} {
+		crl := &x509.RevocationList{ThisUpdate: now, NextUpdate: now.Add(tc.validity)}
+		if got := RefreshAt(crl); !got.Equal(crl.NextUpdate.Add(-tc.margin)) {
+			t.Errorf("validity %s: refresh %s before nextUpdate, want %s", tc.validity, crl.NextUpdate.Sub(got), tc.margin)
+		}
 	}
 }
