@@ -1,0 +1,230 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/base64"
+	"net/http"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	configv1 "github.com/openshift/api/config/v1"
+	operatorv1 "github.com/openshift/api/operator/v1"
+	routev1 "github.com/openshift/api/route/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/pki"
+	"github.com/router-conformance/suite/router/operator"
+)
+
+// Seed 002: the IngressController's clientTLS, with CRLs the router
+// downloads from the distribution points of the CA certificates, served by
+// a crlserver pod. One IngressController for the cluster: Serial, and
+// Ordered so that the PKI and the router's rollout are shared.
+var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
+	const crlLifetime = 40 * time.Second
+	var (
+		ns, host string
+		server   *framework.CRLServer
+		pub      *framework.Publisher
+		inter    *framework.CRLAuthority
+		leaves   = map[string]*pki.Leaf{}
+		certs    = map[string]*tls.Certificate{}
+		caBundle string
+	)
+	subject := func(cn string) pki.Subject {
+		return pki.Subject{Country: "US", Organization: "Example", OrganizationalUnit: "Eng", CommonName: cn}
+	}
+	issue := func(name string, ca *pki.CA, window pki.Window) {
+		leaf, err := ca.IssueClient(pki.ClientOptions{Subject: subject(name), Window: window})
+		Expect(err).NotTo(HaveOccurred())
+		cert, err := leaf.TLSCertificate()
+		Expect(err).NotTo(HaveOccurred())
+		leaves[name], certs[name] = leaf, &cert
+	}
+	request := func(client string) httpclient.Request {
+		return framework.WithCert(framework.HTTPS(host, "/"), certs[client])
+	}
+	clientCAMap := func(ctx context.Context, name, bundle string) string {
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: operator.ConfigNamespace}, Data: map[string]string{operator.ClientCAKey: bundle}}
+		_, err := framework.E.Clientset.CoreV1().ConfigMaps(operator.ConfigNamespace).Create(ctx, cm, metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func(ctx SpecContext) {
+			Expect(framework.E.Clientset.CoreV1().ConfigMaps(operator.ConfigNamespace).Delete(ctx, name, metav1.DeleteOptions{})).To(Succeed())
+		})
+		return name
+	}
+	requireClientTLS := func(ctx context.Context, policy operatorv1.ClientCertificatePolicy, caMap string, patterns ...string) {
+		framework.UpdateIngressController(ctx, func(ic *operatorv1.IngressController) {
+			ic.Spec.ClientTLS = operatorv1.ClientTLS{ClientCertificatePolicy: policy, ClientCA: configv1.ConfigMapNameReference{Name: caMap}, AllowedSubjectPatterns: patterns}
+		})
+	}
+
+	BeforeAll(func(ctx SpecContext) {
+		ns = framework.SpecNamespace(ctx, "client-tls")
+		server = framework.DeployCRLServer(ctx, ns)
+		newCA := func(parent *pki.CA, cn, key string) *framework.CRLAuthority {
+			opts := pki.CAOptions{Subject: pki.Subject{Organization: "Example", CommonName: cn}, CRLDistributionPoint: server.URL(key)}
+			var ca *pki.CA
+			var err error
+			if parent == nil {
+				ca, err = pki.NewRootCA(opts)
+			} else {
+				ca, err = parent.NewIntermediateCA(opts)
+			}
+			Expect(err).NotTo(HaveOccurred())
+			return &framework.CRLAuthority{Key: key, CA: ca}
+		}
+		// Own-CRL layout: each CA certificate names the URL of its own CRL.
+		root := newCA(nil, "Client Root CA", "root.crl.pem")
+		inter = newCA(root.CA, "Client Intermediate CA", "intermediate.crl.pem")
+		revokedInter := newCA(root.CA, "Revoked Intermediate CA", "revoked-intermediate.crl.pem")
+		other := newCA(nil, "Other Root CA", "other-root.crl.pem")
+		foreign, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Foreign CA"}})
+		Expect(err).NotTo(HaveOccurred())
+
+		issue("valid", inter.CA, pki.Window{})
+		issue("revoked", inter.CA, pki.Window{})
+		issue("expired", inter.CA, pki.Expired())
+		issue("not-yet-valid", inter.CA, pki.NotYetValid())
+		issue("someone-else", inter.CA, pki.Window{})
+		issue("of-revoked-intermediate", revokedInter.CA, pki.Window{})
+		issue("of-other-root", other.CA, pki.Window{})
+		issue("untrusted", foreign, pki.Window{})
+
+		pub = &framework.Publisher{Server: server, Lifetime: crlLifetime}
+		for _, a := range []*framework.CRLAuthority{root, inter, revokedInter, other} {
+			pub.Add(a)
+		}
+		pub.SetRevoked(ctx, root, nil, []*pki.CA{revokedInter.CA})
+		pub.SetRevoked(ctx, inter, []*pki.Leaf{leaves["revoked"]}, nil)
+		pub.Start(ctx)
+
+		backend := framework.DeployEcho(ctx, ns)
+		route := framework.RouteTo(backend, "mtls", framework.EchoHTTPPort)
+		route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+		framework.CreateRoute(ctx, route)
+		host = route.Spec.Host
+
+		caBundle = clientCAMap(ctx, "client-ca-"+ns, string(pki.Bundle(root.CA, inter.CA, revokedInter.CA, other.CA)))
+		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle)
+	})
+
+	It("downloads every CA's CRL from its distribution point", func(ctx SpecContext) {
+		Eventually(func(g Gomega) {
+			fetches, err := server.Fetches(ctx)
+			g.Expect(err).NotTo(HaveOccurred())
+			for _, key := range []string{"root.crl.pem", "intermediate.crl.pem", "revoked-intermediate.crl.pem", "other-root.crl.pem"} {
+				g.Expect(fetches).To(HaveKeyWithValue("/"+key, BeNumerically(">", 0)), "fetches of %s", key)
+			}
+		}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).Should(Succeed())
+	})
+
+	DescribeTable("Required: each client gets its exact outcome",
+		func(ctx SpecContext, client string, alert string) {
+			req := framework.HTTPS(host, "/")
+			if client != "" {
+				req = request(client)
+			}
+			if alert != "" {
+				By("positive control: a valid client is served")
+				framework.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
+				framework.EventuallyRefused(ctx, req, alert)
+				return
+			}
+			framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
+		},
+		Entry("a valid client", "valid", ""),
+		Entry("a client of a second root in the bundle", "of-other-root", ""),
+		Entry("no certificate", "", "certificate required"),
+		Entry("a certificate of a CA outside the bundle", "untrusted", "unknown certificate authority"),
+		Entry("an expired certificate", "expired", "expired certificate"),
+		Entry("a certificate not yet valid", "not-yet-valid", "bad certificate"),
+		Entry("a revoked certificate", "revoked", "revoked certificate"),
+		Entry("a client of a revoked intermediate", "of-revoked-intermediate", "revoked certificate"),
+	)
+
+	It("forwards the client certificate to the backend in the upstream headers", func(ctx SpecContext) {
+		der := base64.StdEncoding.EncodeToString(certs["valid"].Certificate[0])
+		framework.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) {
+			framework.EchoedBy(g, resp, http.StatusOK)
+			h := http.Header(resp.Echo.Headers)
+			g.Expect(h.Values("X-SSL-Client-Verify")).To(Equal([]string{"0"}))
+			g.Expect(h.Values("X-SSL-Client-DN")).To(Equal([]string{"/C=US/O=Example/OU=Eng/CN=valid"}))
+			g.Expect(h.Values("X-SSL-Client-CN")).To(Equal([]string{"valid"}))
+			g.Expect(h.Values("X-SSL-Client-DER")).To(Equal([]string{der}))
+		})
+	})
+
+	It("takes a CRL rotation: un-revoked, then revoked again", func(ctx SpecContext) {
+		By("positive control: the certificate is revoked now")
+		framework.EventuallyRefused(ctx, request("revoked"), "revoked certificate")
+		start := time.Now()
+		pub.SetRevoked(ctx, inter, nil, nil)
+		Eventually(func(g Gomega) {
+			for i := 0; i < framework.Consecutive; i++ {
+				resp, err := framework.Do(ctx, request("revoked"))
+				g.Expect(err).NotTo(HaveOccurred())
+				framework.EchoedBy(g, resp, http.StatusOK)
+			}
+		}).WithContext(ctx).WithTimeout(2*crlLifetime + framework.Opts.Timeouts.Converge).WithPolling(time.Second).Should(Succeed())
+		AddReportEntry("CRL rotation latency (un-revoke)", time.Since(start).Round(time.Second).String())
+
+		pub.SetRevoked(ctx, inter, []*pki.Leaf{leaves["revoked"]}, nil)
+		Eventually(func(g Gomega) {
+			for i := 0; i < framework.Consecutive; i++ {
+				_, err := framework.Do(ctx, request("revoked"))
+				g.Expect(httpclient.Alert(err)).To(Equal("revoked certificate"))
+			}
+		}).WithContext(ctx).WithTimeout(2*crlLifetime + framework.Opts.Timeouts.Converge).WithPolling(time.Second).Should(Succeed())
+	})
+
+	It("enforces allowedSubjectPatterns: a matching subject is served, others get 403", func(ctx SpecContext) {
+		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle, "/CN=valid$", "/CN=of-other-root$")
+		for _, c := range []string{"valid", "of-other-root"} {
+			framework.EventuallyResponds(ctx, request(c), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
+		}
+		framework.EventuallyResponds(ctx, request("someone-else"), func(g Gomega, resp *httpclient.Response) {
+			g.Expect(resp.Status).To(Equal(http.StatusForbidden))
+			g.Expect(resp.Echo).To(BeNil(), "the backend must not see a refused client")
+		})
+	})
+
+	It("Optional: no certificate and a valid one are served, an invalid one refused", func(ctx SpecContext) {
+		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle)
+		framework.EventuallyResponds(ctx, framework.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
+			framework.EchoedBy(g, resp, http.StatusOK)
+			g.Expect(resp.Echo.Headers).NotTo(HaveKey("X-Ssl-Client-Der"))
+		})
+		framework.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
+		framework.EventuallyRefused(ctx, request("expired"), "expired certificate")
+	})
+
+	It("fails closed while a CA's CRL cannot be fetched", func(ctx SpecContext) {
+		pending := &framework.CRLAuthority{Key: "pending.crl.pem"}
+		var err error
+		pending.CA, err = pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Pending CRL CA"}, CRLDistributionPoint: server.URL(pending.Key)})
+		Expect(err).NotTo(HaveOccurred())
+		issue("of-pending", pending.CA, pki.Window{})
+		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "pending-ca-"+ns, string(pending.CA.CertPEM)))
+
+		By("no CRL at the distribution point yet: the router's expired placeholder refuses the client")
+		framework.EventuallyRefused(ctx, request("of-pending"), "expired certificate")
+		By("positive control: once the CRL is published, the same client is served")
+		pub.Add(pending)
+		pub.PublishNow(ctx)
+		Eventually(func(g Gomega) {
+			for i := 0; i < framework.Consecutive; i++ {
+				resp, err := framework.Do(ctx, request("of-pending"))
+				g.Expect(err).NotTo(HaveOccurred())
+				framework.EchoedBy(g, resp, http.StatusOK)
+			}
+		}).WithContext(ctx).WithTimeout(time.Minute + framework.Opts.Timeouts.Converge).WithPolling(time.Second).Should(Succeed())
+	})
+})

@@ -1,0 +1,173 @@
+package framework
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+
+	"github.com/router-conformance/suite/crlserver"
+	"github.com/router-conformance/suite/pki"
+)
+
+// CRLServer is a crlserver pod of a spec's namespace behind Service "crl"
+// (port 80): the distribution point the router downloads from.
+type CRLServer struct {
+	Namespace string
+}
+
+const crlConfigMap = "crls"
+
+// DeployCRLServer starts the CRL distribution point in ns.
+func DeployCRLServer(ctx context.Context, ns string) *CRLServer {
+	cs := E.Clientset
+	_, err := cs.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: crlConfigMap, Namespace: ns}}, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	_, err = cs.CoreV1().ServiceAccounts(ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "crlserver", Namespace: ns}}, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	_, err = cs.RbacV1().Roles(ns).Create(ctx, &rbacv1.Role{
+		ObjectMeta: metav1.ObjectMeta{Name: "crlserver", Namespace: ns},
+		Rules:      []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"configmaps"}, ResourceNames: []string{crlConfigMap}, Verbs: []string{"get"}}},
+	}, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	_, err = cs.RbacV1().RoleBindings(ns).Create(ctx, &rbacv1.RoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: "crlserver", Namespace: ns},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: "crlserver"},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: "crlserver", Namespace: ns}},
+	}, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+
+	labels := map[string]string{"app": "crlserver"}
+	c := ScratchContainer("crlserver", E.Image("crlserver"), "-listen", ":8080", "-configmaps", crlConfigMap)
+	c.Ports = []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}}
+	c.ReadinessProbe = HTTPReadiness(crlserver.HealthzPath, 8080)
+	CreateDeployment(ctx, &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "crlserver", Namespace: ns},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](1),
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: corev1.PodSpec{ServiceAccountName: "crlserver", Containers: []corev1.Container{c}}},
+		},
+	})
+	_, err = cs.CoreV1().Services(ns).Create(ctx, &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: "crl", Namespace: ns},
+		Spec:       corev1.ServiceSpec{Selector: labels, Ports: []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromString("http")}}},
+	}, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	return &CRLServer{Namespace: ns}
+}
+
+// URL is the distribution point of a key, as the router resolves it
+// (cluster DNS).
+func (s *CRLServer) URL(key string) string { return "http://crl." + s.Namespace + ".svc/" + key }
+
+// Publish replaces the served CRLs: key -> PEM.
+func (s *CRLServer) Publish(ctx context.Context, crls map[string][]byte) {
+	data := map[string]string{}
+	for k, v := range crls {
+		data[k] = string(v)
+	}
+	Eventually(func(g Gomega) {
+		cm, err := E.Clientset.CoreV1().ConfigMaps(s.Namespace).Get(ctx, crlConfigMap, metav1.GetOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		cm.Data = data
+		_, err = E.Clientset.CoreV1().ConfigMaps(s.Namespace).Update(ctx, cm, metav1.UpdateOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+	}).WithContext(ctx).WithTimeout(Opts.Timeouts.Converge).Should(Succeed())
+}
+
+// Fetches are the successful downloads per path, read through the API
+// server's service proxy.
+func (s *CRLServer) Fetches(ctx context.Context) (map[string]int64, error) {
+	raw, err := E.Clientset.CoreV1().Services(s.Namespace).ProxyGet("http", "crl", "80", crlserver.FetchesPath, nil).Stream(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer raw.Close()
+	return crlserver.DecodeFetches(raw)
+}
+
+// CRLAuthority is a CA whose CRL a spec publishes and changes.
+type CRLAuthority struct {
+	Key     string // the CRL's key on the server
+	CA      *pki.CA
+	revoked []*pki.Leaf
+	revCAs  []*pki.CA
+}
+
+// Publisher re-issues the CRLs of its authorities every few seconds with a
+// short validity, as a real CA publishes before nextUpdate, so that the
+// router's refreshes pick up a revocation within about Lifetime.
+type Publisher struct {
+	Server   *CRLServer
+	Lifetime time.Duration
+	mu       sync.Mutex
+	cas      []*CRLAuthority
+}
+
+// Add registers an authority.
+func (p *Publisher) Add(a *CRLAuthority) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cas = append(p.cas, a)
+}
+
+// SetRevoked replaces the revoked leaves and CAs of an authority and
+// publishes at once.
+func (p *Publisher) SetRevoked(ctx context.Context, a *CRLAuthority, leaves []*pki.Leaf, cas []*pki.CA) {
+	p.mu.Lock()
+	a.revoked, a.revCAs = leaves, cas
+	p.mu.Unlock()
+	p.PublishNow(ctx)
+}
+
+// PublishNow issues and publishes every authority's CRL.
+func (p *Publisher) PublishNow(ctx context.Context) {
+	p.mu.Lock()
+	crls := map[string][]byte{}
+	for _, a := range p.cas {
+		var rev []pki.Revocation
+		for _, l := range a.revoked {
+			rev = append(rev, pki.Revoke(l.Cert)...)
+		}
+		for _, c := range a.revCAs {
+			rev = append(rev, pki.Revoke(c.Cert)...)
+		}
+		crl, err := a.CA.IssueCRL(pki.CRLOptions{NextUpdate: time.Now().Add(p.Lifetime), Revoked: rev})
+		Expect(err).NotTo(HaveOccurred())
+		crls[a.Key] = crl.PEM()
+	}
+	p.mu.Unlock()
+	p.Server.Publish(ctx, crls)
+}
+
+// Start publishes now and then every Lifetime/4 until the spec (or the
+// Ordered container) ends.
+func (p *Publisher) Start(ctx context.Context) {
+	p.PublishNow(ctx)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer GinkgoRecover()
+		defer close(done)
+		tick := time.NewTicker(p.Lifetime / 4)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				p.PublishNow(context.Background())
+			}
+		}
+	}()
+	DeferCleanup(func() { close(stop); <-done })
+}
