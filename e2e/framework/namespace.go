@@ -19,10 +19,19 @@ import (
 // labelled with the spec, dumped to the report directory if the spec
 // fails, deleted when it ends.
 func SpecNamespace(ctx context.Context, prefix string) string {
+	return SpecNamespaceWithLabels(ctx, prefix, nil)
+}
+
+// SpecNamespaceWithLabels is SpecNamespace with extra labels (for
+// namespace selectors).
+func SpecNamespaceWithLabels(ctx context.Context, prefix string, labels map[string]string) string {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{
 		GenerateName: prefix + "-",
 		Labels:       map[string]string{"router-conformance/spec": "true"},
 	}}
+	for k, v := range labels {
+		ns.Labels[k] = v
+	}
 	created, err := E.Clientset.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "create the spec's namespace")
 	name := created.Name
