@@ -76,3 +76,7 @@ bench-cluster: docker ## measure node-image cold/warm build, cluster create/dele
 .PHONY: bench-router
 bench-router: docker ## measure route convergence (create -> first correct answer) p50/p99 into $(REPORTS)/bench-router.{json,md}
 	go run ./bench/routes -repo=$(CURDIR) -report-dir=$(abspath $(REPORTS)) -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse) -out $(REPORTS)/bench-router
+
+.PHONY: bench
+bench: docker ## the whole suite serial and -p 2 on a warm cluster, per-feature time, into $(REPORTS)/bench-e2e.{json,md}
+	go run ./bench/e2e -out $(REPORTS)/bench-e2e -cluster-name $(CLUSTER) $(if $(KEEP),-keep)

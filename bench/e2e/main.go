@@ -1,0 +1,127 @@
+// Command e2e measures the conformance run on a warm hermetic cluster:
+// the whole suite serial (-procs 1) and parallel (-procs 2), and the time
+// of each feature's specs. Writes <out>.json and <out>.md. The cluster is
+// created (or reused) first and deleted at the end unless -keep.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/router-conformance/suite/e2e/framework"
+)
+
+func main() {
+	out := flag.String("out", "reports/bench-e2e", "output prefix")
+	cluster := flag.String("cluster-name", "router-conformance", "kind cluster name")
+	keep := flag.Bool("keep", false, "keep the cluster afterwards")
+	procs := flag.String("procs", "1,2", "the parallelism levels to measure")
+	flag.Parse()
+	if err := run(*out, *cluster, *keep, strings.Split(*procs, ",")); err != nil {
+		log.Fatal(err)
+	}
+}
+
+type runResult struct {
+	Procs    string             `json:"procs"`
+	Seconds  float64            `json:"seconds"`
+	Specs    int                `json:"specs"`
+	Failed   int                `json:"failed"`
+	Features map[string]float64 `json:"featureSeconds"`
+}
+
+func run(out, cluster string, keep bool, levels []string) error {
+	root, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	reportDir := filepath.Join(root, filepath.Dir(out))
+	sh := func(name string, args ...string) error {
+		cmd := exec.Command(name, args...)
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		return cmd.Run()
+	}
+	if err := sh("go", "run", "./clusters/kind/cmd/hermetic-kind", "up", "-reuse", "-name", cluster); err != nil {
+		return fmt.Errorf("bring up the cluster: %w", err)
+	}
+	if !keep {
+		defer sh("go", "run", "./clusters/kind/cmd/hermetic-kind", "down", "-name", cluster)
+	}
+	// A first run installs the router and builds nothing twice afterwards.
+	var results []runResult
+	for _, p := range levels {
+		jsonName := "bench-e2e-p" + p + ".json"
+		start := time.Now()
+		err := sh("go", "tool", "ginkgo", "-tags", "e2e", "--procs="+p, "--json-report="+jsonName, "--output-dir="+reportDir, "./e2e",
+			"--", "-repo="+root, "-report-dir="+filepath.Join(reportDir, "bench-run"), "-cluster-name="+cluster, "-reuse", "-keep")
+		elapsed := time.Since(start)
+		r, perr := summarize(filepath.Join(reportDir, jsonName))
+		if perr != nil {
+			return perr
+		}
+		r.Procs, r.Seconds = p, elapsed.Round(100*time.Millisecond).Seconds()
+		results = append(results, r)
+		if err != nil {
+			log.Printf("procs %s: the suite failed (%v); figures kept", p, err)
+		}
+	}
+	b, _ := json.MarshalIndent(map[string]any{"date": time.Now().UTC().Format(time.RFC3339), "runs": results}, "", "  ")
+	if err := os.WriteFile(out+".json", append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	var md strings.Builder
+	fmt.Fprintf(&md, "# Conformance run time (%s, warm cluster reused)\n\n| procs | wall time | specs | failed |\n|---|---|---|---|\n", time.Now().UTC().Format("2006-01-02"))
+	for _, r := range results {
+		fmt.Fprintf(&md, "| %s | %.0f s | %d | %d |\n", r.Procs, r.Seconds, r.Specs, r.Failed)
+	}
+	md.WriteString("\nSpec time per feature (sum of its specs' run times, serial run):\n\n| feature | seconds |\n|---|---|\n")
+	if len(results) > 0 {
+		var names []string
+		for n := range results[0].Features {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			fmt.Fprintf(&md, "| %s | %.0f |\n", n, results[0].Features[n])
+		}
+	}
+	fmt.Print(md.String())
+	return os.WriteFile(out+".md", []byte(md.String()), 0o644)
+}
+
+func summarize(path string) (runResult, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return runResult{}, err
+	}
+	var reports []types.Report
+	if err := json.Unmarshal(data, &reports); err != nil {
+		return runResult{}, fmt.Errorf("%s: %w", path, err)
+	}
+	r := runResult{Features: map[string]float64{}}
+	for _, rep := range reports {
+		for _, s := range rep.SpecReports {
+			if s.LeafNodeType != types.NodeTypeIt || s.State.Is(types.SpecStateSkipped) {
+				continue
+			}
+			r.Specs++
+			if s.State.Is(types.SpecStateFailureStates) {
+				r.Failed++
+			}
+			if f := framework.FeatureOf(s.Labels()); f != "" {
+				r.Features[f] += s.RunTime.Seconds()
+			}
+		}
+	}
+	return r, nil
+}
