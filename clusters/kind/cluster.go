@@ -36,6 +36,10 @@ type Options struct {
 	Ports []PortMapping
 	// Reuse an existing cluster of that name instead of failing.
 	Reuse bool
+	// ReplaceStale deletes an existing cluster of that name (left by an
+	// interrupted or kept run) and creates a new one; unattended runs use
+	// it so that one killed run cannot break the next.
+	ReplaceStale bool
 	// ReadyTimeout bounds node readiness and CoreDNS.
 	ReadyTimeout time.Duration
 	// Logf receives progress lines.
@@ -128,6 +132,13 @@ func Up(ctx context.Context, o Options) (*Cluster, error) {
 	existing, err := provider.List()
 	if err != nil {
 		return nil, fmt.Errorf("list kind clusters: %w", err)
+	}
+	if slices.Contains(existing, o.Name) && o.ReplaceStale && !o.Reuse {
+		o.Logf("deleting the stale kind cluster %q (REUSE=1 would have reused it)", o.Name)
+		if err := provider.Delete(o.Name, o.Kubeconfig); err != nil {
+			return nil, fmt.Errorf("delete the stale cluster %q: %w", o.Name, err)
+		}
+		existing = slices.DeleteFunc(existing, func(n string) bool { return n == o.Name })
 	}
 	if slices.Contains(existing, o.Name) {
 		if !o.Reuse {

@@ -20,7 +20,7 @@ func KindUp(ctx context.Context, o Options, logf func(string, ...any)) (*kind.Cl
 		return nil, nil, err
 	}
 	c, err := kind.Up(ctx, kind.Options{
-		Name: o.ClusterName, RepoRoot: root, Reuse: o.Reuse, ReadyTimeout: o.Timeouts.ClusterReady, Logf: logf,
+		Name: o.ClusterName, RepoRoot: root, Reuse: o.Reuse, ReplaceStale: true, ReadyTimeout: o.Timeouts.ClusterReady, Logf: logf,
 		Ports: []kind.PortMapping{{NodePort: 80}, {NodePort: 443}, {NodePort: kind.SmokeNodePort}},
 	})
 	if err != nil {
