@@ -3,16 +3,13 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"log"
 	"net/http"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"k8s.io/client-go/kubernetes"
@@ -20,14 +17,10 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/router-conformance/suite/crlserver"
+	"github.com/router-conformance/suite/internal/serve"
 )
 
-func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "crlserver:", err)
-		os.Exit(1)
-	}
-}
+func main() { serve.Main("crlserver", run) }
 
 func run() error {
 	listen := flag.String("listen", ":8080", "address to serve plain HTTP on")
@@ -65,19 +58,8 @@ func run() error {
 		ReadHeaderTimeout: 10 * time.Second,
 		MaxHeaderBytes:    16 << 10,
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shutdown)
-	}()
 	log.Printf("serving ConfigMaps %v of namespace %s on %s", names, *namespace, *listen)
-	if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return serve.Until(srv)
 }
 
 func restConfig(kubeconfig string) (*rest.Config, error) {
