@@ -86,6 +86,9 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		inter = newCA(root.CA, "Client Intermediate CA", "intermediate.crl.pem")
 		revokedInter := newCA(root.CA, "Revoked Intermediate CA", "revoked-intermediate.crl.pem")
 		other := newCA(nil, "Other Root CA", "other-root.crl.pem")
+		// A CA whose CRL revokes 30 000 serials: over 1 MB of DER.
+		large := newCA(nil, "Large CRL CA", "large.crl")
+		large.Filler = 30000
 		foreign, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Foreign CA"}})
 		Expect(err).NotTo(HaveOccurred())
 
@@ -97,22 +100,29 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		issue("of-revoked-intermediate", revokedInter.CA, pki.Window{})
 		issue("of-other-root", other.CA, pki.Window{})
 		issue("untrusted", foreign, pki.Window{})
+		issue("of-large-crl-ca", large.CA, pki.Window{})
+		issue("revoked-in-large-crl", large.CA, pki.Window{})
 
 		pub = &framework.Publisher{Server: server, Lifetime: crlLifetime}
-		for _, a := range []*framework.CRLAuthority{root, inter, revokedInter, other} {
+		for _, a := range []*framework.CRLAuthority{root, inter, revokedInter, other, large} {
 			pub.Add(a)
 		}
 		pub.SetRevoked(ctx, root, nil, []*pki.CA{revokedInter.CA})
 		pub.SetRevoked(ctx, inter, []*pki.Leaf{leaves["revoked"]}, nil)
+		pub.SetRevoked(ctx, large, []*pki.Leaf{leaves["revoked-in-large-crl"]}, nil)
 		pub.Start(ctx)
 
 		backend := framework.DeployEcho(ctx, ns)
 		route := framework.RouteTo(backend, "mtls", framework.EchoHTTPPort)
 		route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+		// Seed 001's dynamic value: the client certificate, by a route action.
+		route.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: routev1.RouteHTTPHeaderActions{
+			Request: []routev1.RouteHTTPHeader{routeSet("X-Client-Cert", "%{+Q}[ssl_c_der,base64]")},
+		}}
 		framework.CreateRoute(ctx, route)
 		host = route.Spec.Host
 
-		caBundle = clientCAMap(ctx, "client-ca-"+ns, string(pki.Bundle(root.CA, inter.CA, revokedInter.CA, other.CA)))
+		caBundle = clientCAMap(ctx, "client-ca-"+ns, string(pki.Bundle(root.CA, inter.CA, revokedInter.CA, other.CA, large.CA)))
 		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle)
 	})
 
@@ -120,7 +130,7 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		Eventually(func(g Gomega) {
 			fetches, err := server.Fetches(ctx)
 			g.Expect(err).NotTo(HaveOccurred())
-			for _, key := range []string{"root.crl.pem", "intermediate.crl.pem", "revoked-intermediate.crl.pem", "other-root.crl.pem"} {
+			for _, key := range []string{"root.crl.pem", "intermediate.crl.pem", "revoked-intermediate.crl.pem", "other-root.crl.pem", "large.crl"} {
 				g.Expect(fetches).To(HaveKeyWithValue("/"+key, BeNumerically(">", 0)), "fetches of %s", key)
 			}
 		}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).Should(Succeed())
@@ -148,9 +158,11 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		Entry("a certificate not yet valid", "not-yet-valid", "bad certificate"),
 		Entry("a revoked certificate", "revoked", "revoked certificate"),
 		Entry("a client of a revoked intermediate", "of-revoked-intermediate", "revoked certificate"),
+		Entry("a client of the CA with a large CRL", "of-large-crl-ca", ""),
+		Entry("a certificate revoked in a large CRL", "revoked-in-large-crl", "revoked certificate"),
 	)
 
-	It("forwards the client certificate to the backend in the upstream headers", func(ctx SpecContext) {
+	It("forwards the client certificate to the backend in the upstream headers and a route's dynamic value", func(ctx SpecContext) {
 		der := base64.StdEncoding.EncodeToString(certs["valid"].Certificate[0])
 		framework.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) {
 			framework.EchoedBy(g, resp, http.StatusOK)
@@ -159,6 +171,8 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 			g.Expect(h.Values("X-SSL-Client-DN")).To(Equal([]string{"/C=US/O=Example/OU=Eng/CN=valid"}))
 			g.Expect(h.Values("X-SSL-Client-CN")).To(Equal([]string{"valid"}))
 			g.Expect(h.Values("X-SSL-Client-DER")).To(Equal([]string{der}))
+			// The route's own action with %{+Q}[ssl_c_der,base64].
+			g.Expect(h.Values("X-Client-Cert")).To(Equal([]string{der}))
 		})
 	})
 

@@ -1,6 +1,8 @@
 package framework
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"sync"
 	"time"
@@ -69,16 +71,27 @@ func DeployCRLServer(ctx context.Context, ns string) *CRLServer {
 // (cluster DNS).
 func (s *CRLServer) URL(key string) string { return "http://crl." + s.Namespace + ".svc/" + key }
 
-// Publish replaces the served CRLs: key -> PEM.
-func (s *CRLServer) Publish(ctx context.Context, crls map[string][]byte) {
+// Publish replaces the served CRLs: key -> PEM, and key -> DER for the
+// keys in binary (stored gzipped: a ConfigMap holds at most 1 MiB, and a
+// large CRL is more).
+func (s *CRLServer) Publish(ctx context.Context, crls map[string][]byte, binary map[string][]byte) {
 	data := map[string]string{}
 	for k, v := range crls {
 		data[k] = string(v)
 	}
+	gz := map[string][]byte{}
+	for k, v := range binary {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		_, err := zw.Write(v)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(zw.Close()).To(Succeed())
+		gz[k+crlserver.GzipSuffix] = buf.Bytes()
+	}
 	Eventually(func(g Gomega) {
 		cm, err := E.Clientset.CoreV1().ConfigMaps(s.Namespace).Get(ctx, crlConfigMap, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
-		cm.Data = data
+		cm.Data, cm.BinaryData = data, gz
 		_, err = E.Clientset.CoreV1().ConfigMaps(s.Namespace).Update(ctx, cm, metav1.UpdateOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
 	}).WithContext(ctx).WithTimeout(Opts.Timeouts.Converge).Should(Succeed())
@@ -97,8 +110,11 @@ func (s *CRLServer) Fetches(ctx context.Context) (map[string]int64, error) {
 
 // CRLAuthority is a CA whose CRL a spec publishes and changes.
 type CRLAuthority struct {
-	Key     string // the CRL's key on the server
-	CA      *pki.CA
+	Key string // the CRL's key on the server
+	CA  *pki.CA
+	// Filler revokes that many random serials more: a large CRL, served
+	// as DER.
+	Filler  int
 	revoked []*pki.Leaf
 	revCAs  []*pki.CA
 }
@@ -132,7 +148,7 @@ func (p *Publisher) SetRevoked(ctx context.Context, a *CRLAuthority, leaves []*p
 // PublishNow issues and publishes every authority's CRL.
 func (p *Publisher) PublishNow(ctx context.Context) {
 	p.mu.Lock()
-	crls := map[string][]byte{}
+	crls, large := map[string][]byte{}, map[string][]byte{}
 	for _, a := range p.cas {
 		var rev []pki.Revocation
 		for _, l := range a.revoked {
@@ -141,12 +157,19 @@ func (p *Publisher) PublishNow(ctx context.Context) {
 		for _, c := range a.revCAs {
 			rev = append(rev, pki.Revoke(c.Cert)...)
 		}
-		crl, err := a.CA.IssueCRL(pki.CRLOptions{NextUpdate: time.Now().Add(p.Lifetime), Revoked: rev})
+		opts := pki.CRLOptions{NextUpdate: time.Now().Add(p.Lifetime), Revoked: rev}
+		if a.Filler > 0 {
+			crl, err := a.CA.IssueLargeCRL(a.Filler, opts)
+			Expect(err).NotTo(HaveOccurred())
+			large[a.Key] = crl.DER
+			continue
+		}
+		crl, err := a.CA.IssueCRL(opts)
 		Expect(err).NotTo(HaveOccurred())
 		crls[a.Key] = crl.PEM()
 	}
 	p.mu.Unlock()
-	p.Server.Publish(ctx, crls)
+	p.Server.Publish(ctx, crls, large)
 }
 
 // Start publishes now and then every Lifetime/4 until the spec (or the
