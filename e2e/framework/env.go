@@ -28,6 +28,9 @@ type Env struct {
 	HTTPSAddr string `json:"httpsAddr"`
 	// Domain is the IngressController's apps domain.
 	Domain string `json:"domain"`
+	// KubernetesVersion is read when the suite connects, so the report
+	// has it even when the cluster is gone.
+	KubernetesVersion string `json:"kubernetesVersion"`
 
 	Config    *rest.Config             `json:"-"`
 	Clientset kubernetes.Interface     `json:"-"`
@@ -74,6 +77,9 @@ func Connect(data []byte) (*Env, error) {
 	}
 	if e.ConfigAPI, err = configclient.NewForConfig(cfg); err != nil {
 		return nil, err
+	}
+	if v, err := e.Clientset.Discovery().ServerVersion(); err == nil {
+		e.KubernetesVersion = v.GitVersion
 	}
 	e.Config = cfg
 	return &e, nil
