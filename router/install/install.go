@@ -124,7 +124,29 @@ func Install(ctx context.Context, cfg *rest.Config, o Options) error {
 			return err
 		}
 	}
+	if err := waitWebhookServing(ctx, r, o.Domain, o.Timeout); err != nil {
+		return err
+	}
 	return WaitIngressControllerAvailable(ctx, r, "default", o.Timeout)
+}
+
+// waitWebhookServing waits until the API server reaches the webhook: a
+// ready pod is not enough, the Service must also be programmed on the
+// node. A dry-run create runs the admission webhooks and stores nothing.
+func waitWebhookServing(ctx context.Context, r *resources.Resources, domain string, timeout time.Duration) error {
+	var last error
+	err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		probe := &routev1.Route{
+			ObjectMeta: metav1.ObjectMeta{Name: "webhook-probe", Namespace: operator.RouterNamespace},
+			Spec:       routev1.RouteSpec{Host: "webhook-probe." + domain, To: routev1.RouteTargetReference{Kind: "Service", Name: "none"}},
+		}
+		last = r.Create(ctx, probe, func(o *metav1.CreateOptions) { o.DryRun = []string{metav1.DryRunAll} })
+		return last == nil, nil
+	})
+	if err != nil {
+		return fmt.Errorf("the route admission webhook does not answer the API server within %s: %v", timeout, last)
+	}
+	return nil
 }
 
 // LoadCRDs reads the CRDs from the github.com/openshift/api module the
