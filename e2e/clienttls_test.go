@@ -220,6 +220,59 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		framework.EventuallyRefused(ctx, request("expired"), "expired certificate")
 	})
 
+	It("signer's-CRL layout: the intermediate's own CRL is never fetched, so its clients are refused; the workaround serves them", func(ctx SpecContext) {
+		// X.509's usual layout: each certificate names its issuer's CRL. The
+		// router downloads the CRLs the CA certificates of the bundle name:
+		// the root's, twice, and never the intermediate's, and HAProxy
+		// needs a CRL for every CA of a chain.
+		root := &framework.CRLAuthority{Key: "signer-root.crl.pem"}
+		var err error
+		root.CA, err = pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Signer-layout Root CA"}, CRLDistributionPoint: server.URL(root.Key)})
+		Expect(err).NotTo(HaveOccurred())
+		inter := &framework.CRLAuthority{Key: "signer-intermediate.crl.pem"}
+		inter.CA, err = root.CA.NewIntermediateCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Signer-layout Intermediate CA"}, CRLDistributionPoint: server.URL(root.Key)})
+		Expect(err).NotTo(HaveOccurred())
+		for name, ca := range map[string]*framework.CRLAuthority{"of-signer-root": root, "of-signer-intermediate": inter} {
+			leaf, err := ca.CA.IssueClient(pki.ClientOptions{Subject: subject(name), CRLDistributionPoint: server.URL(ca.Key)})
+			Expect(err).NotTo(HaveOccurred())
+			cert, err := leaf.TLSCertificate()
+			Expect(err).NotTo(HaveOccurred())
+			leaves[name], certs[name] = leaf, &cert
+		}
+		pub.Add(root)
+		pub.Add(inter)
+		pub.PublishNow(ctx)
+		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "signer-ca-"+ns, string(pki.Bundle(root.CA, inter.CA))))
+
+		By("positive control: a client issued by the root is served")
+		Eventually(func(g Gomega) {
+			for i := 0; i < framework.Consecutive; i++ {
+				resp, err := framework.Do(ctx, request("of-signer-root"))
+				g.Expect(err).NotTo(HaveOccurred())
+				framework.EchoedBy(g, resp, http.StatusOK)
+			}
+		}).WithContext(ctx).WithTimeout(time.Minute + framework.Opts.Timeouts.Converge).WithPolling(time.Second).Should(Succeed())
+		By("a client of the intermediate is refused: no CRL for its issuer")
+		framework.EventuallyRefused(ctx, request("of-signer-intermediate"), "unknown certificate authority")
+		fetches, err := server.Fetches(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(fetches).NotTo(HaveKey("/"+inter.Key), "nothing names the intermediate's own CRL in the bundle")
+
+		By("the workaround: the bundle also carries a certificate that names the intermediate's CRL (one it issued)")
+		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "signer-ca-workaround-"+ns,
+			string(pki.Bundle(root.CA, inter.CA))+string(leaves["of-signer-intermediate"].CertPEM)))
+		Eventually(func(g Gomega) {
+			for i := 0; i < framework.Consecutive; i++ {
+				resp, err := framework.Do(ctx, request("of-signer-intermediate"))
+				g.Expect(err).NotTo(HaveOccurred())
+				framework.EchoedBy(g, resp, http.StatusOK)
+			}
+		}).WithContext(ctx).WithTimeout(time.Minute + framework.Opts.Timeouts.Converge).WithPolling(time.Second).Should(Succeed())
+		fetches, err = server.Fetches(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(fetches).To(HaveKeyWithValue("/"+inter.Key, BeNumerically(">", 0)))
+	})
+
 	It("fails closed while a CA's CRL cannot be fetched", func(ctx SpecContext) {
 		pending := &framework.CRLAuthority{Key: "pending.crl.pem"}
 		var err error

@@ -169,6 +169,7 @@ func (m *Manager) Refresh(ctx context.Context) (time.Time, error) {
 	}
 	var out bytes.Buffer
 	var earliest time.Time
+	seen := map[string]bool{}
 	for _, ca := range cas {
 		point, ok := DistributionPoint(ca)
 		if !ok {
@@ -178,13 +179,19 @@ func (m *Manager) Refresh(ctx context.Context) (time.Time, error) {
 		if err != nil {
 			return time.Time{}, fmt.Errorf("CRL of %q from %s: %w", ca.Subject, point, err)
 		}
+		// In the signer's layout a CA certificate names its issuer's CRL:
+		// as upstream, take it anyway (HAProxy checks signatures and finds
+		// no CRL of this CA, so its clients are refused), and say so.
 		if err := crl.CheckSignatureFrom(ca); err != nil {
-			return time.Time{}, fmt.Errorf("CRL from %s is not signed by %q: %w", point, ca.Subject, err)
+			m.logf("crl: the CRL at %s, named by %q, is not that CA's own (signer's layout?): its clients will be refused", point, ca.Subject)
 		}
 		if at := RefreshAt(crl); earliest.IsZero() || at.Before(earliest) {
 			earliest = at
 		}
-		_ = pem.Encode(&out, &pem.Block{Type: "X509 CRL", Bytes: crl.Raw})
+		if !seen[string(crl.Raw)] {
+			seen[string(crl.Raw)] = true
+			_ = pem.Encode(&out, &pem.Block{Type: "X509 CRL", Bytes: crl.Raw})
+		}
 	}
 	changed, err := m.publish(out.Bytes())
 	if err != nil {
