@@ -18,7 +18,11 @@ KEEP ?=
 REUSE ?=
 CLUSTER ?= router-conformance
 GINKGO := go tool ginkgo
-E2E_ARGS = -repo=$(CURDIR) -report-dir=$(abspath $(REPORTS)) -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse)
+# ARGS passes more suite flags, e.g. ARGS="-config e2e/example-config.yaml".
+ARGS ?=
+# FOCUS limits the run to a Ginkgo label expression, e.g. FOCUS=client-tls.
+FOCUS ?=
+E2E_ARGS = -repo=$(CURDIR) -report-dir=$(abspath $(REPORTS)) -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse) $(ARGS)
 
 .PHONY: help
 help: ## list the targets
@@ -67,7 +71,7 @@ smoke: docker ## run the cluster smoke checks (KEEP=1, REUSE=1 as for e2e)
 .PHONY: e2e
 e2e: docker ## bring up the hermetic cluster, run the conformance specs, write reports/, delete the cluster
 	@rm -rf $(REPORTS)/failures; mkdir -p $(REPORTS)
-	$(GINKGO) -tags e2e --procs=$(PROCS) --timeout=85m --junit-report=junit.xml --json-report=report.json --output-dir=$(REPORTS) ./e2e -- $(E2E_ARGS)
+	$(GINKGO) -tags e2e --procs=$(PROCS) --timeout=85m $(if $(FOCUS),--label-filter='$(FOCUS)') --junit-report=junit.xml --json-report=report.json --output-dir=$(REPORTS) ./e2e -- $(E2E_ARGS)
 
 .PHONY: bench-cluster
 bench-cluster: docker ## measure node-image cold/warm build, cluster create/delete into $(REPORTS)/bench-cluster.{json,md}
