@@ -54,3 +54,18 @@ func TestBadOptionsSayWhatIsWrong(t *testing.T) {
 		}
 	}
 }
+
+func TestTheExampleConfigLoads(t *testing.T) {
+	Opts = Options{}
+	fs := flag.NewFlagSet("e2e", flag.ContinueOnError)
+	RegisterFlags(fs)
+	if err := fs.Parse([]string{"-config", "../example-config.yaml"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Finish(fs); err != nil {
+		t.Fatalf("e2e/example-config.yaml: %v", err)
+	}
+	if Opts.Timeouts.Converge != 30*time.Second || len(Opts.Features) != 6 || Opts.Profile != "kind" {
+		t.Errorf("example config read as %+v", Opts)
+	}
+}
