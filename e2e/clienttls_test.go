@@ -181,22 +181,11 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		framework.EventuallyRefused(ctx, request("revoked"), "revoked certificate")
 		start := time.Now()
 		pub.SetRevoked(ctx, inter, nil, nil)
-		Eventually(func(g Gomega) {
-			for i := 0; i < framework.Consecutive; i++ {
-				resp, err := framework.Do(ctx, request("revoked"))
-				g.Expect(err).NotTo(HaveOccurred())
-				framework.EchoedBy(g, resp, http.StatusOK)
-			}
-		}).WithContext(ctx).WithTimeout(2*crlLifetime + framework.Opts.Timeouts.Converge).WithPolling(time.Second).Should(Succeed())
+		framework.EventuallyRespondsWithin(ctx, 2*crlLifetime+framework.Opts.Timeouts.Converge, request("revoked"), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
 		AddReportEntry("CRL rotation latency (un-revoke)", time.Since(start).Round(time.Second).String())
 
 		pub.SetRevoked(ctx, inter, []*pki.Leaf{leaves["revoked"]}, nil)
-		Eventually(func(g Gomega) {
-			for i := 0; i < framework.Consecutive; i++ {
-				_, err := framework.Do(ctx, request("revoked"))
-				g.Expect(httpclient.Alert(err)).To(Equal("revoked certificate"))
-			}
-		}).WithContext(ctx).WithTimeout(2*crlLifetime + framework.Opts.Timeouts.Converge).WithPolling(time.Second).Should(Succeed())
+		framework.EventuallyRefusedWithin(ctx, 2*crlLifetime+framework.Opts.Timeouts.Converge, request("revoked"), "revoked certificate")
 	})
 
 	It("enforces allowedSubjectPatterns: a matching subject is served, others get 403", func(ctx SpecContext) {
@@ -245,13 +234,7 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "signer-ca-"+ns, string(pki.Bundle(root.CA, inter.CA))))
 
 		By("positive control: a client issued by the root is served")
-		Eventually(func(g Gomega) {
-			for i := 0; i < framework.Consecutive; i++ {
-				resp, err := framework.Do(ctx, request("of-signer-root"))
-				g.Expect(err).NotTo(HaveOccurred())
-				framework.EchoedBy(g, resp, http.StatusOK)
-			}
-		}).WithContext(ctx).WithTimeout(time.Minute + framework.Opts.Timeouts.Converge).WithPolling(time.Second).Should(Succeed())
+		framework.EventuallyRespondsWithin(ctx, time.Minute+framework.Opts.Timeouts.Converge, request("of-signer-root"), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
 		By("a client of the intermediate is refused: no CRL for its issuer")
 		framework.EventuallyRefused(ctx, request("of-signer-intermediate"), "unknown certificate authority")
 		fetches, err := server.Fetches(ctx)
@@ -261,13 +244,7 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		By("the workaround: the bundle also carries a certificate that names the intermediate's CRL (one it issued)")
 		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "signer-ca-workaround-"+ns,
 			string(pki.Bundle(root.CA, inter.CA))+string(leaves["of-signer-intermediate"].CertPEM)))
-		Eventually(func(g Gomega) {
-			for i := 0; i < framework.Consecutive; i++ {
-				resp, err := framework.Do(ctx, request("of-signer-intermediate"))
-				g.Expect(err).NotTo(HaveOccurred())
-				framework.EchoedBy(g, resp, http.StatusOK)
-			}
-		}).WithContext(ctx).WithTimeout(time.Minute + framework.Opts.Timeouts.Converge).WithPolling(time.Second).Should(Succeed())
+		framework.EventuallyRespondsWithin(ctx, time.Minute+framework.Opts.Timeouts.Converge, request("of-signer-intermediate"), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
 		fetches, err = server.Fetches(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(fetches).To(HaveKeyWithValue("/"+inter.Key, BeNumerically(">", 0)))
@@ -286,12 +263,6 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		By("positive control: once the CRL is published, the same client is served")
 		pub.Add(pending)
 		pub.PublishNow(ctx)
-		Eventually(func(g Gomega) {
-			for i := 0; i < framework.Consecutive; i++ {
-				resp, err := framework.Do(ctx, request("of-pending"))
-				g.Expect(err).NotTo(HaveOccurred())
-				framework.EchoedBy(g, resp, http.StatusOK)
-			}
-		}).WithContext(ctx).WithTimeout(time.Minute + framework.Opts.Timeouts.Converge).WithPolling(time.Second).Should(Succeed())
+		framework.EventuallyRespondsWithin(ctx, time.Minute+framework.Opts.Timeouts.Converge, request("of-pending"), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
 	})
 })

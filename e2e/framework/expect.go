@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"time"
 
 	. "github.com/onsi/gomega"
 
@@ -15,19 +16,30 @@ const Consecutive = 3
 // EventuallyResponds polls req until Consecutive responses in a row pass
 // check.
 func EventuallyResponds(ctx context.Context, req httpclient.Request, check func(g Gomega, resp *httpclient.Response)) {
+	EventuallyRespondsWithin(ctx, Opts.Timeouts.Converge, req, check)
+}
+
+// EventuallyRespondsWithin is EventuallyResponds with its own timeout, for
+// changes that take effect on a schedule (a CRL refresh, a retry backoff).
+func EventuallyRespondsWithin(ctx context.Context, timeout time.Duration, req httpclient.Request, check func(g Gomega, resp *httpclient.Response)) {
 	Eventually(func(g Gomega) {
 		for i := 0; i < Consecutive; i++ {
 			resp, err := Do(ctx, req)
 			g.Expect(err).NotTo(HaveOccurred(), "request to %s%s", req.Host, req.Path)
 			check(g, resp)
 		}
-	}).WithContext(ctx).WithTimeout(Opts.Timeouts.Converge).Should(Succeed())
+	}).WithContext(ctx).WithTimeout(timeout).WithPolling(250 * time.Millisecond).Should(Succeed())
 }
 
 // EventuallyRefused polls req until Consecutive attempts in a row are
 // refused in the TLS handshake with exactly alert ("certificate required",
 // "revoked certificate", ...). An answer, or any other error, is no refusal.
 func EventuallyRefused(ctx context.Context, req httpclient.Request, alert string) {
+	EventuallyRefusedWithin(ctx, Opts.Timeouts.Converge, req, alert)
+}
+
+// EventuallyRefusedWithin is EventuallyRefused with its own timeout.
+func EventuallyRefusedWithin(ctx context.Context, timeout time.Duration, req httpclient.Request, alert string) {
 	Eventually(func(g Gomega) {
 		for i := 0; i < Consecutive; i++ {
 			resp, err := Do(ctx, req)
@@ -36,7 +48,7 @@ func EventuallyRefused(ctx context.Context, req httpclient.Request, alert string
 			}
 			g.Expect(httpclient.Alert(err)).To(Equal(alert), "want the TLS alert %q; got %v", alert, err)
 		}
-	}).WithContext(ctx).WithTimeout(Opts.Timeouts.Converge).Should(Succeed())
+	}).WithContext(ctx).WithTimeout(timeout).WithPolling(250 * time.Millisecond).Should(Succeed())
 }
 
 // EchoedBy checks that the echo backend answered with status.
