@@ -150,4 +150,39 @@ var _ = Describe("Required HSTS policies", Label("hsts-policy"), Serial, func() 
 		Expect(err).To(HaveOccurred(), "the update was admitted")
 		Expect(err.Error()).To(ContainSubstring(denied("HSTS max-age is greater than maximum age 1000s")))
 	})
+
+	It("matches the domain patterns against the hosts in the route's status too", func(ctx SpecContext) {
+		ns := framework.SpecNamespace(ctx, "hsts-policy-status")
+		backend := framework.DeployEcho(ctx, ns)
+		statusHost := "r." + ns + ".status-only." + framework.E.Domain
+		framework.SetRequiredHSTSPolicies(ctx, []configv1.RequiredHSTSPolicy{{
+			DomainPatterns: []string{"*.status-only." + framework.E.Domain},
+			PreloadPolicy:  configv1.RequirePreloadPolicy,
+		}})
+		route := framework.RouteTo(backend, "r", framework.EchoHTTPPort)
+		route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+		route.Annotations = map[string]string{hsts.Annotation: "max-age=1"}
+		By("positive control: spec.host is outside the policy, so the route is admitted")
+		framework.CreateRoute(ctx, route)
+
+		routes := framework.E.Routes.RouteV1().Routes(ns)
+		By("another router reports the route under a host inside the policy")
+		Eventually(func(g Gomega) {
+			live, err := routes.Get(ctx, route.Name, metav1.GetOptions{})
+			g.Expect(err).NotTo(HaveOccurred())
+			live.Status.Ingress = append(live.Status.Ingress, routev1.RouteIngress{Host: statusHost, RouterName: "another-router"})
+			_, err = routes.UpdateStatus(ctx, live, metav1.UpdateOptions{})
+			g.Expect(err).NotTo(HaveOccurred())
+		}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).Should(Succeed())
+
+		By("an annotation change is now checked against that host")
+		Eventually(func(g Gomega) {
+			live, err := routes.Get(ctx, route.Name, metav1.GetOptions{})
+			g.Expect(err).NotTo(HaveOccurred())
+			live.Annotations[hsts.Annotation] = "max-age=2"
+			_, err = routes.Update(ctx, live, metav1.UpdateOptions{})
+			g.Expect(err).To(HaveOccurred(), "the update was admitted")
+			g.Expect(err.Error()).To(ContainSubstring(denied(admission.PreloadRequired)))
+		}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).Should(Succeed())
+	})
 })
