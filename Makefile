@@ -84,3 +84,13 @@ bench-router: docker ## measure route convergence (create -> first correct answe
 .PHONY: bench
 bench: docker ## the whole suite serial and -p 2 on a warm cluster, per-feature time, into $(REPORTS)/bench-e2e.{json,md}
 	go run ./bench/e2e -out $(REPORTS)/bench-e2e -cluster-name $(CLUSTER) $(if $(KEEP),-keep)
+
+.PHONY: clean
+clean: ## remove run outputs (reports/, kubeconfigs in .cache/)
+	find $(REPORTS) -mindepth 1 -maxdepth 1 ! -name '*.go' -exec rm -rf {} +
+	rm -rf .cache
+
+.PHONY: clean-images
+clean-images: ## remove every image this project built and its stage cache (the next run rebuilds, from the Go build cache)
+	@docker images --format '{{.Repository}}:{{.Tag}}' | grep -E '^(router-conformance|router-conformance-bench)/|^registry\.k8s\.io/' | xargs -r docker rmi -f >/dev/null
+	rm -rf "$${E2E_CACHE_DIR:-$${XDG_CACHE_HOME:-$$HOME/.cache}/router-conformance}"
