@@ -11,6 +11,8 @@ export GONOSUMDB := github.com/openshift
 export GOFLAGS := -buildvcs=false
 
 REPORTS ?= reports
+# The pinned versions (KEY=value lines) of the hermetic profile.
+include clusters/kind/versions.env
 # Parallel Ginkgo processes for the specs.
 PROCS ?= 2
 # KEEP=1 keeps the cluster after make e2e; REUSE=1 reuses a running one.
@@ -92,5 +94,5 @@ clean: ## remove run outputs (reports/, kubeconfigs in .cache/)
 
 .PHONY: clean-images
 clean-images: ## remove every image this project built and its stage cache (the next run rebuilds, from the Go build cache)
-	@docker images --format '{{.Repository}}:{{.Tag}}' | grep -E '^(router-conformance|router-conformance-bench)/|^registry\.k8s\.io/' | xargs -r docker rmi -f >/dev/null
+	@docker images --format '{{.Repository}}:{{.Tag}}' | grep -E '^(router-conformance|router-conformance-bench)/|^registry\.k8s\.io/(kube-[a-z-]+:$(K8S_VERSION)|etcd:$(ETCD_TAG)|coredns/coredns:$(COREDNS_VERSION)|pause:$(PAUSE_TAG))$$' | xargs -r docker rmi -f >/dev/null
 	rm -rf "$${E2E_CACHE_DIR:-$${XDG_CACHE_HOME:-$$HOME/.cache}/router-conformance}"
