@@ -11,8 +11,12 @@ export GONOSUMDB := github.com/openshift
 export GOFLAGS := -buildvcs=false
 
 REPORTS ?= reports
-# The pinned versions (KEY=value lines) of the hermetic profile.
-include clusters/kind/versions.env
+# Pinned versions of the hermetic profile that clean-images needs.
+pinned = $(shell sed -n 's/^$(1)=//p' clusters/kind/versions.env)
+K8S_VERSION := $(call pinned,K8S_VERSION)
+ETCD_TAG := $(call pinned,ETCD_TAG)
+COREDNS_VERSION := $(call pinned,COREDNS_VERSION)
+PAUSE_TAG := $(call pinned,PAUSE_TAG)
 # Parallel Ginkgo processes for the specs.
 PROCS ?= 2
 # KEEP=1 keeps the cluster after make e2e; REUSE=1 reuses a running one.
