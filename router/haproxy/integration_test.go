@@ -443,3 +443,45 @@ func TestMutualTLSWithoutCRLs(t *testing.T) {
 		t.Errorf("no certificate: %v, want alert certificate required", err)
 	}
 }
+
+// A reload starts new workers; the old ones finish what they serve, so a
+// request in flight during a reload completes.
+func TestReloadKeepsARequestInFlight(t *testing.T) {
+	w := newWorld(t)
+	started := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		close(started)
+		time.Sleep(2 * time.Second)
+		_, _ = rw.Write([]byte("finished"))
+	}))
+	defer slow.Close()
+	route := haproxy.Route{Namespace: "ns", Name: "slow", Host: "slow.apps.test", Endpoints: []haproxy.Endpoint{{Name: "ep1", Addr: strings.TrimPrefix(slow.URL, "http://")}}}
+	w.cfg.Routes = []haproxy.Route{route}
+	w.start(t)
+
+	type result struct {
+		resp *httpclient.Response
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		resp, err := w.get(t, httpclient.Request{Host: "slow.apps.test"})
+		done <- result{resp, err}
+	}()
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the slow request never reached its backend")
+	}
+	// Reload onto a configuration with one more route while the request runs.
+	w.cfg.Routes = append(w.cfg.Routes, w.routes()[0])
+	w.reload(t)
+	r := <-done
+	if r.err != nil || r.resp.Status != http.StatusOK || string(r.resp.Body) != "finished" {
+		t.Fatalf("request in flight across a reload: %+v, %v", r.resp, r.err)
+	}
+	// The new configuration serves too.
+	if resp := w.mustGet(t, httpclient.Request{Host: "insecure.apps.test"}); resp.Status != http.StatusOK {
+		t.Errorf("route added by the reload: %d", resp.Status)
+	}
+}
