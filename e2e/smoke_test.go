@@ -13,11 +13,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/utils/ptr"
 
 	"github.com/router-conformance/suite/clusters/kind"
 	"github.com/router-conformance/suite/e2e/framework"
@@ -59,7 +56,7 @@ var _ = Describe("Hermetic kind cluster", Label("smoke"), func() {
 
 	It("resolves a Service name from another pod", func(ctx SpecContext) {
 		ns := framework.SpecNamespace(ctx, "smoke-dns")
-		svc := deployEchoService(ctx, ns)
+		svc := echoService(ctx, ns)
 		p := framework.DeployProbe(ctx, ns)
 		fqdn := fmt.Sprintf("%s.%s.svc.cluster.local", svc.Name, ns)
 		Eventually(func(g Gomega) {
@@ -99,7 +96,7 @@ var _ = Describe("Hermetic kind cluster", Label("smoke"), func() {
 			Eventually(decoy.Accepted).Should(Equal(before + 1))
 
 			By("positive control: the pod reaches a Service in the cluster")
-			svc := deployEchoService(ctx, ns)
+			svc := echoService(ctx, ns)
 			Eventually(func(g Gomega) {
 				res, err := p.Dial(ctx, net.JoinHostPort(svc.Spec.ClusterIP, "8080"), "2s")
 				g.Expect(err).NotTo(HaveOccurred())
@@ -161,23 +158,11 @@ func getEcho(g Gomega, url string) echo.Response {
 	return body
 }
 
-// deployEchoService runs one echo replica behind a ClusterIP Service "echo".
-func deployEchoService(ctx context.Context, ns string) *corev1.Service {
-	labels := map[string]string{"app": "echo"}
-	c := framework.ScratchContainer("echo", framework.E.Image("echo"), "-http", ":8080", "-https", "")
-	c.ReadinessProbe = framework.HTTPReadiness("/", 8080)
-	framework.CreateDeployment(ctx, &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "echo", Namespace: ns},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: ptr.To[int32](1),
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: corev1.PodSpec{Containers: []corev1.Container{c}}},
-		},
-	})
-	svc, err := framework.E.Clientset.CoreV1().Services(ns).Create(ctx, &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{Name: "echo", Namespace: ns},
-		Spec:       corev1.ServiceSpec{Selector: labels, Ports: []corev1.ServicePort{{Name: "http", Port: 8080, TargetPort: intstr.FromInt32(8080)}}},
-	}, metav1.CreateOptions{})
+// echoService deploys the echo backend (framework.DeployEcho) and returns
+// its ClusterIP Service.
+func echoService(ctx context.Context, ns string) *corev1.Service {
+	backend := framework.DeployEcho(ctx, ns)
+	svc, err := framework.E.Clientset.CoreV1().Services(ns).Get(ctx, backend.Service, metav1.GetOptions{})
 	Expect(err).NotTo(HaveOccurred())
 	return svc
 }

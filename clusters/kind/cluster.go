@@ -126,7 +126,7 @@ func Up(ctx context.Context, o Options) (*Cluster, error) {
 	if err := os.Setenv("KIND_EXPERIMENTAL_DOCKER_NETWORK", network.Name); err != nil {
 		return nil, err
 	}
-	provider := kindcluster.NewProvider(kindcluster.ProviderWithDocker(), kindcluster.ProviderWithLogger(kindcmd.NewLogger()))
+	provider := newProvider()
 	c := &Cluster{Name: o.Name, Kubeconfig: o.Kubeconfig, NodeImage: o.NodeImage, Network: network, provider: provider, logf: o.Logf}
 
 	existing, err := provider.List()
@@ -274,7 +274,7 @@ func Delete(ctx context.Context, o Options) error {
 	if err := o.defaults(); err != nil {
 		return err
 	}
-	provider := kindcluster.NewProvider(kindcluster.ProviderWithDocker(), kindcluster.ProviderWithLogger(kindcmd.NewLogger()))
+	provider := newProvider()
 	if err := provider.Delete(o.Name, o.Kubeconfig); err != nil {
 		return fmt.Errorf("kind delete cluster %q: %w", o.Name, err)
 	}
@@ -338,8 +338,7 @@ func loadImage(ctx context.Context, node nodes.Node, tag string) error {
 
 // HostPort returns the 127.0.0.1 address the node's port is mapped to.
 func (c *Cluster) HostPort(ctx context.Context, nodePort int32) (string, error) {
-	node := c.Name + "-control-plane"
-	out, err := docker(ctx, "port", node, fmt.Sprintf("%d/tcp", nodePort))
+	out, err := docker(ctx, "port", c.NodeName(), fmt.Sprintf("%d/tcp", nodePort))
 	if err != nil {
 		return "", fmt.Errorf("node port %d is not mapped: %w", nodePort, err)
 	}
@@ -356,12 +355,17 @@ func (c *Cluster) ExportLogs(dir string) error {
 	return c.provider.CollectLogs(c.Name, dir)
 }
 
+// newProvider is kind's Docker provider, logging kind's progress lines.
+func newProvider() *kindcluster.Provider {
+	return kindcluster.NewProvider(kindcluster.ProviderWithDocker(), kindcluster.ProviderWithLogger(kindcmd.NewLogger()))
+}
+
 // NodeName is the Kubernetes (and container) name of the only node.
 func (c *Cluster) NodeName() string { return c.Name + "-control-plane" }
 
 // Exists reports whether a kind cluster of that name exists.
 func Exists(name string) (bool, error) {
-	provider := kindcluster.NewProvider(kindcluster.ProviderWithDocker())
+	provider := newProvider()
 	names, err := provider.List()
 	return slices.Contains(names, name), err
 }
@@ -375,6 +379,6 @@ func CollectLogs(o Options, dir string) error {
 	if err := o.defaults(); err != nil {
 		return err
 	}
-	provider := kindcluster.NewProvider(kindcluster.ProviderWithDocker(), kindcluster.ProviderWithLogger(kindcmd.NewLogger()))
+	provider := newProvider()
 	return provider.CollectLogs(o.Name, dir)
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -47,49 +46,37 @@ func SpecNamespaceWithLabels(ctx context.Context, prefix string, labels map[stri
 
 var unsafeChars = regexp.MustCompile(`[^a-zA-Z0-9._-]+`)
 
+// failureDir is where a spec's diagnostics go.
+func failureDir(specText string) string {
+	return filepath.Join(Opts.ReportDir, "failures", unsafeChars.ReplaceAllString(specText, "_"))
+}
+
 // DumpNamespace writes the namespace's pods, their logs and its events to
 // <report-dir>/failures/<spec>/, for whoever reads a failed run.
 func DumpNamespace(ctx context.Context, ns string) {
-	dir := filepath.Join(Opts.ReportDir, "failures", unsafeChars.ReplaceAllString(CurrentSpecReport().FullText(), "_"))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		GinkgoWriter.Printf("dump: %v\n", err)
-		return
-	}
-	write := func(name string, v any) {
-		b, err := json.MarshalIndent(v, "", "  ")
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, name), b, 0o644)
-		}
-		if err != nil {
-			GinkgoWriter.Printf("dump %s: %v\n", name, err)
-		}
-	}
+	dir := failureDir(CurrentSpecReport().FullText())
 	if pods, err := E.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{}); err == nil {
-		write("pods.json", pods)
+		if b, err := json.MarshalIndent(pods, "", "  "); err == nil {
+			writeDump(dir, "pods.json", b)
+		}
 		for _, p := range pods.Items {
 			for _, c := range p.Spec.Containers {
 				logs, err := E.Clientset.CoreV1().Pods(ns).GetLogs(p.Name, &corev1.PodLogOptions{Container: c.Name}).DoRaw(ctx)
 				if err != nil {
 					logs = []byte(err.Error())
 				}
-				_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("log-%s-%s.txt", p.Name, c.Name)), logs, 0o644)
+				writeDump(dir, fmt.Sprintf("log-%s-%s.txt", p.Name, c.Name), logs)
 			}
 		}
 	}
-	if events, err := E.Clientset.CoreV1().Events(ns).List(ctx, metav1.ListOptions{}); err == nil {
-		var lines []string
-		for _, e := range events.Items {
-			lines = append(lines, fmt.Sprintf("%s %s %s/%s: %s", e.LastTimestamp.Format("15:04:05"), e.Type, e.InvolvedObject.Kind, e.InvolvedObject.Name, e.Message))
-		}
-		_ = os.WriteFile(filepath.Join(dir, "events.txt"), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
-	}
+	writeEvents(ctx, dir, ns)
 	GinkgoWriter.Printf("diagnostics of namespace %s written to %s\n", ns, dir)
 }
 
 // RecordFailure notes a failed spec in the report directory (so the
 // process that owns the cluster knows to keep its logs).
 func RecordFailure(ctx context.Context, report SpecReport) {
-	dir := filepath.Join(Opts.ReportDir, "failures", unsafeChars.ReplaceAllString(report.FullText(), "_"))
+	dir := failureDir(report.FullText())
 	writeDump(dir, "failure.txt", []byte(report.FailureMessage()+"\n\n"+report.FailureLocation().String()+"\n"))
 	if E != nil {
 		DumpRouter(ctx, filepath.Join(dir, "router"))
