@@ -12,10 +12,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 . images/lib.sh
-# A DEBIAN_MIRROR from the environment (an offline mirror) wins.
-mirror=${DEBIAN_MIRROR:-}
 . clusters/kind/versions.env
-DEBIAN_MIRROR=${mirror:-$DEBIAN_MIRROR}
+# The machine's own apt mirror (DEBIAN_MIRROR overrides it); not part of
+# any hash: every mirror serves the same packages.
+DEBIAN_MIRROR=$(clusters/host/debian-mirror.sh)
 NI=clusters/kind/nodeimage
 STATE=$E2E_CACHE_DIR/nodeimage
 mkdir -p "$STATE"
