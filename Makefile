@@ -26,9 +26,12 @@ CLUSTER ?= router-conformance
 GINKGO := go tool ginkgo
 # ARGS passes more suite flags, e.g. ARGS="-config e2e/example-config.yaml".
 ARGS ?=
+# ROUTER_IMAGE runs the specs against a local Docker image of another
+# router (never pulled) instead of the reference router.
+ROUTER_IMAGE ?=
 # FOCUS limits the run to a Ginkgo label expression, e.g. FOCUS=client-tls.
 FOCUS ?=
-E2E_ARGS = -repo=$(CURDIR) -report-dir=$(abspath $(REPORTS)) -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse) $(ARGS)
+E2E_ARGS = -repo=$(CURDIR) -report-dir=$(abspath $(REPORTS)) -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse) $(if $(ROUTER_IMAGE),-router-image=$(ROUTER_IMAGE)) $(ARGS)
 
 .PHONY: help
 help: ## list the targets

@@ -47,7 +47,11 @@ const (
 type Implementation struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
-	Image   string `json:"image,omitempty"`
+	// Image is the router image reference, ImageID its content ID, and
+	// HAProxyVersion what the image's haproxy reports (kind profile).
+	Image          string `json:"image,omitempty"`
+	ImageID        string `json:"imageID,omitempty"`
+	HAProxyVersion string `json:"haproxyVersion,omitempty"`
 }
 
 // Meta are the facts of the run.
@@ -163,6 +167,12 @@ func (r Report) Summary() string {
 	fmt.Fprintf(&b, "| | |\n|---|---|\n| implementation | %s %s |\n", r.Implementation.Name, r.Implementation.Version)
 	if r.Implementation.Image != "" {
 		fmt.Fprintf(&b, "| image | `%s` |\n", r.Implementation.Image)
+	}
+	if r.Implementation.ImageID != "" {
+		fmt.Fprintf(&b, "| image ID | `%s` |\n", r.Implementation.ImageID)
+	}
+	if r.Implementation.HAProxyVersion != "" {
+		fmt.Fprintf(&b, "| HAProxy | %s |\n", r.Implementation.HAProxyVersion)
 	}
 	fmt.Fprintf(&b, "| profile | %s |\n| Kubernetes | %s |\n| suite | %s |\n| date | %s |\n| duration | %s |\n\n",
 		r.Profile, r.KubernetesVersion, r.SuiteVersion, r.Date.UTC().Format(time.RFC3339), r.Duration)

@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/e2e-framework/klient/k8s/resources"
 
+	"github.com/router-conformance/suite/images"
 	"github.com/router-conformance/suite/router/install"
 )
 
@@ -28,6 +29,8 @@ type Env struct {
 	HTTPSAddr string `json:"httpsAddr"`
 	// Domain is the IngressController's apps domain.
 	Domain string `json:"domain"`
+	// Router is the router image the kind profile deployed.
+	Router images.RouterImage `json:"router"`
 	// KubernetesVersion is read when the suite connects, so the report
 	// has it even when the cluster is gone.
 	KubernetesVersion string `json:"kubernetesVersion"`

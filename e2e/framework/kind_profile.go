@@ -19,6 +19,13 @@ func KindUp(ctx context.Context, o Options, logf func(string, ...any)) (*kind.Cl
 	if err != nil {
 		return nil, nil, err
 	}
+	// A router image of the user's is checked before anything is created.
+	var custom images.RouterImage
+	if o.RouterImage != "" {
+		if custom, err = images.DescribeRouter(ctx, o.RouterImage); err != nil {
+			return nil, nil, err
+		}
+	}
 	c, err := kind.Up(ctx, kind.Options{
 		Name: o.ClusterName, RepoRoot: root, Reuse: o.Reuse, ReplaceStale: true, ReadyTimeout: o.Timeouts.ClusterReady, Logf: logf,
 		Ports: []kind.PortMapping{{NodePort: 80}, {NodePort: 443}, {NodePort: kind.SmokeNodePort}},
@@ -28,6 +35,11 @@ func KindUp(ctx context.Context, o Options, logf func(string, ...any)) (*kind.Cl
 	}
 	env := &Env{Kubeconfig: c.Kubeconfig, NodeName: c.NodeName()}
 	if env.Images, err = images.BuildAll(ctx, root); err != nil {
+		return c, nil, err
+	}
+	if o.RouterImage != "" {
+		env.Images["router"], env.Router = o.RouterImage, custom
+	} else if env.Router, err = images.DescribeRouter(ctx, env.Images["router"]); err != nil {
 		return c, nil, err
 	}
 	tags := make([]string, 0, len(env.Images))
@@ -55,7 +67,7 @@ func KindUp(ctx context.Context, o Options, logf func(string, ...any)) (*kind.Cl
 		Images: install.Images{Router: env.Images["router"], Admission: env.Images["route-admission"], Reconciler: env.Images["ingress-reconciler"]},
 	})
 	if err != nil {
-		return c, nil, fmt.Errorf("install the reference router: %w", err)
+		return c, nil, fmt.Errorf("install the router (%s): %w", env.Images["router"], err)
 	}
 	env.Domain = install.DefaultDomain
 	return c, env, nil

@@ -30,6 +30,9 @@ type Options struct {
 	HTTPAddr   string `json:"httpAddr"`
 	HTTPSAddr  string `json:"httpsAddr"`
 	Domain     string `json:"domain"`
+	// RouterImage is a local Docker image the kind profile deploys as the
+	// router instead of the reference one (never pulled).
+	RouterImage string `json:"routerImage"`
 	// The implementation named in the report.
 	ImplementationName    string   `json:"implementationName"`
 	ImplementationVersion string   `json:"implementationVersion"`
@@ -70,8 +73,9 @@ func RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&Opts.HTTPAddr, "http-addr", "", "existing profile: host:port reaching the router's HTTP port")
 	fs.StringVar(&Opts.HTTPSAddr, "https-addr", "", "existing profile: host:port reaching the router's HTTPS port")
 	fs.StringVar(&Opts.Domain, "domain", "", "existing profile: the IngressController's apps domain")
-	fs.StringVar(&Opts.ImplementationName, "implementation-name", "reference-router", "the router's name in the report")
-	fs.StringVar(&Opts.ImplementationVersion, "implementation-version", SuiteVersion, "the router's version in the report")
+	fs.StringVar(&Opts.RouterImage, "router-image", "", "kind profile: a local Docker image to run as the router instead of the reference one (make e2e ROUTER_IMAGE=...)")
+	fs.StringVar(&Opts.ImplementationName, "implementation-name", "", "the router's name in the report (default: reference-router, or the -router-image repository)")
+	fs.StringVar(&Opts.ImplementationVersion, "implementation-version", "", "the router's version in the report (default: the image's version label, its tag, or the suite version)")
 	fs.StringVar(&Opts.Profile, "profile", "kind", "cluster profile: kind (hermetic, built here) or existing (any kubeconfig)")
 	fs.StringVar(&Opts.ClusterName, "cluster-name", "router-conformance", "kind cluster name")
 	fs.BoolVar(&Opts.Reuse, "reuse", false, "reuse an existing kind cluster of that name (fast dev loop)")
@@ -131,6 +135,9 @@ func Finish(fs *flag.FlagSet) error {
 	switch Opts.Profile {
 	case "kind":
 	case "existing":
+		if Opts.RouterImage != "" {
+			return errors.New("-router-image applies to the kind profile only: on an existing cluster the router is already deployed")
+		}
 		if Opts.Kubeconfig == "" || Opts.HTTPAddr == "" || Opts.HTTPSAddr == "" || Opts.Domain == "" {
 			return errors.New("profile existing needs -kubeconfig, -http-addr, -https-addr and -domain")
 		}
@@ -160,6 +167,7 @@ func merge(o *Options, file Options, set map[string]bool) {
 	str("http-addr", &o.HTTPAddr, file.HTTPAddr)
 	str("https-addr", &o.HTTPSAddr, file.HTTPSAddr)
 	str("domain", &o.Domain, file.Domain)
+	str("router-image", &o.RouterImage, file.RouterImage)
 	str("implementation-name", &o.ImplementationName, file.ImplementationName)
 	str("implementation-version", &o.ImplementationVersion, file.ImplementationVersion)
 	if !set["reuse"] && file.Reuse {

@@ -1,10 +1,12 @@
 package framework
 
 import (
+	"strings"
 	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/router-conformance/suite/images"
 	"github.com/router-conformance/suite/reports"
 )
 
@@ -12,7 +14,7 @@ import (
 // report directory from the suite's report.
 func WriteConformance(report types.Report) error {
 	meta := reports.Meta{
-		Implementation: reports.Implementation{Name: Opts.ImplementationName, Version: Opts.ImplementationVersion},
+		Implementation: implementation(),
 		SuiteVersion:   SuiteVersion,
 		Profile:        Opts.Profile,
 		Date:           report.StartTime,
@@ -20,7 +22,6 @@ func WriteConformance(report types.Report) error {
 	}
 	meta.KubernetesVersion = "unknown"
 	if E != nil {
-		meta.Implementation.Image = E.Images["router"]
 		if E.KubernetesVersion != "" {
 			meta.KubernetesVersion = E.KubernetesVersion
 		}
@@ -40,4 +41,42 @@ func WriteConformance(report types.Report) error {
 		specs = append(specs, reports.SpecResult{Name: s.FullText(), Labels: s.Labels(), State: state, Duration: s.RunTime})
 	}
 	return reports.Build(meta, Features, Claimed(), specs).Write(Opts.ReportDir)
+}
+
+// implementation names the router under test: the options win, then what
+// the router image says of itself.
+func implementation() reports.Implementation {
+	impl := reports.Implementation{Name: Opts.ImplementationName, Version: Opts.ImplementationVersion}
+	var img images.RouterImage
+	if E != nil {
+		img = E.Router
+		impl.Image, impl.ImageID, impl.HAProxyVersion = img.Ref, img.ID, img.HAProxyVersion
+	}
+	repo, tag := splitRef(img.Ref)
+	if impl.Name == "" {
+		impl.Name = "reference-router"
+		if Opts.RouterImage != "" {
+			impl.Name = repo
+		}
+	}
+	if impl.Version == "" {
+		switch {
+		case img.Version != "":
+			impl.Version = img.Version
+		case Opts.RouterImage != "" && tag != "":
+			impl.Version = tag
+		default:
+			impl.Version = SuiteVersion
+		}
+	}
+	return impl
+}
+
+// splitRef splits "repo:tag" (a registry port is not a tag).
+func splitRef(ref string) (repo, tag string) {
+	i := strings.LastIndex(ref, ":")
+	if i < 0 || strings.Contains(ref[i:], "/") {
+		return ref, ""
+	}
+	return ref[:i], ref[i+1:]
 }

@@ -2,6 +2,8 @@ package install
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
@@ -20,13 +22,10 @@ import (
 )
 
 const (
-	routerName     = "router"
 	admissionName  = "route-admission"
 	reconcilerName = "ingress-reconciler"
 	// WebhookName is what the API server names in a refusal.
 	WebhookName = "routes.route-admission.router-conformance.io"
-	// StatsPort serves the router's health checks and HAProxy stats.
-	StatsPort = 1936
 )
 
 func rule(groups, resources, verbs []string) rbacv1.PolicyRule {
@@ -71,40 +70,17 @@ func httpProbe(path string, port int32, scheme corev1.URIScheme) *corev1.Probe {
 	}
 }
 
-// routerObjects: the router with host ports 80 and 443 on the node (the
-// kind profile maps them to 127.0.0.1).
+// routerObjects: the router Deployment and RBAC exactly as the ingress
+// operator renders them for the default IngressController, whatever the
+// image; host ports 80 and 443 (the kind profile maps them to 127.0.0.1).
 func routerObjects(o Options) []k8s.Object {
-	objs := identity(operator.RouterNamespace, routerName,
-		rule([]string{"route.openshift.io"}, []string{"routes"}, readOnly),
-		rule([]string{"route.openshift.io"}, []string{"routes/status"}, []string{"update", "patch"}),
-		rule([]string{""}, []string{"services", "endpoints"}, readOnly),
-		rule([]string{"discovery.k8s.io"}, []string{"endpointslices"}, readOnly),
-	)
-	d := deployment(operator.RouterNamespace, "router-default", 1, corev1.PodSpec{
-		ServiceAccountName: routerName,
-		Containers: []corev1.Container{{
-			Name:            operator.RouterContainer,
-			Image:           o.Images.Router,
-			ImagePullPolicy: corev1.PullNever,
-			Env: []corev1.EnvVar{
-				{Name: "ROUTER_NAME", Value: "default"},
-				{Name: "ROUTER_DOMAIN", Value: o.Domain},
-				{Name: "ROUTER_CANONICAL_HOSTNAME", Value: "router-default." + o.Domain},
-				{Name: "STATS_PORT", Value: fmt.Sprint(StatsPort)},
-			},
-			Ports: []corev1.ContainerPort{
-				{Name: "http", ContainerPort: 80, HostPort: 80},
-				{Name: "https", ContainerPort: 443, HostPort: 443},
-				{Name: "stats", ContainerPort: StatsPort},
-			},
-			ReadinessProbe: httpProbe("/healthz/ready", StatsPort, corev1.URISchemeHTTP),
-			LivenessProbe:  &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/healthz", Port: intstr.FromInt32(StatsPort)}}, InitialDelaySeconds: 30, PeriodSeconds: 10},
-			VolumeMounts:   []corev1.VolumeMount{{Name: "work", MountPath: "/var/lib/haproxy/router"}},
-		}},
-		Volumes: []corev1.Volume{{Name: "work", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}},
-	})
-	d.Spec.Template.Labels["ingresscontroller.operator.openshift.io/deployment-ingresscontroller"] = "default"
-	return append(objs, d)
+	var objs []k8s.Object
+	for _, obj := range operator.RouterRBAC() {
+		objs = append(objs, obj)
+	}
+	return append(objs, operator.RouterDeployment(operator.RouterDeploymentOptions{
+		IngressController: "default", Image: o.Images.Router, Domain: o.Domain,
+	}))
 }
 
 func reconcilerObjects(o Options) []k8s.Object {
@@ -175,30 +151,85 @@ func admissionObjects(ctx context.Context, r *resources.Resources, image string)
 	return append(objs, secret, d, svc, webhook), nil
 }
 
-// servingSecret returns the webhook's serving certificate: the existing
-// one if the cluster has it, otherwise a new CA and certificate from pki.
+// servingSecret returns the webhook's serving certificate (kept across
+// reinstalls so the CA bundle stays valid).
 func servingSecret(ctx context.Context, r *resources.Resources, ns string) (*corev1.Secret, error) {
+	return keepOrMint(ctx, r, ns, admissionName+"-tls", "ca.crt", func() (*corev1.Secret, error) {
+		host := fmt.Sprintf("%s.%s.svc", admissionName, ns)
+		return tlsSecret(ns, admissionName+"-tls", "route-admission webhook CA", host)
+	})
+}
+
+// keepOrMint returns the live Secret ns/name when it has key, otherwise
+// the one mint makes: a reinstall on a reused cluster keeps certificates
+// that running pods and webhook configurations already trust.
+func keepOrMint(ctx context.Context, r *resources.Resources, ns, name, key string, mint func() (*corev1.Secret, error)) (*corev1.Secret, error) {
 	var live corev1.Secret
-	err := r.Get(ctx, admissionName+"-tls", ns, &live)
-	if err == nil && len(live.Data["ca.crt"]) > 0 {
+	err := r.Get(ctx, name, ns, &live)
+	if err == nil && len(live.Data[key]) > 0 {
 		live.ManagedFields = nil
 		return &live, nil
 	}
 	if err != nil && !apierrors.IsNotFound(err) {
 		return nil, err
 	}
-	ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "route-admission webhook CA"}})
+	return mint()
+}
+
+// tlsSecret is a kubernetes.io/tls Secret for hosts, issued by a new CA
+// whose certificate is kept under ca.crt.
+func tlsSecret(ns, name, caName string, hosts ...string) (*corev1.Secret, error) {
+	ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: caName}})
 	if err != nil {
 		return nil, err
 	}
-	host := fmt.Sprintf("%s.%s.svc", admissionName, ns)
-	leaf, err := ca.IssueServer(pki.ServerOptions{Hosts: []string{host}})
+	leaf, err := ca.IssueServer(pki.ServerOptions{Hosts: hosts})
 	if err != nil {
 		return nil, err
 	}
 	return &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Name: admissionName + "-tls", Namespace: ns},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
 		Type:       corev1.SecretTypeTLS,
 		Data:       map[string][]byte{"tls.crt": leaf.ChainPEM(), "tls.key": leaf.KeyPEM, "ca.crt": ca.CertPEM},
 	}, nil
+}
+
+// routerSecrets are what the router Deployment mounts, made as the
+// operator (and on OpenShift the service-ca operator) would: a wildcard
+// default certificate for the apps domain, the stats credentials, the
+// metrics listener's certificate and the service CA bundle.
+func routerSecrets(ctx context.Context, r *resources.Resources, o Options) ([]k8s.Object, error) {
+	ns, ic := operator.RouterNamespace, "default"
+	defaultCert, err := keepOrMint(ctx, r, ns, operator.DefaultCertificateSecretName(ic), "tls.crt", func() (*corev1.Secret, error) {
+		return tlsSecret(ns, operator.DefaultCertificateSecretName(ic), "ingress-operator CA", "*."+o.Domain)
+	})
+	if err != nil {
+		return nil, err
+	}
+	metrics, err := keepOrMint(ctx, r, ns, operator.MetricsCertsSecretName(ic), "tls.crt", func() (*corev1.Secret, error) {
+		return tlsSecret(ns, operator.MetricsCertsSecretName(ic), "service CA", "router-internal-"+ic+"."+ns+".svc")
+	})
+	if err != nil {
+		return nil, err
+	}
+	stats, err := keepOrMint(ctx, r, ns, operator.StatsSecretName(ic), "statsPassword", func() (*corev1.Secret, error) {
+		password := make([]byte, 16)
+		if _, err := rand.Read(password); err != nil {
+			return nil, err
+		}
+		return &corev1.Secret{
+			ObjectMeta: metav1.ObjectMeta{Name: operator.StatsSecretName(ic), Namespace: ns},
+			Data:       map[string][]byte{"statsUsername": []byte("stats"), "statsPassword": []byte(hex.EncodeToString(password))},
+		}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// The service CA is the one that signed the metrics certificate, as
+	// the service-ca operator's bundle signs every serving certificate.
+	serviceCA := &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: operator.ServiceCAConfigMap, Namespace: ns},
+		Data:       map[string]string{operator.ServiceCAKey: string(metrics.Data["ca.crt"])},
+	}
+	return []k8s.Object{defaultCert, metrics, stats, serviceCA}, nil
 }

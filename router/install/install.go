@@ -23,6 +23,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/e2e-framework/klient/k8s"
 	"sigs.k8s.io/e2e-framework/klient/k8s/resources"
@@ -110,15 +111,26 @@ func Install(ctx context.Context, cfg *rest.Config, o Options) error {
 	if err != nil {
 		return err
 	}
-	objs := append(append(append(baseObjects(o), routerObjects(o)...), reconcilerObjects(o)...), webhookObjects...)
+	secrets, err := routerSecrets(ctx, r, o)
+	if err != nil {
+		return err
+	}
+	objs := append(append(append(append(baseObjects(o), secrets...), routerObjects(o)...), reconcilerObjects(o)...), webhookObjects...)
 	logf("installing the reference router, its admission webhook and the IngressController reconciler")
 	for _, obj := range objs {
 		if err := kubeapply.Apply(ctx, r, obj); err != nil {
 			return fmt.Errorf("%T %s/%s: %w", obj, obj.GetNamespace(), obj.GetName(), err)
 		}
 	}
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	if err := waitRouterReady(ctx, kube, "router-default", o.Timeout); err != nil {
+		return err
+	}
 	for _, d := range []struct{ ns, name string }{
-		{operator.RouterNamespace, "router-default"}, {operator.RouterNamespace, admissionName}, {operator.OperatorNamespace, reconcilerName},
+		{operator.RouterNamespace, admissionName}, {operator.OperatorNamespace, reconcilerName},
 	} {
 		if err := waitDeployment(ctx, r, d.ns, d.name, o.Timeout); err != nil {
 			return err

@@ -1,0 +1,84 @@
+package images
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strings"
+)
+
+// RouterImage is what the report says of the router image a run judged.
+type RouterImage struct {
+	Ref string `json:"ref"`
+	ID  string `json:"id"`
+	// Version is the image's own version label (OCI version or revision,
+	// or OpenShift's build commit), "" when it has none.
+	Version string `json:"version,omitempty"`
+	// HAProxyVersion is what `haproxy -v` prints inside the image, ""
+	// when the image has no haproxy on its PATH.
+	HAProxyVersion string `json:"haproxyVersion,omitempty"`
+}
+
+// versionLabels are read in this order; the first present wins.
+var versionLabels = []string{"org.opencontainers.image.version", "org.opencontainers.image.revision", "io.openshift.build.commit.id"}
+
+// ErrNotLocal says what to do when a router image is not in the local
+// Docker engine: the kind profile never pulls.
+type ErrNotLocal struct{ Ref string }
+
+func (e ErrNotLocal) Error() string {
+	return fmt.Sprintf("router image %q is not in the local Docker engine (the hermetic profile never pulls): build it, or `docker load -i <file>` it on an air-gapped machine, then check `docker image inspect %s`", e.Ref, e.Ref)
+}
+
+// DescribeRouter inspects a local router image. A missing image is an
+// ErrNotLocal; a missing haproxy leaves HAProxyVersion empty.
+func DescribeRouter(ctx context.Context, ref string) (RouterImage, error) {
+	out, err := dockerOutput(ctx, "image", "inspect", "--format", `{{.Id}}{{range $k, $v := .Config.Labels}}|{{$k}}={{$v}}{{end}}`, ref)
+	if err != nil {
+		if strings.Contains(err.Error(), "No such image") || strings.Contains(err.Error(), "No such object") {
+			return RouterImage{}, ErrNotLocal{Ref: ref}
+		}
+		return RouterImage{}, err
+	}
+	fields := strings.Split(out, "|")
+	img := RouterImage{Ref: ref, ID: fields[0]}
+	labels := map[string]string{}
+	for _, f := range fields[1:] {
+		if k, v, ok := strings.Cut(f, "="); ok {
+			labels[k] = v
+		}
+	}
+	for _, l := range versionLabels {
+		if v := labels[l]; v != "" {
+			img.Version = v
+			break
+		}
+	}
+	// No network, removed afterwards: only the binary's banner is read.
+	if banner, err := dockerOutput(ctx, "run", "--rm", "--network", "none", "--entrypoint", "haproxy", ref, "-v"); err == nil {
+		img.HAProxyVersion = ParseHAProxyVersion(banner)
+	}
+	return img, nil
+}
+
+var haproxyBanner = regexp.MustCompile(`HA-?Proxy version (\S+)`)
+
+// ParseHAProxyVersion takes the version out of `haproxy -v`'s banner.
+func ParseHAProxyVersion(banner string) string {
+	if m := haproxyBanner.FindStringSubmatch(banner); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+func dockerOutput(ctx context.Context, args ...string) (string, error) {
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, "docker", args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("docker %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return strings.TrimSpace(stdout.String()), nil
+}
