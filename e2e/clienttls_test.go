@@ -4,9 +4,12 @@ package e2e
 
 import (
 	"context"
+	"crypto/sha1"
 	"crypto/tls"
 	"encoding/base64"
+	"encoding/hex"
 	"net/http"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -17,10 +20,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/e2e/httpclient"
 	"github.com/router-conformance/suite/pki"
-	"github.com/router-conformance/suite/router/operator"
 )
 
 // Seed 002: the IngressController's clientTLS, with CRLs the router
@@ -31,6 +34,12 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 	const crlLifetime = 40 * time.Second
 	var (
 		ns, host string
+		// Routes of the other terminations under the same clientTLS.
+		passthroughHost, reencryptHost string
+		backendCA                      *pki.CA
+		// chain is root, foo, bar, baz, quux: each CA issued by the one
+		// before, each with its own CRL (TestMTLSWithCRLs' multiple-intermediate-ca).
+		chain    []*framework.CRLAuthority
 		server   *framework.CRLServer
 		pub      *framework.Publisher
 		inter    *framework.CRLAuthority
@@ -52,11 +61,11 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		return framework.WithCert(framework.HTTPS(host, "/"), certs[client])
 	}
 	clientCAMap := func(ctx context.Context, name, bundle string) string {
-		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: operator.ConfigNamespace}, Data: map[string]string{operator.ClientCAKey: bundle}}
-		_, err := framework.E.Clientset.CoreV1().ConfigMaps(operator.ConfigNamespace).Create(ctx, cm, metav1.CreateOptions{})
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: contract.ConfigNamespace}, Data: map[string]string{contract.ClientCAKey: bundle}}
+		_, err := framework.E.Clientset.CoreV1().ConfigMaps(contract.ConfigNamespace).Create(ctx, cm, metav1.CreateOptions{})
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func(ctx SpecContext) {
-			Expect(framework.E.Clientset.CoreV1().ConfigMaps(operator.ConfigNamespace).Delete(ctx, name, metav1.DeleteOptions{})).To(Succeed())
+			Expect(framework.E.Clientset.CoreV1().ConfigMaps(contract.ConfigNamespace).Delete(ctx, name, metav1.DeleteOptions{})).To(Succeed())
 		})
 		return name
 	}
@@ -103,9 +112,21 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		issue("of-large-crl-ca", large.CA, pki.Window{})
 		issue("revoked-in-large-crl", large.CA, pki.Window{})
 
+		chain = []*framework.CRLAuthority{newCA(nil, "Chain Root CA", "chain-root.crl.pem")}
+		for _, name := range []string{"foo", "bar", "baz", "quux"} {
+			chain = append(chain, newCA(chain[len(chain)-1].CA, "Chain "+name+" CA", "chain-"+name+".crl.pem"))
+		}
+		for _, a := range chain {
+			issue("signed-by-"+a.Key, a.CA, pki.Window{})
+			issue("revoked-by-"+a.Key, a.CA, pki.Window{})
+		}
+
 		pub = &framework.Publisher{Server: server, Lifetime: crlLifetime}
-		for _, a := range []*framework.CRLAuthority{root, inter, revokedInter, other, large} {
+		for _, a := range append([]*framework.CRLAuthority{root, inter, revokedInter, other, large}, chain...) {
 			pub.Add(a)
+		}
+		for _, a := range chain {
+			pub.SetRevoked(ctx, a, []*pki.Leaf{leaves["revoked-by-"+a.Key]}, nil)
 		}
 		pub.SetRevoked(ctx, root, nil, []*pki.CA{revokedInter.CA})
 		pub.SetRevoked(ctx, inter, []*pki.Leaf{leaves["revoked"]}, nil)
@@ -121,8 +142,19 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		}}
 		framework.CreateRoute(ctx, route)
 		host = route.Spec.Host
+		backendCA = backend.CA
+		passthrough := framework.RouteTo(backend, "passthrough", framework.EchoHTTPSPort)
+		passthrough.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationPassthrough}
+		passthroughHost = framework.CreateRoute(ctx, passthrough).Spec.Host
+		reencrypt := framework.RouteTo(backend, "reencrypt", framework.EchoHTTPSPort)
+		reencrypt.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationReencrypt, DestinationCACertificate: string(backend.CA.CertPEM)}
+		reencryptHost = framework.CreateRoute(ctx, reencrypt).Spec.Host
 
-		caBundle = clientCAMap(ctx, "client-ca-"+ns, string(pki.Bundle(root.CA, inter.CA, revokedInter.CA, other.CA, large.CA)))
+		cas := []*pki.CA{root.CA, inter.CA, revokedInter.CA, other.CA, large.CA}
+		for _, a := range chain {
+			cas = append(cas, a.CA)
+		}
+		caBundle = clientCAMap(ctx, "client-ca-"+ns, string(pki.Bundle(cas...)))
 		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle)
 	})
 
@@ -162,18 +194,65 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		Entry("a certificate revoked in a large CRL", "revoked-in-large-crl", "revoked certificate"),
 	)
 
-	It("forwards the client certificate to the backend in the upstream headers and a route's dynamic value", func(ctx SpecContext) {
-		der := base64.StdEncoding.EncodeToString(certs["valid"].Certificate[0])
-		framework.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) {
+	// Upstream sets eleven X-SSL* headers in fe_sni and fe_no_sni after
+	// deleting what the client sent (haproxy-config.template).
+	It("forwards the client certificate to the backend in the upstream headers and a route's dynamic value, whatever the client claims", func(ctx SpecContext) {
+		cert := leaves["valid"].Cert
+		der := base64.StdEncoding.EncodeToString(cert.Raw)
+		sha := sha1.Sum(cert.Raw)
+		req := request("valid")
+		for _, h := range []string{"X-SSL-Client-DN", "X-SSL-Client-Verify", "X-SSL-Client-DER", "X-SSL-Client-Serial", "X-SSL-Issuer"} {
+			req = framework.WithHeader(req, h, "spoofed")
+		}
+		framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
 			framework.EchoedBy(g, resp, http.StatusOK)
-			h := http.Header(resp.Echo.Headers)
-			g.Expect(h.Values("X-SSL-Client-Verify")).To(Equal([]string{"0"}))
-			g.Expect(h.Values("X-SSL-Client-DN")).To(Equal([]string{"/C=US/O=Example/OU=Eng/CN=valid"}))
-			g.Expect(h.Values("X-SSL-Client-CN")).To(Equal([]string{"valid"}))
-			g.Expect(h.Values("X-SSL-Client-DER")).To(Equal([]string{der}))
-			// The route's own action with %{+Q}[ssl_c_der,base64].
-			g.Expect(h.Values("X-Client-Cert")).To(Equal([]string{der}))
+			headerExpectations{
+				"X-SSL":                  {"1"},
+				"X-SSL-Client-Verify":    {"0"},
+				"X-SSL-Client-DN":        {"/C=US/O=Example/OU=Eng/CN=valid"},
+				"X-SSL-Client-CN":        {"valid"},
+				"X-SSL-Issuer":           {"/O=Example/CN=Client Intermediate CA"},
+				"X-SSL-Client-Serial":    {strings.ToUpper(hex.EncodeToString(cert.SerialNumber.Bytes()))},
+				"X-SSL-Client-Version":   {"3"},
+				"X-SSL-Client-SHA1":      {strings.ToUpper(hex.EncodeToString(sha[:]))},
+				"X-SSL-Client-NotBefore": {cert.NotBefore.UTC().Format("060102150405Z")},
+				"X-SSL-Client-NotAfter":  {cert.NotAfter.UTC().Format("060102150405Z")},
+				"X-SSL-Client-DER":       {der},
+				// The route's own action with %{+Q}[ssl_c_der,base64].
+				"X-Client-Cert": {der},
+			}.check(g, http.Header(resp.Echo.Headers), "the backend")
 		})
+	})
+
+	// Upstream: mTLS is configured on fe_sni and fe_no_sni only; a
+	// passthrough route leaves public_ssl for its backend before them
+	// (haproxy-config.template; openshift/api operator/v1
+	// types_ingresscontroller.go, ClientTLS).
+	It("Required: applies to reencrypt routes, not to passthrough routes", func(ctx SpecContext) {
+		By("positive control: the edge route refuses a client without a certificate")
+		framework.EventuallyRefused(ctx, framework.HTTPS(host, "/"), "certificate required")
+		By("a passthrough route serves the same client: the backend terminates TLS")
+		pass := framework.HTTPS(passthroughHost, "/")
+		pass.RootCAs = pki.Pool(backendCA)
+		framework.EventuallyResponds(ctx, pass, func(g Gomega, resp *httpclient.Response) {
+			framework.EchoedBy(g, resp, http.StatusOK)
+			g.Expect(resp.Echo.Listener).To(Equal("https"))
+		})
+		By("a reencrypt route refuses it, and serves a valid client")
+		framework.EventuallyRefused(ctx, framework.HTTPS(reencryptHost, "/"), "certificate required")
+		framework.EventuallyResponds(ctx, framework.WithCert(framework.HTTPS(reencryptHost, "/"), certs["valid"]), func(g Gomega, resp *httpclient.Response) {
+			framework.EchoedBy(g, resp, http.StatusOK)
+			g.Expect(http.Header(resp.Echo.Headers).Values("X-SSL-Client-CN")).To(Equal([]string{"valid"}))
+		})
+	})
+
+	// cluster-ingress-operator test/e2e/client_tls_test.go, TestMTLSWithCRLs
+	// multiple-intermediate-ca: root→foo→bar→baz→quux, each CA's own CRL.
+	It("a chain of five CAs with a CRL each: every signed-by-X client served, every revoked-by-X refused", func(ctx SpecContext) {
+		for _, a := range chain {
+			framework.EventuallyResponds(ctx, request("signed-by-"+a.Key), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
+			framework.EventuallyRefused(ctx, request("revoked-by-"+a.Key), "revoked certificate")
+		}
 	})
 
 	It("takes a CRL rotation: un-revoked, then revoked again", func(ctx SpecContext) {
@@ -188,9 +267,12 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		framework.EventuallyRefusedWithin(ctx, 2*crlLifetime+framework.Opts.Timeouts.Converge, request("revoked"), "revoked certificate")
 	})
 
+	// The operator joins the patterns as (?:p1|p2); HAProxy matches the
+	// subject DN with it, unanchored, and denies with 403
+	// (cluster-ingress-operator deployment.go; haproxy-config.template).
 	It("enforces allowedSubjectPatterns: a matching subject is served, others get 403", func(ctx SpecContext) {
-		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle, "/CN=valid$", "/CN=of-other-root$")
-		for _, c := range []string{"valid", "of-other-root"} {
+		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle, "/CN=valid$", "/CN=of-other-root$", "OU=Eng/CN=signed-by-chain-root")
+		for _, c := range []string{"valid", "of-other-root", "signed-by-chain-root.crl.pem"} {
 			framework.EventuallyResponds(ctx, request(c), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
 		}
 		framework.EventuallyResponds(ctx, request("someone-else"), func(g Gomega, resp *httpclient.Response) {
@@ -199,14 +281,29 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		})
 	})
 
-	It("Optional: no certificate and a valid one are served, an invalid one refused", func(ctx SpecContext) {
+	// Upstream sets the X-SSL* headers unconditionally, so without a
+	// certificate they arrive present and empty (haproxy-config.template).
+	It("Optional: no certificate and a valid one are served, an invalid or untrusted one refused", func(ctx SpecContext) {
 		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle)
 		framework.EventuallyResponds(ctx, framework.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
 			framework.EchoedBy(g, resp, http.StatusOK)
-			g.Expect(resp.Echo.Headers).NotTo(HaveKey("X-Ssl-Client-Der"))
+			headerExpectations{"X-SSL-Client-DER": {""}, "X-SSL-Client-DN": {""}}.check(g, http.Header(resp.Echo.Headers), "the backend")
 		})
 		framework.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
 		framework.EventuallyRefused(ctx, request("expired"), "expired certificate")
+		framework.EventuallyRefused(ctx, request("untrusted"), "unknown certificate authority")
+	})
+
+	// No ssl_c_used guard on the deny: an empty subject fails the pattern
+	// (haproxy-config.template, cert_cn_matches).
+	It("Optional with allowedSubjectPatterns: a client without a certificate gets 403", func(ctx SpecContext) {
+		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle, "/CN=valid$")
+		By("positive control: a matching client is served")
+		framework.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
+		framework.EventuallyResponds(ctx, framework.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
+			g.Expect(resp.Status).To(Equal(http.StatusForbidden))
+			g.Expect(resp.Echo).To(BeNil(), "the backend must not see a refused client")
+		})
 	})
 
 	It("signer's-CRL layout: the intermediate's own CRL is never fetched, so its clients are refused; the workaround serves them", func(ctx SpecContext) {
@@ -250,6 +347,12 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		Expect(fetches).To(HaveKeyWithValue("/"+inter.Key, BeNumerically(">", 0)))
 	})
 
+	// Both routers keep mutual TLS closed until the CRL arrives; they
+	// refuse differently. Upstream's placeholder CRL makes HAProxy close the
+	// connection without an alert, the reference router's expired
+	// placeholder answers "expired certificate". Upstream retries a failed
+	// download after 5 minutes (pkg/router/crl/crl.go, errorBackoffTime);
+	// the reference router retries within seconds. The spec allows both.
 	It("fails closed while a CA's CRL cannot be fetched", func(ctx SpecContext) {
 		pending := &framework.CRLAuthority{Key: "pending.crl.pem"}
 		var err error
@@ -258,11 +361,15 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		issue("of-pending", pending.CA, pki.Window{})
 		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "pending-ca-"+ns, string(pending.CA.CertPEM)))
 
-		By("no CRL at the distribution point yet: the router's expired placeholder refuses the client")
-		framework.EventuallyRefused(ctx, request("of-pending"), "expired certificate")
-		By("positive control: once the CRL is published, the same client is served")
+		By("no CRL at the distribution point yet: the client is refused, never served")
+		framework.EventuallyRefusedWithin(ctx, framework.Opts.Timeouts.Converge, request("of-pending"), "expired certificate", httpclient.ClosedWithoutAnswer)
+		By("positive control: once the CRL is published, the same client is served (within upstream's retry)")
 		pub.Add(pending)
 		pub.PublishNow(ctx)
-		framework.EventuallyRespondsWithin(ctx, time.Minute+framework.Opts.Timeouts.Converge, request("of-pending"), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
+		framework.EventuallyRespondsWithin(ctx, upstreamCRLRetry+framework.Opts.Timeouts.Converge, request("of-pending"), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
 	})
 })
+
+// upstreamCRLRetry is how long upstream waits to download again after a
+// failed CRL download (openshift/router pkg/router/crl/crl.go, errorBackoffTime).
+const upstreamCRLRetry = 5 * time.Minute

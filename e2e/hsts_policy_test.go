@@ -12,10 +12,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/e2e/httpclient"
-	"github.com/router-conformance/suite/router/admission"
-	"github.com/router-conformance/suite/router/hsts"
 )
 
 // policyCase: the cluster's policies, the route's namespace labels, the
@@ -26,7 +25,7 @@ type policyCase struct {
 	subdomain   string // prepended to the route's unique host
 	termination routev1.TLSTerminationType
 	annotation  *string
-	refusal     string
+	refusal     *contract.Refusal // nil: admitted
 }
 
 func annotation(v string) *string { return &v }
@@ -47,10 +46,7 @@ func maxAge(smallest, largest int32) func(*configv1.RequiredHSTSPolicy) {
 	}
 }
 
-// denied matches a refusal by its upstream wording, which both the
-// reference router's webhook and OpenShift's admission plugin use; the
-// reference webhook's own framing is checked in router_test.go.
-func denied(message string) string { return message }
+func refused(r contract.Refusal) *contract.Refusal { return &r }
 
 // Seed 000: spec.requiredHSTSPolicies of Ingress "cluster", enforced when
 // a route is admitted. The cluster has one Ingress: Serial.
@@ -66,43 +62,39 @@ var _ = Describe("Required HSTS policies", Label("hsts-policy"), Serial, func() 
 				route.Spec.TLS = &routev1.TLSConfig{Termination: c.termination}
 			}
 			if c.annotation != nil {
-				route.Annotations = map[string]string{hsts.Annotation: *c.annotation}
+				route.Annotations = map[string]string{contract.HSTSAnnotation: *c.annotation}
 			}
-			if c.refusal == "" {
+			if c.refusal == nil {
 				framework.CreateRoute(ctx, route)
 				return
 			}
 			By("positive control: a compliant route in the same namespace is admitted")
-			compliant := framework.RouteTo(backend, "control", framework.EchoHTTPPort)
-			_, err := framework.E.Routes.RouteV1().Routes(ns).Create(ctx, compliant, metav1.CreateOptions{})
-			Expect(err).NotTo(HaveOccurred())
-			_, err = framework.E.Routes.RouteV1().Routes(ns).Create(ctx, route, metav1.CreateOptions{})
-			Expect(err).To(HaveOccurred(), "the route was admitted")
-			Expect(err.Error()).To(ContainSubstring(denied(c.refusal)))
+			framework.CreateRoute(ctx, framework.RouteTo(backend, "control", framework.EchoHTTPPort))
+			framework.EventuallyRouteRefused(ctx, route, *c.refusal)
 		},
 		Entry("max-age inside the range", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1000")}),
-		Entry("max-age above the range", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1001"), refusal: "HSTS max-age is greater than maximum age 1000s"}),
-		Entry("max-age below the range", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationReencrypt, annotation: annotation("max-age=99"), refusal: "HSTS max-age is less than minimum age 100s"}),
-		Entry("no annotation in a required domain", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, refusal: admission.MaxAgeMissingOrWrong}),
+		Entry("max-age above the range", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1001"), refusal: refused(contract.HSTSMaxAgeGreater(1000))}),
+		Entry("max-age below the range", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationReencrypt, annotation: annotation("max-age=99"), refusal: refused(contract.HSTSMaxAgeLess(100))}),
+		Entry("no annotation in a required domain", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, refusal: refused(contract.HSTSMaxAgeMissingOrWrong)}),
 		// The seed's prose accepts a quoted max-age (the router does); its
 		// code reads max-age=<digits> only, so admission refuses it. We follow the code.
-		Entry(`a quoted max-age (the code, not the prose)`, policyCase{policies: wildcard(nil), termination: routev1.TLSTerminationEdge, annotation: annotation(`max-age="500"`), refusal: admission.MaxAgeMissingOrWrong}),
-		Entry("a wildcard pattern matches across dots (filepath.Match)", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), subdomain: "deep.", termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: admission.PreloadRequired}),
+		Entry(`a quoted max-age (the code, not the prose)`, policyCase{policies: wildcard(nil), termination: routev1.TLSTerminationEdge, annotation: annotation(`max-age="500"`), refusal: refused(contract.HSTSMaxAgeMissingOrWrong)}),
+		Entry("a wildcard pattern matches across dots (filepath.Match)", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), subdomain: "deep.", termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired)}),
 		Entry("an exact pattern for another host does not apply", policyCase{policies: func(domain string) []configv1.RequiredHSTSPolicy {
 			return []configv1.RequiredHSTSPolicy{{DomainPatterns: []string{"exact." + domain}, PreloadPolicy: configv1.RequirePreloadPolicy}}
 		}, termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1")}),
 		Entry("RequirePreload met", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;preload")}),
-		Entry("RequirePreload unmet", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: admission.PreloadRequired}),
-		Entry("RequireNoPreload", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequireNoPreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;preload"), refusal: admission.PreloadForbidden}),
-		Entry("RequireIncludeSubDomains", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.IncludeSubDomainsPolicy = configv1.RequireIncludeSubDomains }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: admission.IncludeSubDomainsReq}),
-		Entry("RequireNoIncludeSubDomains", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.IncludeSubDomainsPolicy = configv1.RequireNoIncludeSubDomains }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;includeSubDomains"), refusal: admission.IncludeSubDomainsForb}),
+		Entry("RequirePreload unmet", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired)}),
+		Entry("RequireNoPreload", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequireNoPreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;preload"), refusal: refused(contract.HSTSPreloadForbidden)}),
+		Entry("RequireIncludeSubDomains", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.IncludeSubDomainsPolicy = configv1.RequireIncludeSubDomains }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSIncludeSubDomainsReq)}),
+		Entry("RequireNoIncludeSubDomains", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.IncludeSubDomainsPolicy = configv1.RequireNoIncludeSubDomains }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;includeSubDomains"), refusal: refused(contract.HSTSIncludeSubDomainsFor)}),
 		Entry("NoOpinion allows either", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
 			p.PreloadPolicy, p.IncludeSubDomainsPolicy = configv1.NoOpinionPreloadPolicy, configv1.NoOpinionIncludeSubDomains
 		}), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;includeSubDomains;preload")}),
 		Entry("namespaceSelector matches", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
 			p.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"hsts": "strict"}}
 			p.PreloadPolicy = configv1.RequirePreloadPolicy
-		}), nsLabels: map[string]string{"hsts": "strict"}, termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: admission.PreloadRequired}),
+		}), nsLabels: map[string]string{"hsts": "strict"}, termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired)}),
 		Entry("namespaceSelector does not match", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
 			p.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"hsts": "strict"}}
 			p.PreloadPolicy = configv1.RequirePreloadPolicy
@@ -122,7 +114,7 @@ var _ = Describe("Required HSTS policies", Label("hsts-policy"), Serial, func() 
 		backend := framework.DeployEcho(ctx, ns)
 		route := framework.RouteTo(backend, "r", framework.EchoHTTPPort)
 		route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
-		route.Annotations = map[string]string{hsts.Annotation: "max-age=5000"}
+		route.Annotations = map[string]string{contract.HSTSAnnotation: "max-age=5000"}
 		framework.CreateRoute(ctx, route)
 
 		By("a policy the route breaks arrives after it was admitted")
@@ -143,12 +135,59 @@ var _ = Describe("Required HSTS policies", Label("hsts-policy"), Serial, func() 
 		}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).Should(Succeed())
 
 		By("an update that changes the annotation is checked")
-		live, err := routes.Get(ctx, route.Name, metav1.GetOptions{})
-		Expect(err).NotTo(HaveOccurred())
-		live.Annotations[hsts.Annotation] = "max-age=4000"
-		_, err = routes.Update(ctx, live, metav1.UpdateOptions{})
-		Expect(err).To(HaveOccurred(), "the update was admitted")
-		Expect(err.Error()).To(ContainSubstring(denied("HSTS max-age is greater than maximum age 1000s")))
+		framework.EventuallyRouteUpdateRefused(ctx, ns, route.Name, func(r *routev1.Route) {
+			r.Annotations[contract.HSTSAnnotation] = "max-age=4000"
+		}, contract.HSTSMaxAgeGreater(1000))
+
+		// Upstream: an update that drops the annotation changes it, and a
+		// route without one has no max-age (requiredrouteannotations/admission.go).
+		By("an update that removes the annotation is checked too")
+		framework.EventuallyRouteUpdateRefused(ctx, ns, route.Name, func(r *routev1.Route) {
+			delete(r.Annotations, contract.HSTSAnnotation)
+		}, contract.HSTSMaxAgeMissingOrWrong)
+	})
+
+	// As cluster-ingress-operator test/e2e/hsts_policy_test.go
+	// (TestHstsPolicyWorks) sets it: the directives are required, max-age
+	// 0..99999; the admitted value reaches the client verbatim.
+	It("admits max-age=0 with the required directives and sends it verbatim, and refuses a max-age over the largest", func(ctx SpecContext) {
+		ns := framework.SpecNamespace(ctx, "hsts-policy-works")
+		backend := framework.DeployEcho(ctx, ns)
+		framework.SetRequiredHSTSPolicies(ctx, []configv1.RequiredHSTSPolicy{{
+			DomainPatterns:          []string{"*." + framework.E.Domain},
+			PreloadPolicy:           configv1.RequirePreloadPolicy,
+			IncludeSubDomainsPolicy: configv1.RequireIncludeSubDomains,
+			MaxAge:                  configv1.MaxAgePolicy{SmallestMaxAge: ptr.To[int32](0), LargestMaxAge: ptr.To[int32](99999)},
+		}})
+		edge := func(name, hsts string) *routev1.Route {
+			r := framework.RouteTo(backend, name, framework.EchoHTTPPort)
+			r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+			r.Annotations = map[string]string{contract.HSTSAnnotation: hsts}
+			return r
+		}
+		framework.EventuallyRouteRefused(ctx, edge("invalid-route", "max-age=99999999"), contract.HSTSMaxAgeGreater(99999))
+		valid := framework.CreateRoute(ctx, edge("valid-route", "max-age=0;preload;includesubdomains"))
+		framework.EventuallyResponds(ctx, framework.HTTPS(valid.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
+			framework.EchoedBy(g, resp, http.StatusOK)
+			g.Expect(resp.Header.Values("Strict-Transport-Security")).To(Equal([]string{"max-age=0;preload;includesubdomains"}))
+		})
+	})
+
+	// Upstream parses max-age as a 32-bit integer and refuses with the
+	// parser's own error (requiredrouteannotations/admission.go, hstsConfigFromRoute).
+	It("refuses a max-age beyond a 32-bit integer", func(ctx SpecContext) {
+		ns := framework.SpecNamespace(ctx, "hsts-policy-int32")
+		backend := framework.DeployEcho(ctx, ns)
+		framework.SetRequiredHSTSPolicies(ctx, wildcard(nil)(framework.E.Domain))
+		route := framework.RouteTo(backend, "r", framework.EchoHTTPPort)
+		route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+		By("positive control: the largest 32-bit max-age is admitted")
+		route.Annotations = map[string]string{contract.HSTSAnnotation: "max-age=2147483647"}
+		framework.CreateRoute(ctx, route)
+		over := framework.RouteTo(backend, "over", framework.EchoHTTPPort)
+		over.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+		over.Annotations = map[string]string{contract.HSTSAnnotation: "max-age=2147483648"}
+		framework.EventuallyRouteRefused(ctx, over, contract.HSTSMaxAgeOutOfRange("2147483648"))
 	})
 
 	It("matches the domain patterns against the hosts in the route's status too", func(ctx SpecContext) {
@@ -161,7 +200,7 @@ var _ = Describe("Required HSTS policies", Label("hsts-policy"), Serial, func() 
 		}})
 		route := framework.RouteTo(backend, "r", framework.EchoHTTPPort)
 		route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
-		route.Annotations = map[string]string{hsts.Annotation: "max-age=1"}
+		route.Annotations = map[string]string{contract.HSTSAnnotation: "max-age=1"}
 		By("positive control: spec.host is outside the policy, so the route is admitted")
 		framework.CreateRoute(ctx, route)
 
@@ -176,13 +215,8 @@ var _ = Describe("Required HSTS policies", Label("hsts-policy"), Serial, func() 
 		}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).Should(Succeed())
 
 		By("an annotation change is now checked against that host")
-		Eventually(func(g Gomega) {
-			live, err := routes.Get(ctx, route.Name, metav1.GetOptions{})
-			g.Expect(err).NotTo(HaveOccurred())
-			live.Annotations[hsts.Annotation] = "max-age=2"
-			_, err = routes.Update(ctx, live, metav1.UpdateOptions{})
-			g.Expect(err).To(HaveOccurred(), "the update was admitted")
-			g.Expect(err.Error()).To(ContainSubstring(denied(admission.PreloadRequired)))
-		}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).Should(Succeed())
+		framework.EventuallyRouteUpdateRefused(ctx, ns, route.Name, func(r *routev1.Route) {
+			r.Annotations[contract.HSTSAnnotation] = "max-age=2"
+		}, contract.HSTSPreloadRequired)
 	})
 })

@@ -9,10 +9,10 @@ import (
 	. "github.com/onsi/gomega"
 	routev1 "github.com/openshift/api/route/v1"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/e2e/httpclient"
 	"github.com/router-conformance/suite/pki"
-	"github.com/router-conformance/suite/router/hsts"
 )
 
 // hstsCase is one route and one request; header is the exact
@@ -28,8 +28,10 @@ type hstsCase struct {
 }
 
 // Seed 000: the router adds the annotation's value verbatim on edge and
-// reencrypt routes when it matches the upstream pattern, and never on
-// passthrough or plain HTTP.
+// reencrypt routes when it matches the upstream pattern, never on
+// passthrough or plain HTTP routes.
+// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+// ($hstsPattern and the backend's Strict-Transport-Security set-header).
 var _ = Describe("HSTS per route", Label("hsts"), func() {
 	DescribeTable("Strict-Transport-Security from the hsts_header annotation",
 		func(ctx SpecContext, c hstsCase) {
@@ -42,7 +44,7 @@ var _ = Describe("HSTS per route", Label("hsts"), func() {
 				port = framework.EchoHTTPSPort
 			}
 			route := framework.RouteTo(backend, name, port)
-			route.Annotations = map[string]string{hsts.Annotation: c.annotation}
+			route.Annotations = map[string]string{contract.HSTSAnnotation: c.annotation}
 			if c.termination != "" {
 				route.Spec.TLS = &routev1.TLSConfig{Termination: c.termination, InsecureEdgeTerminationPolicy: c.insecure}
 				if c.termination == routev1.TLSTerminationReencrypt {
@@ -77,7 +79,11 @@ var _ = Describe("HSTS per route", Label("hsts"), func() {
 		Entry("an unknown directive: no header", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=600;always"}),
 		Entry("passthrough: never", hstsCase{termination: routev1.TLSTerminationPassthrough, annotation: "max-age=600"}),
 		Entry("plain HTTP route: never", hstsCase{annotation: "max-age=600", overHTTP: true}),
-		Entry("edge with Allow, over HTTP: never on plain HTTP", hstsCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, annotation: "max-age=600", overHTTP: true}),
+		// Upstream sends it over HTTP too: plain HTTP reaches the same
+		// backend and its set-header has no ssl_fc condition
+		// (openshift/router images/router/haproxy/conf/haproxy-config.template,
+		// the edge/reencrypt backend; pkg/router/template/util/haproxy/map_entry.go).
+		Entry("edge with Allow, over HTTP: sent as over HTTPS", hstsCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, annotation: "max-age=600", overHTTP: true, header: "max-age=600"}),
 		Entry("edge with Allow, over HTTPS", hstsCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, annotation: "max-age=600", header: "max-age=600"}),
 	)
 })

@@ -14,7 +14,7 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/remotecommand"
 
-	"github.com/router-conformance/suite/router/operator"
+	"github.com/router-conformance/suite/contract"
 )
 
 // DumpRouter writes what a person needs to see why a router spec failed:
@@ -22,7 +22,7 @@ import (
 // previous) of the router, webhook and reconciler pods, and the events of
 // their namespaces.
 func DumpRouter(ctx context.Context, dir string) {
-	for _, ns := range []string{operator.RouterNamespace, operator.OperatorNamespace} {
+	for _, ns := range []string{contract.RouterNamespace, contract.OperatorNamespace} {
 		pods, err := E.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			GinkgoWriter.Printf("dump %s: %v\n", ns, err)
@@ -42,7 +42,7 @@ func DumpRouter(ctx context.Context, dir string) {
 					writeDump(dir, fmt.Sprintf("log-%s-%s%s.txt", p.Name, c.Name, suffix), logs)
 				}
 			}
-			if c := p.Spec.Containers[0]; c.Name == operator.RouterContainer && p.Status.Phase == corev1.PodRunning {
+			if c := p.Spec.Containers[0]; c.Name == contract.RouterContainer && p.Status.Phase == corev1.PodRunning {
 				cfg, err := execIn(ctx, ns, p.Name, c.Name, "cat", "/var/lib/haproxy/router/haproxy.cfg")
 				if err != nil {
 					cfg = []byte(err.Error())

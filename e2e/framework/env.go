@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/e2e-framework/klient/k8s/resources"
 
 	"github.com/router-conformance/suite/images"
-	"github.com/router-conformance/suite/router/install"
+	"github.com/router-conformance/suite/internal/kubeapply"
 )
 
 // Env is what the profile hands every parallel process of the suite.
@@ -69,7 +69,7 @@ func Connect(data []byte) (*Env, error) {
 	if e.Clientset, err = kubernetes.NewForConfig(cfg); err != nil {
 		return nil, err
 	}
-	if e.Resources, err = install.Resources(cfg); err != nil {
+	if e.Resources, err = kubeapply.Resources(cfg); err != nil {
 		return nil, err
 	}
 	if e.Routes, err = routeclient.NewForConfig(cfg); err != nil {

@@ -9,8 +9,7 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/router-conformance/suite/router/install"
-	"github.com/router-conformance/suite/router/operator"
+	"github.com/router-conformance/suite/contract"
 )
 
 // UpdateIngressController changes the default IngressController, waits
@@ -18,10 +17,10 @@ import (
 // and restores the previous spec when the spec ends. Only for Serial specs:
 // the IngressController is one for the whole cluster.
 func UpdateIngressController(ctx context.Context, change func(*operatorv1.IngressController)) {
-	ics := E.Operator.OperatorV1().IngressControllers(operator.OperatorNamespace)
+	ics := E.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)
 	var previous operatorv1.IngressControllerSpec
 	Eventually(func(g Gomega) {
-		ic, err := ics.Get(ctx, "default", metav1.GetOptions{})
+		ic, err := ics.Get(ctx, contract.DefaultIngressController, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
 		previous = *ic.Spec.DeepCopy()
 		change(ic)
@@ -30,7 +29,7 @@ func UpdateIngressController(ctx context.Context, change func(*operatorv1.Ingres
 	}).WithContext(ctx).WithTimeout(Opts.Timeouts.Converge).Should(Succeed())
 	DeferCleanup(func(ctx SpecContext) {
 		Eventually(func(g Gomega) {
-			ic, err := ics.Get(ctx, "default", metav1.GetOptions{})
+			ic, err := ics.Get(ctx, contract.DefaultIngressController, metav1.GetOptions{})
 			g.Expect(err).NotTo(HaveOccurred())
 			ic.Spec = previous
 			_, err = ics.Update(ctx, ic, metav1.UpdateOptions{})
@@ -45,9 +44,9 @@ func UpdateIngressController(ctx context.Context, change func(*operatorv1.Ingres
 // current spec runs.
 func WaitIngressControllerSettled(ctx context.Context) {
 	Eventually(func(g Gomega) {
-		ic, err := E.Operator.OperatorV1().IngressControllers(operator.OperatorNamespace).Get(ctx, "default", metav1.GetOptions{})
+		ic, err := E.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Get(ctx, contract.DefaultIngressController, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
-		g.Expect(install.IngressControllerSettled(ic)).To(BeTrue(), "IngressController status: %+v", ic.Status)
+		g.Expect(contract.IngressControllerSettled(ic)).To(BeTrue(), "IngressController status: %+v", ic.Status)
 	}).WithContext(ctx).WithTimeout(Opts.Timeouts.PodReady).Should(Succeed())
 }
 
@@ -58,7 +57,7 @@ func SetRequiredHSTSPolicies(ctx context.Context, policies []configv1.RequiredHS
 	var previous []configv1.RequiredHSTSPolicy
 	update := func(ctx context.Context, p []configv1.RequiredHSTSPolicy, keep bool) {
 		Eventually(func(g Gomega) {
-			ing, err := ingresses.Get(ctx, "cluster", metav1.GetOptions{})
+			ing, err := ingresses.Get(ctx, contract.IngressConfig, metav1.GetOptions{})
 			g.Expect(err).NotTo(HaveOccurred())
 			if keep {
 				previous = ing.Spec.RequiredHSTSPolicies

@@ -16,6 +16,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/router-conformance/suite/fixtures/echo"
@@ -161,6 +162,12 @@ func verify(raw [][]byte, roots *x509.CertPool, host string) error {
 
 var alertPattern = regexp.MustCompile(`remote error: tls: ([a-z ]+)`)
 
+// ClosedWithoutAnswer is what Alert reports when the server closed the
+// connection in or right after the TLS handshake with neither an alert
+// nor an HTTP answer (upstream's HAProxy does so while it holds no usable
+// CRL for the client's chain).
+const ClosedWithoutAnswer = "closed without an answer"
+
 // Alert returns the TLS alert the server sent ("certificate required",
 // "revoked certificate", ...) or "" when err is no remote TLS alert. Go
 // reports remote alerts as text only: errors.As with tls.AlertError does
@@ -171,6 +178,9 @@ func Alert(err error) string {
 	}
 	if m := alertPattern.FindStringSubmatch(err.Error()); m != nil {
 		return m[1]
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || strings.HasSuffix(err.Error(), ": EOF") {
+		return ClosedWithoutAnswer
 	}
 	return ""
 }

@@ -110,7 +110,8 @@ func meets(p configv1.RequiredHSTSPolicy, annotation string) error {
 	}
 	age, err := strconv.ParseInt(m[1], 10, 32)
 	if err != nil {
-		return fmt.Errorf("%s: %v", MaxAgeMissingOrWrong, err)
+		// Upstream answers with the parser's own error.
+		return err
 	}
 	var preload, includeSubDomains bool
 	for _, token := range strings.Split(value, ";") {

@@ -37,7 +37,11 @@ type Controller struct {
 	Base haproxy.Config
 	// Proxy is started on the first sync and reloaded on later changes.
 	Proxy *haproxy.Process
-	// RouterName and CanonicalHostname go into each route's status.
+	// RouterName and CanonicalHostname go into each route's status
+	// (status.ingress[].routerName, .routerCanonicalHostname); this router
+	// owns the entry with its RouterName. cmd/router takes the name from
+	// ROUTER_SERVICE_NAME, as upstream does ("default" for the default
+	// IngressController).
 	RouterName, CanonicalHostname string
 	// Coalesce is how long a burst of changes is gathered before a sync.
 	Coalesce time.Duration

@@ -63,7 +63,9 @@ func Translate(route *routev1.Route, service *corev1.Service, slices []*discover
 		}
 		if out.Termination == haproxy.Reencrypt {
 			out.DestinationCA = []byte(tlsCfg.DestinationCACertificate)
-			out.ServerName = fmt.Sprintf("%s.%s.svc", route.Spec.To.Name, route.Namespace)
+			// upstream: pkg/router/template/router.go, ServiceUnit.Hostname;
+			// checked (verifyhost) only against the default destination CA.
+			out.ServiceHostname = fmt.Sprintf("%s.%s.svc", route.Spec.To.Name, route.Namespace)
 		}
 	}
 	if v, ok := hsts.Header(routev1.TLSTerminationType(out.Termination), route.Annotations[hsts.Annotation]); ok {

@@ -93,7 +93,7 @@ func TestTranslateTerminationsHSTSAndRejections(t *testing.T) {
 	reencrypt := route(func(r *routev1.Route) {
 		r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationReencrypt, DestinationCACertificate: string(ca.CertPEM)}
 	})
-	if got, rej := Translate(reencrypt, service, slices); rej != nil || got.ServerName != "echo.ns.svc" || string(got.DestinationCA) != string(ca.CertPEM) {
+	if got, rej := Translate(reencrypt, service, slices); rej != nil || got.ServiceHostname != "echo.ns.svc" || string(got.DestinationCA) != string(ca.CertPEM) {
 		t.Errorf("reencrypt: %+v %v", got, rej)
 	}
 

@@ -1,15 +1,26 @@
 // Package crl keeps the router's CRL file in step with the distribution
-// points of its client CA bundle, as the upstream router does: it
-// downloads the CRL named by each CA certificate's CRL distribution point
-// (http only), publishes the whole set at once and never a partial one,
-// serves an already-expired placeholder until the first complete download
-// (so mutual TLS fails closed), refreshes shortly before the earliest
-// nextUpdate, and retries failures with backoff.
+// points of its client CA bundle, as the upstream router does (upstream:
+// openshift/router pkg/router/crl/crl.go):
+//   - a CA certificate without a CRL distribution point is skipped, no
+//     error (once the CRL file is in use, HAProxy then refuses clients
+//     whose chain goes through that CA with "unknown certificate
+//     authority", as it does behind the upstream router);
+//   - for a certificate that names distribution points, its http ones are
+//     tried in order until one gives a CRL whose nextUpdate is still to
+//     come; an expired CRL is refused like a failed download;
+//   - CRLs are kept per certificate naming the distribution point (its
+//     SubjectKeyId), and a kept CRL is reused until it is due;
+//   - only a complete set is ever published: if one certificate gets no
+//     valid CRL the update fails and the previous file stays;
+//   - until the first complete download a placeholder CRL that expired
+//     long ago keeps mutual TLS closed.
 //
-// Upstream refreshes at nextUpdate itself, which leaves HAProxy with an
-// expired CRL (every client refused) for as long as the download and the
-// reload take. This manager refreshes a quarter of the CRL's validity
-// (at most 5 minutes) earlier; with a CA that publishes only at
+// Deliberately better than upstream: upstream refreshes at nextUpdate
+// itself, which leaves HAProxy with an expired CRL (every client refused)
+// for as long as the download and the reload take, and retries failures
+// after 5 minutes. This manager refreshes a CRL a quarter of its validity
+// (at most 5 minutes) before its nextUpdate, and retries failures with a
+// backoff that starts at 1 s; with a CA that publishes only at
 // nextUpdate it behaves as upstream.
 package crl
 
@@ -21,8 +32,9 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/x509"
+	"encoding/hex"
 	"encoding/pem"
-
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -53,6 +65,9 @@ type Manager struct {
 	mu        sync.Mutex
 	published bool
 	status    Status
+	// cache holds the CRLs of the last complete set, by key of the
+	// certificate that names their distribution point.
+	cache map[string]*x509.RevocationList
 }
 
 // Status is what the manager last did, for logs and health reports.
@@ -104,25 +119,28 @@ func ReadBundle(path string) ([]*x509.Certificate, error) {
 	return certs, nil
 }
 
-// DistributionPoint returns the first http distribution point of cert.
-func DistributionPoint(cert *x509.Certificate) (string, bool) {
-	for _, p := range cert.CRLDistributionPoints {
-		if u, err := url.Parse(p); err == nil && u.Scheme == "http" {
-			return p, true
-		}
-	}
-	return "", false
-}
-
 // Needed reports whether any CA of the bundle names a CRL distribution
-// point: only then does the router check CRLs at all.
+// point: only then does the router check CRLs at all (upstream:
+// CABundleHasCRLs, any kind of distribution point).
 func Needed(cas []*x509.Certificate) bool {
 	for _, c := range cas {
-		if _, ok := DistributionPoint(c); ok {
+		if len(c.CRLDistributionPoints) > 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// key identifies the certificate that names a distribution point: its
+// SubjectKeyId, as upstream keys its CRLs. A certificate without one (so
+// without a key of its own for upstream, which would merge them all) is
+// keyed by a digest of the whole certificate instead.
+func key(cert *x509.Certificate) string {
+	if len(cert.SubjectKeyId) > 0 {
+		return hex.EncodeToString(cert.SubjectKeyId)
+	}
+	sum := sha256.Sum256(cert.Raw)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // WritePlaceholder writes, for every CA of the bundle, a CRL that expired
@@ -159,50 +177,108 @@ func placeholder(ca *x509.Certificate) ([]byte, error) {
 	}, &issuer, key)
 }
 
-// Refresh downloads every CA's CRL and, if all of them arrived and parse,
-// publishes them as one file. It returns when to refresh next: the
-// earliest RefreshAt of the CRLs.
+// Refresh makes sure every CA certificate that names a distribution point
+// has a valid CRL: the one kept from the previous refresh while it is not
+// due (RefreshAt), otherwise a new download. If all of them have one, it
+// publishes them as one file (if that changed) and returns when to
+// refresh next: the earliest RefreshAt. If one has none, nothing is
+// published, nothing is kept, and the error says which.
 func (m *Manager) Refresh(ctx context.Context) (time.Time, error) {
 	cas, err := ReadBundle(m.CAFile)
 	if err != nil {
 		return time.Time{}, err
 	}
+	m.mu.Lock()
+	cache := m.cache
+	m.mu.Unlock()
+	now := time.Now()
 	var out bytes.Buffer
 	var earliest time.Time
-	seen := map[string]bool{}
+	next := map[string]*x509.RevocationList{}
+	written := map[string]bool{}
 	for _, ca := range cas {
-		point, ok := DistributionPoint(ca)
-		if !ok {
-			return time.Time{}, fmt.Errorf("CA %q has no http CRL distribution point, and HAProxy needs a CRL for every CA once one has one", ca.Subject)
+		if len(ca.CRLDistributionPoints) == 0 {
+			continue // upstream: no distribution point, no CRL needed
 		}
-		crl, err := m.download(ctx, point)
-		if err != nil {
-			return time.Time{}, fmt.Errorf("CRL of %q from %s: %w", ca.Subject, point, err)
-		}
-		// In the signer's layout a CA certificate names its issuer's CRL:
-		// as upstream, take it anyway (HAProxy checks signatures and finds
-		// no CRL of this CA, so its clients are refused), and say so.
-		if err := crl.CheckSignatureFrom(ca); err != nil {
-			m.logf("crl: the CRL at %s, named by %q, is not that CA's own (signer's layout?): its clients will be refused", point, ca.Subject)
+		k := key(ca)
+		crl, seen := next[k]
+		if !seen {
+			if kept := cache[k]; kept != nil && now.Before(RefreshAt(kept)) {
+				crl = kept
+			} else {
+				if crl, err = m.fetch(ctx, ca, now); err != nil {
+					return time.Time{}, err
+				}
+				// In the signer's layout a CA certificate names its
+				// issuer's CRL: as upstream, take it anyway (HAProxy
+				// checks signatures and finds no CRL of this CA, so its
+				// clients are refused), and say so.
+				if err := crl.CheckSignatureFrom(ca); err != nil {
+					m.logf("crl: the CRL named by %q is not that CA's own (signer's layout?): its clients will be refused", ca.Subject)
+				}
+			}
+			next[k] = crl
 		}
 		if at := RefreshAt(crl); earliest.IsZero() || at.Before(earliest) {
 			earliest = at
 		}
-		if !seen[string(crl.Raw)] {
-			seen[string(crl.Raw)] = true
+		// One copy of each CRL, however many certificates name it.
+		if !written[string(crl.Raw)] {
+			written[string(crl.Raw)] = true
 			_ = pem.Encode(&out, &pem.Block{Type: "X509 CRL", Bytes: crl.Raw})
 		}
+	}
+	if len(next) == 0 {
+		// No CA names a distribution point (any more): keep the file
+		// as it is, with the placeholder if nothing was ever published,
+		// as upstream keeps its dummy CRL.
+		m.mu.Lock()
+		m.cache = next
+		m.mu.Unlock()
+		return time.Time{}, nil
 	}
 	changed, err := m.publish(out.Bytes())
 	if err != nil {
 		return time.Time{}, err
 	}
+	m.mu.Lock()
+	m.cache = next
+	m.mu.Unlock()
 	if changed && m.OnPublish != nil {
 		if err := m.OnPublish(ctx); err != nil {
 			return time.Time{}, fmt.Errorf("apply the new CRLs: %w", err)
 		}
 	}
 	return earliest, nil
+}
+
+// fetch tries the http distribution points of ca in order and returns
+// the first CRL that downloads, parses and has not expired (upstream:
+// getCRL).
+func (m *Manager) fetch(ctx context.Context, ca *x509.Certificate, now time.Time) (*x509.RevocationList, error) {
+	var errs []error
+	for _, point := range ca.CRLDistributionPoints {
+		if u, err := url.Parse(point); err != nil || u.Scheme != "http" {
+			errs = append(errs, fmt.Errorf("%s: unsupported distribution point", point))
+			continue
+		}
+		crl, err := m.download(ctx, point)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			errs = append(errs, fmt.Errorf("%s: %w", point, err))
+			continue
+		}
+		// upstream refuses an expired CRL and tries the next point; a
+		// CRL without nextUpdate counts as expired there too.
+		if crl.NextUpdate.Before(now) {
+			errs = append(errs, fmt.Errorf("%s: CRL expired (nextUpdate %s)", point, crl.NextUpdate.UTC().Format(time.RFC3339)))
+			continue
+		}
+		return crl, nil
+	}
+	return nil, fmt.Errorf("no valid CRL for CA %q (key %s): %w", ca.Subject, key(ca), errors.Join(errs...))
 }
 
 // RefreshAt is when a CRL should be replaced: before its nextUpdate by a

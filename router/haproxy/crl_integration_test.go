@@ -142,3 +142,50 @@ func eventually(t *testing.T, timeout time.Duration, check func() string) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// A CA without a distribution point is skipped by the manager (no error:
+// the other CAs' CRLs are published), and HAProxy then refuses the
+// clients of that CA for want of its CRL, as behind the upstream router.
+func TestCRLsWithACAWithoutDistributionPoint(t *testing.T) {
+	client := fake.NewClientset()
+	store := &crlserver.Server{Client: client, Namespace: "crl", ConfigMaps: []string{"crls"}}
+	srv := httptest.NewServer(store)
+	t.Cleanup(srv.Close)
+	withCDP := must[*pki.CA](t)(pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "with CDP"}, CRLDistributionPoint: srv.URL + "/root.crl"}))
+	without := must[*pki.CA](t)(pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "without CDP"}}))
+	clientOf := func(ca *pki.CA) *tls.Certificate {
+		l := must[*pki.Leaf](t)(ca.IssueClient(pki.ClientOptions{Subject: pki.Subject{CommonName: "client"}}))
+		c := must[tls.Certificate](t)(l.TLSCertificate())
+		return &c
+	}
+	rootCRL := must[*pki.CRL](t)(withCDP.IssueCRL(pki.CRLOptions{}))
+	ctx := context.Background()
+	if _, err := client.CoreV1().ConfigMaps("crl").Create(ctx, &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: "crls", Namespace: "crl"},
+		Data:       map[string]string{"root.crl": string(rootCRL.PEM())},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	w := newWorld(t)
+	caFile, crlFile := filepath.Join(w.cfg.Dir, "client-ca.pem"), filepath.Join(w.cfg.Dir, "crls.pem")
+	if err := writeFile(caFile, pki.Bundle(without, withCDP)); err != nil {
+		t.Fatal(err)
+	}
+	manager := &crl.Manager{CAFile: caFile, CRLFile: crlFile, Logf: t.Logf}
+	if err := manager.WritePlaceholder(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := manager.Refresh(ctx); err != nil {
+		t.Fatalf("a CA without distribution point failed the refresh: %v", err)
+	}
+	w.cfg.MutualTLS = &haproxy.MutualTLS{Policy: "required", CAFile: caFile, CRLFile: crlFile}
+	w.cfg.Routes = []haproxy.Route{w.routes()[1]}
+	w.start(t)
+	if resp, err := w.get(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test", ClientCertificate: clientOf(withCDP)}); err != nil || resp.Status != 200 {
+		t.Errorf("client of the CA with a CRL: %+v %v, want 200", resp, err)
+	}
+	if _, err := w.get(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test", ClientCertificate: clientOf(without)}); httpclient.Alert(err) != "unknown certificate authority" {
+		t.Errorf("client of the CA without CRL: %v, want alert unknown certificate authority", err)
+	}
+}

@@ -3,7 +3,9 @@ package haproxy_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha1"
 	"crypto/tls"
+	"crypto/x509"
 	"encoding/base64"
 	"fmt"
 	"net"
@@ -184,8 +186,12 @@ func (w *world) routes() []haproxy.Route {
 		{Namespace: "ns", Name: "edge-redirect", Host: "redirect.apps.test", Termination: haproxy.Edge, InsecurePolicy: haproxy.PolicyRedirect,
 			Endpoints: ep(w.httpEcho)},
 		{Namespace: "ns", Name: "reencrypt", Host: "reencrypt.apps.test", Termination: haproxy.Reencrypt, Certificate: w.routeCert.HAProxyPEM(),
-			DestinationCA: w.backendCA.CertPEM, ServerName: "echo.ns.svc", Endpoints: ep(w.httpsEcho), HSTS: "max-age=100"},
+			DestinationCA: w.backendCA.CertPEM, ServiceHostname: "echo.ns.svc", Endpoints: ep(w.httpsEcho), HSTS: "max-age=100"},
 		{Namespace: "ns", Name: "passthrough", Host: "passthrough.apps.test", Termination: haproxy.Passthrough, Endpoints: ep(w.httpsEcho)},
+		{Namespace: "ns", Name: "reencrypt-allow", Host: "reencrypt-allow.apps.test", Termination: haproxy.Reencrypt, InsecurePolicy: haproxy.PolicyAllow,
+			DestinationCA: w.backendCA.CertPEM, ServiceHostname: "echo.ns.svc", Endpoints: ep(w.httpsEcho), HSTS: "max-age=200"},
+		{Namespace: "ns", Name: "passthrough-redirect", Host: "passthrough-redirect.apps.test", Termination: haproxy.Passthrough, InsecurePolicy: haproxy.PolicyRedirect,
+			Endpoints: ep(w.httpsEcho)},
 	}
 }
 
@@ -206,8 +212,12 @@ func TestTerminationsHSTSAndInsecurePolicies(t *testing.T) {
 		{"insecure route over HTTP", httpclient.Request{Host: "insecure.apps.test"}, 200, "http", "", ""},
 		{"edge route", httpclient.Request{HTTPS: true, Host: "edge.apps.test", RootCAs: roots}, 200, "http", "max-age=31536000;includeSubDomains;preload", ""},
 		{"edge Allow over HTTPS (default certificate)", httpclient.Request{HTTPS: true, Host: "allow.apps.test"}, 200, "http", "max-age=600", ""},
-		{"edge Allow over HTTP: no HSTS on plain HTTP", httpclient.Request{Host: "allow.apps.test"}, 200, "http", "", ""},
+		// upstream sets HSTS in the route backend without an ssl_fc condition.
+		{"edge Allow over HTTP: HSTS on plain HTTP too", httpclient.Request{Host: "allow.apps.test"}, 200, "http", "max-age=600", ""},
+		{"reencrypt Allow over HTTP: reencrypted, with HSTS", httpclient.Request{Host: "reencrypt-allow.apps.test"}, 200, "https", "max-age=200", ""},
 		{"edge Redirect over HTTP", httpclient.Request{Host: "redirect.apps.test", Path: "/x"}, 302, "", "", "https://redirect.apps.test/x"},
+		{"edge Redirect: Location has the host lowercased, without port", httpclient.Request{Host: "Redirect.Apps.Test:8080", Path: "/x?q=1"}, 302, "", "", "https://redirect.apps.test/x?q=1"},
+		{"passthrough Redirect over HTTP", httpclient.Request{Host: "passthrough-redirect.apps.test", Path: "/p"}, 302, "", "", "https://passthrough-redirect.apps.test/p"},
 		{"edge None over HTTP", httpclient.Request{Host: "edge.apps.test"}, 503, "", "", ""},
 		{"reencrypt route", httpclient.Request{HTTPS: true, Host: "reencrypt.apps.test", RootCAs: roots}, 200, "https", "max-age=100", ""},
 		{"passthrough route reaches the backend's TLS", httpclient.Request{HTTPS: true, Host: "passthrough.apps.test", RootCAs: pki.Pool(w.backendCA)}, 200, "https", "", ""},
@@ -232,10 +242,10 @@ func TestTerminationsHSTSAndInsecurePolicies(t *testing.T) {
 		})
 	}
 
-	// The reencrypt backend saw TLS with the service name as SNI.
+	// The reencrypt backend saw TLS without SNI (upstream sends none).
 	resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: "reencrypt.apps.test", RootCAs: roots})
-	if resp.Echo == nil || resp.Echo.TLS == nil || resp.Echo.TLS.ServerName != "echo.ns.svc" {
-		t.Errorf("reencrypt backend TLS = %+v, want SNI echo.ns.svc", resp.Echo)
+	if resp.Echo == nil || resp.Echo.TLS == nil || resp.Echo.TLS.ServerName != "" {
+		t.Errorf("reencrypt backend TLS = %+v, want TLS without SNI", resp.Echo)
 	}
 	// Passthrough: the client saw the backend's own certificate.
 	resp = w.mustGet(t, httpclient.Request{HTTPS: true, Host: "passthrough.apps.test", RootCAs: pki.Pool(w.backendCA)})
@@ -250,13 +260,75 @@ func TestReencryptRefusesABackendItCannotVerify(t *testing.T) {
 	good := w.routes()[4]
 	bad := good
 	bad.Name, bad.Host, bad.DestinationCA = "reencrypt-bad", "bad-reencrypt.apps.test", other.CertPEM
-	w.cfg.Routes = []haproxy.Route{good, bad}
+	// With a destinationCACertificate the CA alone is checked, not the
+	// name (upstream: no verifyhost then).
+	otherName := good
+	otherName.Name, otherName.Host, otherName.ServiceHostname = "reencrypt-other-name", "other-name.apps.test", "not-the-cert.ns.svc"
+	w.cfg.Routes = []haproxy.Route{good, bad, otherName}
 	w.start(t)
 	if resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: good.Host}); resp.Status != 200 {
 		t.Fatalf("positive control: %d", resp.Status)
 	}
 	if resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: bad.Host}); resp.Status != 503 {
 		t.Errorf("backend with an unverifiable certificate: %d, want 503", resp.Status)
+	}
+	if resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: otherName.Host}); resp.Status != 200 {
+		t.Errorf("destination CA, certificate for another name: %d, want 200 (no host name check)", resp.Status)
+	}
+}
+
+// Without a destinationCACertificate: the default destination CA with the
+// service's name checked if there is one, otherwise no verification.
+func TestReencryptDefaultDestinationCA(t *testing.T) {
+	w := newWorld(t)
+	ep := []haproxy.Endpoint{{Name: "ep1", Addr: w.httpsEcho}}
+	route := func(name, service string) haproxy.Route {
+		return haproxy.Route{Namespace: "ns", Name: name, Host: name + ".apps.test", Termination: haproxy.Reencrypt, ServiceHostname: service, Endpoints: ep}
+	}
+	matching, mismatching := route("matching", "echo.ns.svc"), route("mismatching", "other.ns.svc")
+	w.cfg.Routes = []haproxy.Route{matching, mismatching}
+
+	// No default CA: not verified at all.
+	w.start(t)
+	for _, r := range w.cfg.Routes {
+		if resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: r.Host}); resp.Status != 200 {
+			t.Errorf("no default destination CA, %s: %d, want 200 (verify none)", r.Name, resp.Status)
+		}
+	}
+	cfg := string(must[haproxy.Files](t)(haproxy.Render(w.cfg))[haproxy.ConfigFile])
+	if !strings.Contains(cfg, " ssl verify none\n") {
+		t.Errorf("no default destination CA: want server lines ending ssl verify none:\n%s", cfg)
+	}
+
+	// The default CA of the backend: its name is checked.
+	caFile := filepath.Join(w.cfg.Dir, "service-ca.crt")
+	if err := writeFile(caFile, w.backendCA.CertPEM); err != nil {
+		t.Fatal(err)
+	}
+	w.cfg.DefaultDestinationCA = caFile
+	w.reload(t)
+	if resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: matching.Host}); resp.Status != 200 {
+		t.Errorf("default destination CA, certificate for the service: %d, want 200", resp.Status)
+	}
+	if resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: mismatching.Host}); resp.Status != 503 {
+		t.Errorf("default destination CA, certificate for another name: %d, want 503", resp.Status)
+	}
+	cfg = string(must[haproxy.Files](t)(haproxy.Render(w.cfg))[haproxy.ConfigFile])
+	if want := " ssl verifyhost echo.ns.svc verify required ca-file " + caFile + "\n"; !strings.Contains(cfg, want) {
+		t.Errorf("want a server line ending %q:\n%s", want, cfg)
+	}
+	if strings.Contains(cfg, " sni ") {
+		t.Errorf("a server line sends SNI:\n%s", cfg)
+	}
+
+	// Another CA as the default: refused.
+	other := must[*pki.CA](t)(pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "other CA"}}))
+	if err := writeFile(caFile, other.CertPEM); err != nil {
+		t.Fatal(err)
+	}
+	w.reload(t)
+	if resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: matching.Host}); resp.Status != 503 {
+		t.Errorf("default destination CA that did not sign the backend: %d, want 503", resp.Status)
 	}
 }
 
@@ -266,6 +338,7 @@ func TestHeaderActionsOrderPrecedenceAndQuoting(t *testing.T) {
 		{Name: "X-Both", Kind: headers.Set, Value: "from-ingresscontroller"},
 		{Name: "X-IC-Only", Kind: headers.Set, Value: "ic"},
 		{Name: "X-Client-Secret", Kind: headers.Delete},
+		{Name: "X-IC-Host-B64", Kind: headers.Set, Value: "%[req.hdr(host),base64]"},
 	}
 	w.cfg.ResponseHeaders = []headers.Action{
 		{Name: "X-Both", Kind: headers.Set, Value: "from-ingresscontroller"},
@@ -298,13 +371,18 @@ func TestHeaderActionsOrderPrecedenceAndQuoting(t *testing.T) {
 	if resp.Status != 200 || resp.Echo == nil {
 		t.Fatalf("status %d: %s", resp.Status, resp.Body)
 	}
+	if resp.Echo.Host != "edge.apps.test" {
+		t.Errorf("backend saw Host %q, want it lowercased", resp.Echo.Host)
+	}
 	got := resp.Echo.Headers
 	for name, want := range map[string][]string{
-		"X-Both":            {"from-route"}, // requests: IngressController first, then the route
-		"X-Ic-Only":         {"ic"},
-		"X-Literal":         {`it's "quoted" \ back; semi`},
-		"X-Host-Lower":      {"edge.apps.test"},
-		"X-Host-B64":        {base64.StdEncoding.EncodeToString([]byte("Edge.Apps.Test"))},
+		"X-Both":       {"from-route"}, // requests: IngressController first, then the route
+		"X-Ic-Only":    {"ic"},
+		"X-Literal":    {`it's "quoted" \ back; semi`},
+		"X-Host-Lower": {"edge.apps.test"},
+		// upstream lowercases Host before any header action reads it.
+		"X-Host-B64":        {base64.StdEncoding.EncodeToString([]byte("edge.apps.test"))},
+		"X-Ic-Host-B64":     {base64.StdEncoding.EncodeToString([]byte("edge.apps.test"))},
 		"X-Delete-Then-Set": {"kept"},
 		"X-Client-Secret":   nil,
 		"X-Set-Then-Delete": nil,
@@ -355,7 +433,7 @@ func TestMutualTLSAlertsFilterAndForwardedCertificate(t *testing.T) {
 	if err := os.WriteFile(crlFile, append(rootCRL.PEM(), interCRL.PEM()...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w.cfg.MutualTLS = &haproxy.MutualTLS{Policy: "required", CAFile: caFile, CRLFile: crlFile, SubjectFilter: "/CN=allowed$"}
+	w.cfg.MutualTLS = &haproxy.MutualTLS{Policy: "required", CAFile: caFile, CRLFile: crlFile, SubjectFilter: "(?:/CN=allowed$|/CN=also-allowed$)"} // as the operator joins allowedSubjectPatterns
 	w.cfg.Routes = []haproxy.Route{w.routes()[1]}
 	w.start(t)
 
@@ -390,27 +468,66 @@ func TestMutualTLSAlertsFilterAndForwardedCertificate(t *testing.T) {
 		})
 	}
 
-	resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test", ClientCertificate: valid})
-	h := resp.Echo.Headers
-	wantDER := base64.StdEncoding.EncodeToString(valid.Certificate[0])
-	for name, want := range map[string]string{
-		"X-Ssl-Client-Verify": "0",
-		// %{+Q} quotes in logs only: header values arrive bare.
-		"X-Ssl-Client-Dn":  "/C=US/ST=NC/O=Example/OU=Eng/CN=allowed",
-		"X-Ssl-Client-Cn":  "allowed",
-		"X-Ssl-Client-Der": wantDER,
-	} {
-		if len(h[name]) != 1 || h[name][0] != want {
-			t.Errorf("backend saw %s = %q, want %q", name, h[name], want)
+	leafCert := must[*x509.Certificate](t)(x509.ParseCertificate(valid.Certificate[0]))
+	wantDN := "/C=US/ST=NC/O=Example/OU=Eng/CN=allowed"
+	// fe_sni and fe_no_sni alike; a client's own X-SSL* never passes.
+	for _, noSNI := range []bool{false, true} {
+		resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test", NoSNI: noSNI, ClientCertificate: valid, Header: spoofedXSSL()})
+		if resp.Status != 200 || resp.Echo == nil {
+			t.Fatalf("no SNI %v: status %d", noSNI, resp.Status)
+		}
+		h := resp.Echo.Headers
+		for name, want := range map[string]string{
+			"X-Ssl":               "1",
+			"X-Ssl-Client-Verify": "0",
+			// %{+Q} quotes in logs only: header values arrive bare.
+			"X-Ssl-Client-Dn":        wantDN,
+			"X-Ssl-Client-Cn":        "allowed",
+			"X-Ssl-Issuer":           "/CN=client intermediate",
+			"X-Ssl-Client-Der":       base64.StdEncoding.EncodeToString(valid.Certificate[0]),
+			"X-Ssl-Client-Sha1":      fmt.Sprintf("%X", sha1.Sum(valid.Certificate[0])),
+			"X-Ssl-Client-Serial":    fmt.Sprintf("%X", leafCert.SerialNumber.Bytes()),
+			"X-Ssl-Client-Version":   "3",
+			"X-Ssl-Client-Notbefore": leafCert.NotBefore.UTC().Format("060102150405Z"),
+			"X-Ssl-Client-Notafter":  leafCert.NotAfter.UTC().Format("060102150405Z"),
+		} {
+			if len(h[name]) != 1 || h[name][0] != want {
+				t.Errorf("no SNI %v: backend saw %s = %q, want %q", noSNI, name, h[name], want)
+			}
+		}
+		// Deleted, never set (upstream).
+		if v, ok := h["X-Ssl-Client-Subject"]; ok {
+			t.Errorf("no SNI %v: backend saw the client's X-SSL-Client-Subject %q", noSNI, v)
 		}
 	}
 
-	// Optional: no certificate passes, a bad one is still refused.
+	// Optional with a filter: no certificate is denied too (no ssl_c_used
+	// guard upstream).
 	w.cfg.MutualTLS.Policy = "optional"
+	w.reload(t)
+	if resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test"}); resp.Status != 403 {
+		t.Errorf("optional with a subject filter, no certificate: %d, want 403", resp.Status)
+	}
+	if resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test", ClientCertificate: valid}); resp.Status != 200 {
+		t.Errorf("optional with a subject filter, valid certificate: %d, want 200", resp.Status)
+	}
+
+	// Optional: no certificate passes, a bad one is still refused.
 	w.cfg.MutualTLS.SubjectFilter = ""
 	w.reload(t)
-	if resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test"}); resp.Status != 200 {
-		t.Errorf("optional, no certificate: %d, want 200", resp.Status)
+	resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test", Header: spoofedXSSL()})
+	if resp.Status != 200 || resp.Echo == nil {
+		t.Fatalf("optional, no certificate: %d, want 200", resp.Status)
+	}
+	// The headers are set whether or not a certificate came: empty then.
+	h := resp.Echo.Headers
+	for name, want := range map[string]string{"X-Ssl": "1", "X-Ssl-Client-Verify": "0", "X-Ssl-Client-Der": "", "X-Ssl-Client-Dn": "", "X-Ssl-Client-Cn": ""} {
+		if len(h[name]) != 1 || h[name][0] != want {
+			t.Errorf("optional, no certificate: backend saw %s = %q, want [%q]", name, h[name], want)
+		}
+	}
+	if v, ok := h["X-Ssl-Client-Subject"]; ok {
+		t.Errorf("optional, no certificate: backend saw the client's X-SSL-Client-Subject %q", v)
 	}
 	if resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test", ClientCertificate: valid}); resp.Status != 200 {
 		t.Errorf("optional, valid certificate: %d, want 200", resp.Status)
@@ -421,6 +538,79 @@ func TestMutualTLSAlertsFilterAndForwardedCertificate(t *testing.T) {
 }
 
 func writeFile(path string, data []byte) error { return os.WriteFile(path, data, 0o644) }
+
+// xsslHeaders are the request headers upstream deletes in every HTTP
+// frontend.
+var xsslHeaders = []string{
+	"X-SSL", "X-SSL-Client-CN", "X-SSL-Client-DER", "X-SSL-Client-DN", "X-SSL-Client-NotAfter", "X-SSL-Client-NotBefore",
+	"X-SSL-Client-SHA1", "X-SSL-Client-Serial", "X-SSL-Client-Subject", "X-SSL-Client-Verify", "X-SSL-Client-Version", "X-SSL-Issuer",
+}
+
+// spoofedXSSL is a client claiming a certificate it did not present.
+func spoofedXSSL() http.Header {
+	h := http.Header{}
+	for _, name := range xsslHeaders {
+		h.Set(name, "spoofed")
+	}
+	return h
+}
+
+// Every HTTP frontend (public, fe_sni, fe_no_sni) deletes the client's
+// X-SSL* headers, mutual TLS or not, and lowercases Host before the
+// IngressController's actions read it.
+func TestXSSLAndHostInEveryFrontend(t *testing.T) {
+	for _, mtls := range []bool{false, true} {
+		t.Run(fmt.Sprintf("mtls=%v", mtls), func(t *testing.T) {
+			w := newWorld(t)
+			if mtls {
+				clientCA := must[*pki.CA](t)(pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "client root"}}))
+				caFile := filepath.Join(w.cfg.Dir, "client-ca.pem")
+				if err := writeFile(caFile, clientCA.CertPEM); err != nil {
+					t.Fatal(err)
+				}
+				w.cfg.MutualTLS = &haproxy.MutualTLS{Policy: "optional", CAFile: caFile}
+			}
+			w.cfg.RequestHeaders = []headers.Action{{Name: "X-IC-Host-B64", Kind: headers.Set, Value: "%[req.hdr(host),base64]"}}
+			w.cfg.Routes = w.routes()[:3] // insecure, edge, edge-allow
+			w.start(t)
+			for _, tc := range []struct {
+				name string
+				req  httpclient.Request
+				host string
+			}{
+				{"public, insecure route", httpclient.Request{Host: "Insecure.APPS.test"}, "insecure.apps.test"},
+				{"public, edge route with Allow", httpclient.Request{Host: "ALLOW.apps.test"}, "allow.apps.test"},
+				{"fe_sni", httpclient.Request{HTTPS: true, Host: "Edge.Apps.Test"}, "edge.apps.test"},
+				{"fe_no_sni", httpclient.Request{HTTPS: true, NoSNI: true, Host: "Edge.Apps.Test"}, "edge.apps.test"},
+			} {
+				tc.req.Header = spoofedXSSL()
+				resp := w.mustGet(t, tc.req)
+				if resp.Status != 200 || resp.Echo == nil {
+					t.Fatalf("%s: status %d: %s", tc.name, resp.Status, resp.Body)
+				}
+				for _, name := range xsslHeaders {
+					for _, v := range resp.Echo.Headers[http.CanonicalHeaderKey(name)] {
+						if v == "spoofed" {
+							t.Errorf("%s: the client's %s reached the backend", tc.name, name)
+						}
+					}
+				}
+				if resp.Echo.Host != tc.host {
+					t.Errorf("%s: backend saw Host %q, want %q", tc.name, resp.Echo.Host, tc.host)
+				}
+				if got, want := resp.Echo.Headers["X-Ic-Host-B64"], base64.StdEncoding.EncodeToString([]byte(tc.host)); len(got) != 1 || got[0] != want {
+					t.Errorf("%s: X-IC-Host-B64 = %q, want %q (Host lowercased first)", tc.name, got, want)
+				}
+				// Plain HTTP never carries a client certificate.
+				if !tc.req.HTTPS {
+					if v, ok := resp.Echo.Headers["X-Ssl"]; ok {
+						t.Errorf("%s: plain HTTP backend saw X-SSL %q", tc.name, v)
+					}
+				}
+			}
+		})
+	}
+}
 
 // Without distribution points there is no CRL file: client certificates
 // are verified against the bundle only.

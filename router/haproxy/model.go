@@ -43,13 +43,18 @@ type Route struct {
 	// Certificate is the PEM chain followed by its key (edge, reencrypt);
 	// empty means the default certificate.
 	Certificate []byte
-	// DestinationCA verifies the backend of a reencrypt route; empty means
-	// the backend's certificate is not verified.
+	// DestinationCA verifies the backend of a reencrypt route (CA only, no
+	// host name check). Empty: Config.DefaultDestinationCA, if any, with
+	// ServiceHostname checked; otherwise the backend is not verified.
 	DestinationCA []byte
-	// ServerName is the SNI and verified name sent to a reencrypt backend.
-	ServerName string
-	Endpoints  []Endpoint
-	// HSTS is the Strict-Transport-Security value, "" for none.
+	// ServiceHostname is "<service>.<namespace>.svc": the name a reencrypt
+	// backend's certificate must hold when it is verified against the
+	// default destination CA. It is never sent as SNI (upstream sends none).
+	ServiceHostname string
+	Endpoints       []Endpoint
+	// HSTS is the Strict-Transport-Security value, "" for none. Edge and
+	// reencrypt only; sent on every response of the route's backend, over
+	// plain HTTP too (insecureEdgeTerminationPolicy Allow), as upstream.
 	HSTS            string
 	RequestHeaders  []headers.Action
 	ResponseHeaders []headers.Action
@@ -64,7 +69,7 @@ type MutualTLS struct {
 	// (the CAs name no distribution point).
 	CAFile, CRLFile string
 	// SubjectFilter is a regular expression the client's subject DN must
-	// match; a mismatch is answered 403.
+	// match; a mismatch, or no client certificate at all, is answered 403.
 	SubjectFilter string
 }
 
@@ -81,7 +86,11 @@ type Config struct {
 	Dir string
 	// DefaultCertificate is served when no route's certificate matches.
 	DefaultCertificate []byte
-	MutualTLS          *MutualTLS
+	// DefaultDestinationCA is the path of the CA file that verifies
+	// reencrypt backends of routes without a destinationCACertificate
+	// (DEFAULT_DESTINATION_CA_PATH, the service CA); "" for none.
+	DefaultDestinationCA string
+	MutualTLS            *MutualTLS
 	// IngressController-level header actions, applied in the frontends.
 	RequestHeaders, ResponseHeaders []headers.Action
 	Routes                          []Route

@@ -58,6 +58,9 @@ func (r *Route) Validate() error {
 	if r.Termination == Passthrough && (r.Path != "" || len(r.RequestHeaders)+len(r.ResponseHeaders) > 0) {
 		return fmt.Errorf("route %s: a passthrough route can have neither a path nor header actions", r.Key())
 	}
+	if strings.ContainsAny(r.ServiceHostname, " \t'\"\\{}#") {
+		return fmt.Errorf("route %s: service host name %q is not a DNS name", r.Key(), r.ServiceHostname)
+	}
 	for _, e := range r.Endpoints {
 		if strings.ContainsAny(e.Addr+e.Name, " \t'\"\\") {
 			return fmt.Errorf("route %s: endpoint %q %q is malformed", r.Key(), e.Name, e.Addr)
@@ -76,8 +79,17 @@ func (r *Route) HostMatch() string {
 	return cond
 }
 
+// reencryptView is what a reencrypt server line depends on.
+type reencryptView struct {
+	Dir, DefaultCA string
+	Route          *Route
+}
+
 var funcs = template.FuncMap{
-	"quote":    headers.Quote,
+	"quote": headers.Quote,
+	"reencrypt": func(dir, defaultCA string, r Route) reencryptView {
+		return reencryptView{Dir: dir, DefaultCA: defaultCA, Route: &r}
+	},
 	"request":  func(a headers.Action) string { return a.Directive("http-request") },
 	"response": func(a headers.Action) string { return a.Directive("http-response") },
 }
@@ -92,6 +104,9 @@ func Render(cfg Config) (Files, error) {
 	}
 	if len(cfg.DefaultCertificate) == 0 {
 		return nil, errors.New("haproxy: no default certificate")
+	}
+	if p := cfg.DefaultDestinationCA; p != "" && (!filepath.IsAbs(p) || strings.ContainsAny(p, " \t'\"\\#")) {
+		return nil, fmt.Errorf("haproxy: default destination CA %q must be an absolute path without spaces or quotes", p)
 	}
 	if m := cfg.MutualTLS; m != nil {
 		if m.Policy != "required" && m.Policy != "optional" {
@@ -131,6 +146,9 @@ func Render(cfg Config) (Files, error) {
 		}
 		if len(r.DestinationCA) > 0 && r.Termination == Reencrypt {
 			files["cacerts/"+r.FileName()] = r.DestinationCA
+		}
+		if r.Termination == Reencrypt && len(r.DestinationCA) == 0 && cfg.DefaultDestinationCA != "" && r.ServiceHostname == "" {
+			return nil, fmt.Errorf("route %s: reencrypt verified by the default destination CA needs the service host name", r.Key())
 		}
 	}
 	files["crt-list"] = []byte(crtList.String())

@@ -21,7 +21,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -60,21 +59,6 @@ var CRDFiles = []string{
 	"config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_ingresses.crd.yaml",
 }
 
-// Resources returns an e2e-framework client that knows the OpenShift and
-// CRD types.
-func Resources(cfg *rest.Config) (*resources.Resources, error) {
-	r, err := resources.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	for _, add := range []func(*runtime.Scheme) error{apiextensionsv1.AddToScheme, routev1.Install, operatorv1.Install, configv1.Install} {
-		if err := add(r.GetScheme()); err != nil {
-			return nil, err
-		}
-	}
-	return r, nil
-}
-
 // Install applies everything and waits until the router serves and the
 // IngressController reports Available.
 func Install(ctx context.Context, cfg *rest.Config, o Options) error {
@@ -88,7 +72,7 @@ func Install(ctx context.Context, cfg *rest.Config, o Options) error {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	r, err := Resources(cfg)
+	r, err := kubeapply.Resources(cfg)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"log"
@@ -12,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 
 	routeclient "github.com/openshift/client-go/route/clientset/versioned"
@@ -33,8 +36,11 @@ func main() {
 	}
 }
 
+// getenv reads the environment; tests replace it.
+var getenv = os.Getenv
+
 func env(name, def string) string {
-	if v := os.Getenv(name); v != "" {
+	if v := getenv(name); v != "" {
 		return v
 	}
 	return def
@@ -48,60 +54,139 @@ func port(name, def string) (string, error) {
 	return ":" + v, nil
 }
 
-func run() error {
+// The router reads the part of the environment the upstream ingress
+// operator sets (upstream: cluster-ingress-operator
+// pkg/operator/controller/ingress/deployment.go) that it acts on:
+// ROUTER_SERVICE_NAME, ROUTER_CANONICAL_HOSTNAME, ROUTER_DOMAIN,
+// STATS_PORT, ROUTER_SERVICE_HTTP(S)_PORT, DEFAULT_CERTIFICATE_DIR (or
+// DEFAULT_CERTIFICATE_PATH), DEFAULT_DESTINATION_CA_PATH,
+// ROUTER_HTTP_REQUEST/RESPONSE_HEADERS and ROUTER_MUTUAL_TLS_AUTH*.
+// Everything else the operator sets (ROUTER_SERVICE_NAMESPACE,
+// STATS_USERNAME_FILE, STATS_PASSWORD_FILE, ROUTER_METRICS_*,
+// ROUTER_LOAD_BALANCE_ALGORITHM, ROUTER_TCP_BALANCE_SCHEME,
+// ROUTER_THREADS, RELOAD_INTERVAL, ROUTER_CIPHERS, ROUTER_CIPHERSUITES,
+// SSL_MIN_VERSION, ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK,
+// ROUTER_ALLOW_WILDCARD_ROUTES, ROUTER_SET_FORWARDED_HEADERS,
+// ROUTER_DISABLE_HTTP2, ROUTER_ENABLE_EXTERNAL_CERTIFICATE, ...) is
+// accepted and ignored.
+//
+// settings is what run needs from the environment, read by loadSettings
+// without touching the cluster.
+type settings struct {
+	base       haproxy.Config
+	routerName string
+	canonical  string
+	// crlManager keeps the CRL file when the client CA bundle names
+	// distribution points; nil otherwise.
+	crlManager *crl.Manager
+}
+
+func loadSettings() (*settings, error) {
+	// The image has this directory and runs as root; the Deployment mounts
+	// nothing there (upstream's router keeps its files under
+	// /var/lib/haproxy too).
 	dir := env("ROUTER_WORK_DIR", "/var/lib/haproxy/router")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("work directory: %w", err)
+	}
 	httpBind, err := port("ROUTER_SERVICE_HTTP_PORT", "80")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	httpsBind, err := port("ROUTER_SERVICE_HTTPS_PORT", "443")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	statsBind, err := port("STATS_PORT", "1936")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defaultCert, err := defaultCertificate(os.Getenv("DEFAULT_CERTIFICATE_PATH"), env("ROUTER_DOMAIN", "apps.example.test"))
+	defaultCert, source, err := defaultCertificate(getenv("DEFAULT_CERTIFICATE_PATH"), getenv("DEFAULT_CERTIFICATE_DIR"), env("ROUTER_DOMAIN", "apps.example.test"))
+	if err != nil {
+		return nil, err
+	}
+	log.Printf("default certificate: %s", source)
+	s := &settings{
+		base: haproxy.Config{
+			HTTPBind: httpBind, HTTPSBind: httpsBind, StatsBind: statsBind, Dir: dir, DefaultCertificate: defaultCert,
+			DefaultDestinationCA: defaultDestinationCA(getenv("DEFAULT_DESTINATION_CA_PATH")),
+		},
+		routerName: routerName(),
+		canonical:  getenv("ROUTER_CANONICAL_HOSTNAME"),
+	}
+	if s.base.RequestHeaders, err = headers.ParseEnv(getenv(headers.RequestEnv)); err != nil {
+		return nil, fmt.Errorf("%s: %w", headers.RequestEnv, err)
+	}
+	if s.base.ResponseHeaders, err = headers.ParseEnv(getenv(headers.ResponseEnv)); err != nil {
+		return nil, fmt.Errorf("%s: %w", headers.ResponseEnv, err)
+	}
+	switch policy := getenv("ROUTER_MUTUAL_TLS_AUTH"); policy {
+	case "", "none":
+	case "required", "optional":
+		caFile := getenv("ROUTER_MUTUAL_TLS_AUTH_CA")
+		if caFile == "" {
+			return nil, errors.New("ROUTER_MUTUAL_TLS_AUTH is set but ROUTER_MUTUAL_TLS_AUTH_CA names no CA bundle")
+		}
+		cas, err := crl.ReadBundle(caFile)
+		if err != nil {
+			return nil, fmt.Errorf("ROUTER_MUTUAL_TLS_AUTH_CA: %w", err)
+		}
+		s.base.MutualTLS = &haproxy.MutualTLS{Policy: policy, CAFile: caFile, SubjectFilter: getenv("ROUTER_MUTUAL_TLS_AUTH_FILTER")}
+		// upstream: crl.CABundleHasCRLs; no distribution point at all, no crl-file.
+		if crl.Needed(cas) {
+			s.base.MutualTLS.CRLFile = filepath.Join(dir, "crls", "client-ca.crl.pem")
+			s.crlManager = &crl.Manager{CAFile: caFile, CRLFile: s.base.MutualTLS.CRLFile, Logf: log.Printf}
+			if err := s.crlManager.WritePlaceholder(); err != nil {
+				return nil, fmt.Errorf("placeholder CRLs: %w", err)
+			}
+		}
+	default:
+		return nil, fmt.Errorf("ROUTER_MUTUAL_TLS_AUTH=%q: want required, optional or none", policy)
+	}
+	return s, nil
+}
+
+// routerName is the name in status.ingress[].routerName. Upstream's
+// router takes it from ROUTER_SERVICE_NAME, which the operator sets to
+// the IngressController's name (upstream: openshift/router
+// pkg/cmd/infra/router/router.go, flag --name); ROUTER_NAME is this
+// router's older variable.
+func routerName() string {
+	for _, name := range []string{"ROUTER_SERVICE_NAME", "ROUTER_NAME"} {
+		if v := getenv(name); v != "" {
+			return v
+		}
+	}
+	return "default"
+}
+
+// defaultDestinationCA is DEFAULT_DESTINATION_CA_PATH if that file
+// exists: it then verifies reencrypt backends of routes without a
+// destinationCACertificate. A missing file is ignored (upstream:
+// openshift/router pkg/cmd/infra/router/template.go clears its default
+// path when the file is missing).
+func defaultDestinationCA(path string) string {
+	if path == "" {
+		return ""
+	}
+	if fi, err := os.Stat(path); err != nil || fi.IsDir() {
+		log.Printf("DEFAULT_DESTINATION_CA_PATH=%s: not a file (%v); reencrypt backends without a destination CA are not verified", path, err)
+		return ""
+	}
+	return path
+}
+
+func run() error {
+	s, err := loadSettings()
 	if err != nil {
 		return err
 	}
-	base := haproxy.Config{HTTPBind: httpBind, HTTPSBind: httpsBind, StatsBind: statsBind, Dir: dir, DefaultCertificate: defaultCert}
-	if base.RequestHeaders, err = headers.ParseEnv(os.Getenv(headers.RequestEnv)); err != nil {
-		return fmt.Errorf("%s: %w", headers.RequestEnv, err)
-	}
-	if base.ResponseHeaders, err = headers.ParseEnv(os.Getenv(headers.ResponseEnv)); err != nil {
-		return fmt.Errorf("%s: %w", headers.ResponseEnv, err)
-	}
-	proxy := &haproxy.Process{Binary: env("HAPROXY_BINARY", "/usr/sbin/haproxy"), Dir: dir}
+	base := s.base
+	proxy := &haproxy.Process{Binary: env("HAPROXY_BINARY", "/usr/sbin/haproxy"), Dir: base.Dir}
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	defer proxy.Stop()
-
-	var crlManager *crl.Manager
-	switch policy := os.Getenv("ROUTER_MUTUAL_TLS_AUTH"); policy {
-	case "", "none":
-	case "required", "optional":
-		caFile := os.Getenv("ROUTER_MUTUAL_TLS_AUTH_CA")
-		if caFile == "" {
-			return errors.New("ROUTER_MUTUAL_TLS_AUTH is set but ROUTER_MUTUAL_TLS_AUTH_CA names no CA bundle")
-		}
-		cas, err := crl.ReadBundle(caFile)
-		if err != nil {
-			return fmt.Errorf("ROUTER_MUTUAL_TLS_AUTH_CA: %w", err)
-		}
-		base.MutualTLS = &haproxy.MutualTLS{Policy: policy, CAFile: caFile, SubjectFilter: os.Getenv("ROUTER_MUTUAL_TLS_AUTH_FILTER")}
-		if crl.Needed(cas) {
-			base.MutualTLS.CRLFile = filepath.Join(dir, "crls", "client-ca.crl.pem")
-			crlManager = &crl.Manager{CAFile: caFile, CRLFile: base.MutualTLS.CRLFile, Logf: log.Printf}
-			if err := crlManager.WritePlaceholder(); err != nil {
-				return fmt.Errorf("placeholder CRLs: %w", err)
-			}
-		}
-	default:
-		return fmt.Errorf("ROUTER_MUTUAL_TLS_AUTH=%q: want required, optional or none", policy)
-	}
 
 	cfg, err := restConfig()
 	if err != nil {
@@ -117,16 +202,17 @@ func run() error {
 	}
 	c := &controller.Controller{
 		Kube: kube, Routes: routes, Base: base, Proxy: proxy,
-		RouterName: env("ROUTER_NAME", "default"), CanonicalHostname: os.Getenv("ROUTER_CANONICAL_HOSTNAME"),
+		RouterName: s.routerName, CanonicalHostname: s.canonical,
 		Logf: log.Printf,
 	}
-	if crlManager != nil {
+	if m := s.crlManager; m != nil {
 		// CRLs apply through a reload, once HAProxy runs; until then the
 		// placeholder keeps mutual TLS closed.
-		crlManager.OnPublish = func(ctx context.Context) error { return c.Reload(ctx) }
-		go crlManager.Run(ctx)
+		m.OnPublish = func(ctx context.Context) error { return c.Reload(ctx) }
+		go m.Run(ctx)
 	}
-	log.Printf("router %s: http %s, https %s, stats %s, mutual TLS %v", c.RouterName, httpBind, httpsBind, statsBind, base.MutualTLS != nil)
+	log.Printf("router %s: http %s, https %s, stats %s, mutual TLS %v, default destination CA %q",
+		c.RouterName, base.HTTPBind, base.HTTPSBind, base.StatsBind, base.MutualTLS != nil, base.DefaultDestinationCA)
 	return c.Run(ctx)
 }
 
@@ -141,23 +227,71 @@ func restConfig() (*rest.Config, error) {
 	return cfg, nil
 }
 
-// defaultCertificate loads DEFAULT_CERTIFICATE_PATH (cert chain and key in
-// one PEM file), or mints a self-signed wildcard for the router's domain.
-func defaultCertificate(path, domain string) ([]byte, error) {
-	if path != "" {
+// defaultCertificate returns the default certificate as HAProxy loads it
+// (chain, then key) and where it came from:
+//   - DEFAULT_CERTIFICATE_PATH: one PEM file with the chain and its key;
+//   - DEFAULT_CERTIFICATE_DIR: a kubernetes.io/tls Secret's mount, tls.crt
+//     (a chain, possibly with its key) and, if tls.crt holds no key,
+//     tls.key (upstream: openshift/router pkg/router/template/router.go,
+//     secretToPem); an unusable directory is an error, not a fallback;
+//   - otherwise a self-signed wildcard for the router's domain.
+func defaultCertificate(path, dir, domain string) ([]byte, string, error) {
+	switch {
+	case path != "":
 		b, err := os.ReadFile(path)
 		if err != nil {
-			return nil, fmt.Errorf("DEFAULT_CERTIFICATE_PATH: %w", err)
+			return nil, "", fmt.Errorf("DEFAULT_CERTIFICATE_PATH: %w", err)
 		}
-		return b, nil
+		if _, err := tls.X509KeyPair(b, b); err != nil {
+			return nil, "", fmt.Errorf("DEFAULT_CERTIFICATE_PATH %s: %w", path, err)
+		}
+		return b, path, nil
+	case dir != "":
+		crt, err := os.ReadFile(filepath.Join(dir, "tls.crt"))
+		if err != nil {
+			return nil, "", fmt.Errorf("DEFAULT_CERTIFICATE_DIR: %w", err)
+		}
+		pemData := withNewline(crt)
+		if !hasPrivateKey(crt) {
+			key, err := os.ReadFile(filepath.Join(dir, "tls.key"))
+			if err != nil {
+				return nil, "", fmt.Errorf("DEFAULT_CERTIFICATE_DIR: %w", err)
+			}
+			pemData = append(pemData, withNewline(key)...)
+		}
+		if _, err := tls.X509KeyPair(pemData, pemData); err != nil {
+			return nil, "", fmt.Errorf("DEFAULT_CERTIFICATE_DIR %s: %w", dir, err)
+		}
+		return pemData, dir, nil
 	}
 	ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "router default CA"}})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	leaf, err := ca.IssueServer(pki.ServerOptions{Hosts: []string{"*." + domain}})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return leaf.HAProxyPEM(), nil
+	return leaf.HAProxyPEM(), "self-signed for *." + domain, nil
+}
+
+func withNewline(b []byte) []byte {
+	out := append([]byte(nil), b...)
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	return out
+}
+
+func hasPrivateKey(data []byte) bool {
+	for rest := data; ; {
+		var block *pem.Block
+		block, rest = pem.Decode(rest)
+		if block == nil {
+			return false
+		}
+		if strings.HasSuffix(block.Type, "PRIVATE KEY") {
+			return true
+		}
+	}
 }

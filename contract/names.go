@@ -1,0 +1,50 @@
+package contract
+
+import operatorv1 "github.com/openshift/api/operator/v1"
+
+// Where things live on OpenShift (cluster-ingress-operator
+// pkg/operator/controller/names.go).
+const (
+	OperatorNamespace = "openshift-ingress-operator"
+	RouterNamespace   = "openshift-ingress"
+	// ConfigNamespace holds what a cluster-admin configures: the client CA
+	// ConfigMaps that IngressController spec.clientTLS.clientCA names.
+	ConfigNamespace = "openshift-config"
+	// DefaultIngressController is the IngressController every cluster has.
+	DefaultIngressController = "default"
+	// IngressConfig is the name of the cluster's config.openshift.io Ingress.
+	IngressConfig = "cluster"
+	// ClientCAKey is the key of the client CA bundle in its ConfigMap
+	// (cluster-ingress-operator pkg/operator/controller/ingress/deployment.go).
+	ClientCAKey = "ca-bundle.pem"
+	// RouterContainer is the router's container in its pod.
+	RouterContainer = "router"
+	// RouterDeploymentLabel selects an IngressController's router pods.
+	RouterDeploymentLabel = "ingresscontroller.operator.openshift.io/deployment-ingresscontroller"
+)
+
+// HSTSAnnotation is the route annotation whose value the router sends as
+// Strict-Transport-Security (openshift/router haproxy-config.template).
+const HSTSAnnotation = "haproxy.router.openshift.io/hsts_header"
+
+// RouterDeploymentName is the router Deployment of an IngressController.
+func RouterDeploymentName(ingressController string) string { return "router-" + ingressController }
+
+// IngressControllerSettled says a change of ic took effect: the operator
+// observed its generation, and it is Available and not Progressing (what
+// cluster-ingress-operator's test/e2e waits for).
+func IngressControllerSettled(ic *operatorv1.IngressController) bool {
+	if ic.Status.ObservedGeneration != ic.Generation {
+		return false
+	}
+	available, progressing := false, true
+	for _, c := range ic.Status.Conditions {
+		switch c.Type {
+		case operatorv1.OperatorStatusTypeAvailable:
+			available = c.Status == operatorv1.ConditionTrue
+		case operatorv1.OperatorStatusTypeProgressing:
+			progressing = c.Status == operatorv1.ConditionTrue
+		}
+	}
+	return available && !progressing
+}

@@ -1,0 +1,129 @@
+package contract
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Wording is how one upstream validator words a refusal, and where.
+type Wording struct {
+	// Text is matched as a substring of the API error: the validator's own
+	// message, without the field path the API server puts in front.
+	Text string
+	// Source is the upstream file that produces Text.
+	Source string
+}
+
+// Refusal is one rule's refusal in every wording upstream has for it. On
+// OpenShift a Route is validated by openshift-apiserver (library-go's
+// route validation); where Route is a CRD (MicroShift, the kind profile)
+// its CEL rules answer first. A router platform conforms when its refusal
+// carries one of them.
+type Refusal struct {
+	Rule     string
+	Wordings []Wording
+}
+
+// Matches reports whether an API error's text carries one of the wordings.
+func (r Refusal) Matches(errText string) bool {
+	for _, w := range r.Wordings {
+		if strings.Contains(errText, w.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r Refusal) String() string {
+	texts := make([]string, len(r.Wordings))
+	for i, w := range r.Wordings {
+		texts[i] = fmt.Sprintf("%q (%s)", w.Text, w.Source)
+	}
+	return r.Rule + ": one of " + strings.Join(texts, ", ")
+}
+
+const (
+	libraryGoRouteValidation = "openshift/library-go pkg/route/validation/validation.go"
+	routeCRD                 = "openshift/api route/v1/types.go (Route CRD, CEL)"
+	ingressControllerCRD     = "openshift/api operator/v1/types_ingresscontroller.go (IngressController CRD, CEL)"
+	apiextensionsMaxItems    = "k8s.io/apiextensions-apiserver schema validation (maxItems)"
+	requiredRouteAnnotations = "openshift/openshift-apiserver pkg/route/apiserver/admission/requiredrouteannotations/admission.go"
+)
+
+// RouteHeaderDenied refuses a Route header action on a denied header
+// (strict-transport-security, proxy, cookie or set-cookie).
+func RouteHeaderDenied(lowerName string) Refusal {
+	return Refusal{Rule: "route header action on " + lowerName, Wordings: []Wording{
+		{lowerName + " header may not be modified via header actions", routeCRD},
+		{"Forbidden: the following headers may not be modified using this API: strict-transport-security, proxy, cookie, set-cookie", libraryGoRouteValidation},
+	}}
+}
+
+// RouteHeaderActionsOverLimit refuses more than 20 request actions.
+var RouteRequestHeaderActionsOverLimit = Refusal{Rule: "more than 20 request header actions", Wordings: []Wording{
+	{"must have at most 20 items", apiextensionsMaxItems},
+	{"request headers list can't exceed 20 items", libraryGoRouteValidation},
+}}
+
+// RouteHeaderDuplicate refuses two actions on one header name.
+var RouteHeaderDuplicate = Refusal{Rule: "two actions on one header", Wordings: []Wording{
+	{"Duplicate value", routeCRD},
+	{"Duplicate value", libraryGoRouteValidation},
+}}
+
+// RouteRequestHeaderValueNotAllowed refuses a request action value with a
+// fetcher or converter outside the allowed ones.
+var RouteRequestHeaderValueNotAllowed = Refusal{Rule: "request header value with a fetcher that is not allowed", Wordings: []Wording{
+	{"Either the header value provided is not in correct format or the sample fetcher/converter specified is not allowed.", routeCRD},
+	// library-go's message has a double space in "value  may"; only its
+	// first sentence is matched.
+	{"Either header value provided is not in correct format or the converter specified is not allowed.", libraryGoRouteValidation},
+}}
+
+// RouteHeaderSetWithoutValue refuses a Set action without set.
+var RouteHeaderSetWithoutValue = Refusal{Rule: "Set without a value", Wordings: []Wording{
+	{"set is required when type is Set, and forbidden otherwise", routeCRD},
+	{"set is required when type is Set, and forbidden otherwise", libraryGoRouteValidation},
+}}
+
+// RouteHeaderActionsOnPassthrough refuses header actions on a passthrough route.
+var RouteHeaderActionsOnPassthrough = Refusal{Rule: "header actions on a passthrough route", Wordings: []Wording{
+	{"header actions are not permitted when tls termination is passthrough.", routeCRD},
+	{"only edge and re-encrypt routes are supported for providing customized headers.", libraryGoRouteValidation},
+}}
+
+// IngressControllerHostHeaderDenied refuses an IngressController action on
+// Host. The IngressController is a CRD everywhere: one wording.
+var IngressControllerHostHeaderDenied = Refusal{Rule: "IngressController header action on host", Wordings: []Wording{
+	{"host header may not be modified via header actions", ingressControllerCRD},
+}}
+
+// The required-HSTS refusals (openshift-apiserver's
+// route.openshift.io/RequiredRouteAnnotations admission plugin).
+var (
+	HSTSMaxAgeMissingOrWrong = hstsRefusal("max-age missing or malformed", "HSTS max-age must be set correctly in HSTS annotation")
+	HSTSPreloadRequired      = hstsRefusal("preload required", "HSTS preload must be specified")
+	HSTSPreloadForbidden     = hstsRefusal("preload forbidden", "HSTS preload must not be specified")
+	HSTSIncludeSubDomainsReq = hstsRefusal("includeSubDomains required", "HSTS includeSubDomains must be specified")
+	HSTSIncludeSubDomainsFor = hstsRefusal("includeSubDomains forbidden", "HSTS includeSubDomains must not be specified")
+)
+
+// HSTSMaxAgeGreater refuses a max-age above the policy's largestMaxAge.
+func HSTSMaxAgeGreater(largest int32) Refusal {
+	return hstsRefusal("max-age above the largest", fmt.Sprintf("HSTS max-age is greater than maximum age %ds", largest))
+}
+
+// HSTSMaxAgeLess refuses a max-age below the policy's smallestMaxAge.
+func HSTSMaxAgeLess(smallest int32) Refusal {
+	return hstsRefusal("max-age below the smallest", fmt.Sprintf("HSTS max-age is less than minimum age %ds", smallest))
+}
+
+func hstsRefusal(rule, text string) Refusal {
+	return Refusal{Rule: "required HSTS policy: " + rule, Wordings: []Wording{{text, requiredRouteAnnotations}}}
+}
+
+// HSTSMaxAgeOutOfRange refuses a max-age that is no 32-bit integer:
+// upstream answers with strconv.ParseInt's own error.
+func HSTSMaxAgeOutOfRange(value string) Refusal {
+	return hstsRefusal("max-age beyond int32", fmt.Sprintf("strconv.ParseInt: parsing %q: value out of range", value))
+}

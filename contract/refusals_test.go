@@ -1,0 +1,94 @@
+package contract
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	routev1 "github.com/openshift/api/route/v1"
+	routecommon "github.com/openshift/library-go/pkg/route"
+	"github.com/openshift/library-go/pkg/route/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+func set(name, value string) routev1.RouteHTTPHeader {
+	return routev1.RouteHTTPHeader{Name: name, Action: routev1.RouteHTTPHeaderActionUnion{Type: routev1.Set, Set: &routev1.RouteSetHTTPHeader{Value: value}}}
+}
+
+func edgeWith(request, response []routev1.RouteHTTPHeader) *routev1.Route {
+	return &routev1.Route{
+		ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: "ns"},
+		Spec: routev1.RouteSpec{
+			Host:        "r.apps.example.test",
+			To:          routev1.RouteTargetReference{Kind: "Service", Name: "svc"},
+			TLS:         &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge},
+			HTTPHeaders: &routev1.RouteHTTPHeaders{Actions: routev1.RouteHTTPHeaderActions{Request: request, Response: response}},
+		},
+	}
+}
+
+// The library-go wording of every route header refusal is what
+// library-go's ValidateRoute (the validation openshift-apiserver serves)
+// really says: this module builds against it, so the table is checked
+// against the running code, not against a copy of its text.
+func TestRouteHeaderRefusalsMatchLibraryGo(t *testing.T) {
+	twentyOne := make([]routev1.RouteHTTPHeader, 21)
+	for i := range twentyOne {
+		twentyOne[i] = set(fmt.Sprintf("X-H%d", i), "v")
+	}
+	passthrough := edgeWith([]routev1.RouteHTTPHeader{set("X-A", "1")}, nil)
+	passthrough.Spec.TLS.Termination = routev1.TLSTerminationPassthrough
+	cases := []struct {
+		route *routev1.Route
+		want  Refusal
+	}{
+		{edgeWith(nil, []routev1.RouteHTTPHeader{set("Strict-Transport-Security", "max-age=1")}), RouteHeaderDenied("strict-transport-security")},
+		{edgeWith([]routev1.RouteHTTPHeader{set("Proxy", "x")}, nil), RouteHeaderDenied("proxy")},
+		{edgeWith([]routev1.RouteHTTPHeader{{Name: "Cookie", Action: routev1.RouteHTTPHeaderActionUnion{Type: routev1.Delete}}}, nil), RouteHeaderDenied("cookie")},
+		{edgeWith(nil, []routev1.RouteHTTPHeader{set("Set-Cookie", "a=b")}), RouteHeaderDenied("set-cookie")},
+		{edgeWith(twentyOne, nil), RouteRequestHeaderActionsOverLimit},
+		{edgeWith([]routev1.RouteHTTPHeader{set("X-A", "1"), {Name: "X-A", Action: routev1.RouteHTTPHeaderActionUnion{Type: routev1.Delete}}}, nil), RouteHeaderDuplicate},
+		{edgeWith([]routev1.RouteHTTPHeader{set("X-Src", "%[src]")}, nil), RouteRequestHeaderValueNotAllowed},
+		{edgeWith([]routev1.RouteHTTPHeader{{Name: "X-A", Action: routev1.RouteHTTPHeaderActionUnion{Type: routev1.Set}}}, nil), RouteHeaderSetWithoutValue},
+		{passthrough, RouteHeaderActionsOnPassthrough},
+	}
+	for _, c := range cases {
+		t.Run(c.want.Rule, func(t *testing.T) {
+			errs := validation.ValidateRoute(context.Background(), c.route, nil, nil, routecommon.RouteValidationOptions{})
+			if len(errs) == 0 {
+				t.Fatal("library-go admitted the route")
+			}
+			got := errs.ToAggregate().Error()
+			var libraryGo []Wording
+			for _, w := range c.want.Wordings {
+				if w.Source == libraryGoRouteValidation {
+					libraryGo = append(libraryGo, w)
+				}
+			}
+			if !(Refusal{Rule: c.want.Rule, Wordings: libraryGo}).Matches(got) {
+				t.Errorf("library-go says %q; the table's library-go wording is %v", got, libraryGo)
+			}
+		})
+	}
+}
+
+func TestEveryRefusalNamesItsSource(t *testing.T) {
+	for _, r := range []Refusal{
+		RouteHeaderDenied("proxy"), RouteRequestHeaderActionsOverLimit, RouteHeaderDuplicate, RouteRequestHeaderValueNotAllowed,
+		RouteHeaderSetWithoutValue, RouteHeaderActionsOnPassthrough, IngressControllerHostHeaderDenied,
+		HSTSMaxAgeMissingOrWrong, HSTSPreloadRequired, HSTSPreloadForbidden, HSTSIncludeSubDomainsReq, HSTSIncludeSubDomainsFor,
+		HSTSMaxAgeGreater(1), HSTSMaxAgeLess(1), HSTSMaxAgeOutOfRange("1"),
+	} {
+		if len(r.Wordings) == 0 {
+			t.Errorf("%s: no wording", r.Rule)
+		}
+		for _, w := range r.Wordings {
+			if w.Text == "" || w.Source == "" {
+				t.Errorf("%s: wording %+v lacks its text or source", r.Rule, w)
+			}
+		}
+	}
+	if RouteHeaderDenied("proxy").Matches("something else") {
+		t.Error("a refusal matched an unrelated error")
+	}
+}

@@ -1,0 +1,50 @@
+package framework
+
+import (
+	"context"
+
+	. "github.com/onsi/gomega"
+	routev1 "github.com/openshift/api/route/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/router-conformance/suite/contract"
+)
+
+// ExpectRefusal asserts that the API refused with one of the rule's
+// upstream wordings; an admission, or any other error, fails.
+func ExpectRefusal(g Gomega, err error, want contract.Refusal) {
+	g.ExpectWithOffset(1, err).To(HaveOccurred(), "admitted; want the refusal %s", want)
+	g.ExpectWithOffset(1, want.Matches(err.Error())).To(BeTrue(), "got %q; want %s", err.Error(), want)
+}
+
+var dryRun = []string{metav1.DryRunAll}
+
+// EventuallyRouteRefused waits until creating route is refused with want,
+// then creates it for real and asserts the same refusal. Admission reads
+// the Ingress config through informer caches (on OpenShift, of several API
+// servers), so a policy set a moment ago may not apply yet; the dry runs
+// store nothing while it settles.
+func EventuallyRouteRefused(ctx context.Context, route *routev1.Route, want contract.Refusal) {
+	routes := E.Routes.RouteV1().Routes(route.Namespace)
+	Eventually(func(g Gomega) {
+		_, err := routes.Create(ctx, route.DeepCopy(), metav1.CreateOptions{DryRun: dryRun})
+		ExpectRefusal(g, err, want)
+	}).WithContext(ctx).WithTimeout(Opts.Timeouts.Converge).Should(Succeed())
+	_, err := routes.Create(ctx, route.DeepCopy(), metav1.CreateOptions{})
+	ExpectRefusal(Default, err, want)
+}
+
+// EventuallyRouteUpdateRefused is EventuallyRouteRefused for an update of
+// the live route by change.
+func EventuallyRouteUpdateRefused(ctx context.Context, ns, name string, change func(*routev1.Route), want contract.Refusal) {
+	routes := E.Routes.RouteV1().Routes(ns)
+	attempt := func(g Gomega, opts metav1.UpdateOptions) {
+		live, err := routes.Get(ctx, name, metav1.GetOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		change(live)
+		_, err = routes.Update(ctx, live, opts)
+		ExpectRefusal(g, err, want)
+	}
+	Eventually(func(g Gomega) { attempt(g, metav1.UpdateOptions{DryRun: dryRun}) }).WithContext(ctx).WithTimeout(Opts.Timeouts.Converge).Should(Succeed())
+	attempt(Default, metav1.UpdateOptions{})
+}
