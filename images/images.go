@@ -28,8 +28,8 @@ var Components = []Spec{
 	{Name: "crlserver", Package: "./crlserver/cmd/crlserver"},
 	// HAProxy binds 80 and 443 inside the pod.
 	{Name: "router", Package: "./router/cmd/router", OnRouterBase: true, User: "0:0"},
-	{Name: "route-admission", Package: "./router/admission/cmd/route-admission"},
-	{Name: "ingress-reconciler", Package: "./router/operator/cmd/ingress-reconciler"},
+	{Name: "route-admission", Package: "./platform/routeadmission/cmd/route-admission"},
+	{Name: "ingress-reconciler", Package: "./platform/ingressoperator/cmd/ingress-reconciler"},
 }
 
 func script(ctx context.Context, repoRoot string, env []string, name string, args ...string) (string, error) {

@@ -47,10 +47,29 @@ func FeatureOf(labels []string) string {
 	return ""
 }
 
-// SkipUnclaimed skips a spec whose feature the profile does not claim; the
-// report lists the feature as unsupported.
+// FeaturesOf returns every feature label a spec carries.
+func FeaturesOf(labels []string) []string {
+	var out []string
+	for _, l := range labels {
+		if FeatureOf([]string{l}) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// SkipUnclaimed runs a spec only when the profile claims every feature it
+// needs (as the Gateway API suite's ConformanceTest.Features); the report
+// lists an unclaimed feature as unsupported. A spec that names no feature
+// is a defect of the suite.
 func SkipUnclaimed() {
-	if f := FeatureOf(CurrentSpecReport().Labels()); f != "" && !Claimed()[f] {
-		Skip("feature " + f + " is not claimed by this profile: reported as unsupported")
+	needs := FeaturesOf(CurrentSpecReport().Labels())
+	if len(needs) == 0 {
+		Fail("this spec carries no feature label: label it with the feature(s) it needs (e2e/framework/features.go)")
+	}
+	for _, f := range needs {
+		if !Claimed()[f] {
+			Skip("needs feature " + f + ", which this profile does not claim: reported as unsupported")
+		}
 	}
 }

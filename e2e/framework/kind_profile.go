@@ -9,7 +9,7 @@ import (
 
 	"github.com/router-conformance/suite/clusters/kind"
 	"github.com/router-conformance/suite/images"
-	"github.com/router-conformance/suite/router/install"
+	"github.com/router-conformance/suite/platform/install"
 )
 
 // KindUp brings up (or reuses) the hermetic cluster and loads the

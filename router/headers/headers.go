@@ -9,14 +9,15 @@ import (
 	"net/url"
 	"strings"
 
-	operatorv1 "github.com/openshift/api/operator/v1"
 	routev1 "github.com/openshift/api/route/v1"
+
+	"github.com/router-conformance/suite/contract"
 )
 
 // Environment variables of the router contract.
 const (
-	RequestEnv  = "ROUTER_HTTP_REQUEST_HEADERS"
-	ResponseEnv = "ROUTER_HTTP_RESPONSE_HEADERS"
+	RequestEnv  = contract.RequestHeadersEnv
+	ResponseEnv = contract.ResponseHeadersEnv
 )
 
 // Kind of an action.
@@ -35,22 +36,7 @@ type Action struct {
 	Value string
 }
 
-// FormatEnv renders actions the way the ingress operator does:
-// comma-joined "name:value:Set" or "name:Delete", each part
-// query-escaped so that commas and colons survive.
-func FormatEnv(actions []Action) string {
-	parts := make([]string, 0, len(actions))
-	for _, a := range actions {
-		if a.Kind == Delete {
-			parts = append(parts, url.QueryEscape(a.Name)+":"+string(Delete))
-		} else {
-			parts = append(parts, url.QueryEscape(a.Name)+":"+url.QueryEscape(a.Value)+":"+string(Set))
-		}
-	}
-	return strings.Join(parts, ",")
-}
-
-// ParseEnv reads a list written by FormatEnv. An empty string is no action.
+// ParseEnv reads a list written as contract.HeaderActionsEnv writes it. An empty string is no action.
 func ParseEnv(env string) ([]Action, error) {
 	if env == "" {
 		return nil, nil
@@ -109,20 +95,6 @@ func (a Action) Directive(direction string) string {
 
 // FromRoute converts a Route's header actions, in order.
 func FromRoute(actions []routev1.RouteHTTPHeader) []Action {
-	out := make([]Action, 0, len(actions))
-	for _, h := range actions {
-		a := Action{Name: h.Name, Kind: Kind(h.Action.Type)}
-		if h.Action.Set != nil {
-			a.Value = h.Action.Set.Value
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
-// FromIngressController converts an IngressController's header actions,
-// in order.
-func FromIngressController(actions []operatorv1.IngressControllerHTTPHeader) []Action {
 	out := make([]Action, 0, len(actions))
 	for _, h := range actions {
 		a := Action{Name: h.Name, Kind: Kind(h.Action.Type)}

@@ -3,6 +3,10 @@ package headers
 import (
 	"reflect"
 	"testing"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+
+	"github.com/router-conformance/suite/contract"
 )
 
 func TestEnvRoundTripKeepsOrderAndAwkwardCharacters(t *testing.T) {
@@ -12,9 +16,17 @@ func TestEnvRoundTripKeepsOrderAndAwkwardCharacters(t *testing.T) {
 		{Name: "X-Dynamic", Kind: Set, Value: "%[req.hdr(host),lower]"},
 		{Name: "X-Powered-By", Kind: Delete},
 	}
-	env := FormatEnv(in)
+	var ic []operatorv1.IngressControllerHTTPHeader
+	for _, a := range in {
+		h := operatorv1.IngressControllerHTTPHeader{Name: a.Name, Action: operatorv1.IngressControllerHTTPHeaderActionUnion{Type: operatorv1.IngressControllerHTTPHeaderActionType(a.Kind)}}
+		if a.Kind == Set {
+			h.Action.Set = &operatorv1.IngressControllerSetHTTPHeader{Value: a.Value}
+		}
+		ic = append(ic, h)
+	}
+	env := contract.HeaderActionsEnv(ic)
 	if want := "X-Frame-Options:DENY:Set,X-Comma:a%2Cb%3Ac%25d+e:Set,X-Dynamic:%25%5Breq.hdr%28host%29%2Clower%5D:Set,X-Powered-By:Delete"; env != want {
-		t.Errorf("FormatEnv = %q\nwant        %q", env, want)
+		t.Errorf("HeaderActionsEnv = %q\nwant        %q", env, want)
 	}
 	out, err := ParseEnv(env)
 	if err != nil {

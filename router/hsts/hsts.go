@@ -7,10 +7,12 @@ import (
 	"regexp"
 
 	routev1 "github.com/openshift/api/route/v1"
+
+	"github.com/router-conformance/suite/contract"
 )
 
 // Annotation is the per-route HSTS annotation.
-const Annotation = "haproxy.router.openshift.io/hsts_header"
+const Annotation = contract.HSTSAnnotation
 
 // Upstream is "not fully compliant to RFC 6797 6.1 yet": it accepts the
 // directives in any order around max-age, case-insensitively, with spaces

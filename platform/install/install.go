@@ -29,7 +29,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/router-conformance/suite/internal/kubeapply"
-	"github.com/router-conformance/suite/router/operator"
+	"github.com/router-conformance/suite/platform/ingressoperator"
 )
 
 // Images of the three components.
@@ -114,7 +114,7 @@ func Install(ctx context.Context, cfg *rest.Config, o Options) error {
 		return err
 	}
 	for _, d := range []struct{ ns, name string }{
-		{operator.RouterNamespace, admissionName}, {operator.OperatorNamespace, reconcilerName},
+		{ingressoperator.RouterNamespace, admissionName}, {ingressoperator.OperatorNamespace, reconcilerName},
 	} {
 		if err := waitDeployment(ctx, r, d.ns, d.name, o.Timeout); err != nil {
 			return err
@@ -133,7 +133,7 @@ func waitWebhookServing(ctx context.Context, r *resources.Resources, domain stri
 	var last error
 	err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
 		probe := &routev1.Route{
-			ObjectMeta: metav1.ObjectMeta{Name: "webhook-probe", Namespace: operator.RouterNamespace},
+			ObjectMeta: metav1.ObjectMeta{Name: "webhook-probe", Namespace: ingressoperator.RouterNamespace},
 			Spec:       routev1.RouteSpec{Host: "webhook-probe." + domain, To: routev1.RouteTargetReference{Kind: "Service", Name: "none"}},
 		}
 		last = r.Create(ctx, probe, func(o *metav1.CreateOptions) { o.DryRun = []string{metav1.DryRunAll} })
@@ -193,7 +193,7 @@ func waitDeployment(ctx context.Context, r *resources.Resources, ns, name string
 		if err := r.Get(ctx, name, ns, &d); err != nil {
 			return false, nil
 		}
-		return operator.RolledOut(&d), nil
+		return ingressoperator.RolledOut(&d), nil
 	})
 }
 
@@ -203,7 +203,7 @@ func waitDeployment(ctx context.Context, r *resources.Resources, ns, name string
 func WaitIngressControllerAvailable(ctx context.Context, r *resources.Resources, name string, timeout time.Duration) error {
 	return poll(ctx, timeout, "IngressController "+name+" Available", func(ctx context.Context) (bool, error) {
 		var ic operatorv1.IngressController
-		if err := r.Get(ctx, name, operator.OperatorNamespace, &ic); err != nil {
+		if err := r.Get(ctx, name, ingressoperator.OperatorNamespace, &ic); err != nil {
 			return false, nil
 		}
 		return IngressControllerSettled(&ic), nil
@@ -241,10 +241,10 @@ func namespace(name string) *corev1.Namespace {
 // baseObjects are the namespaces and the cluster-scoped configuration.
 func baseObjects(o Options) []k8s.Object {
 	return []k8s.Object{
-		namespace(operator.RouterNamespace), namespace(operator.OperatorNamespace), namespace(operator.ConfigNamespace),
+		namespace(ingressoperator.RouterNamespace), namespace(ingressoperator.OperatorNamespace), namespace(ingressoperator.ConfigNamespace),
 		&configv1.Ingress{ObjectMeta: metav1.ObjectMeta{Name: "cluster"}, Spec: configv1.IngressSpec{Domain: o.Domain}},
 		&operatorv1.IngressController{
-			ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: operator.OperatorNamespace},
+			ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: ingressoperator.OperatorNamespace},
 			Spec:       operatorv1.IngressControllerSpec{Domain: o.Domain},
 		},
 	}

@@ -13,7 +13,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 
-	"github.com/router-conformance/suite/router/operator"
+	"github.com/router-conformance/suite/platform/ingressoperator"
 )
 
 // routerLogLines is how much of the router's log a failure shows.
@@ -34,10 +34,10 @@ func waitRouterReady(ctx context.Context, kube kubernetes.Interface, name string
 	var stuck error
 	err := wait.PollUntilContextTimeout(ctx, time.Second, timeout, true, func(ctx context.Context) (bool, error) {
 		var err error
-		if d, err = kube.AppsV1().Deployments(operator.RouterNamespace).Get(ctx, name, metav1.GetOptions{}); err != nil {
+		if d, err = kube.AppsV1().Deployments(ingressoperator.RouterNamespace).Get(ctx, name, metav1.GetOptions{}); err != nil {
 			return false, nil
 		}
-		if operator.RolledOut(d) {
+		if ingressoperator.RolledOut(d) {
 			return true, nil
 		}
 		stuck = hopelessPod(ctx, kube, d)
@@ -50,13 +50,13 @@ func waitRouterReady(ctx context.Context, kube kubernetes.Interface, name string
 	if why == nil {
 		why = fmt.Errorf("not ready within %s", timeout)
 	}
-	return fmt.Errorf("router Deployment %s/%s: %w\n%s", operator.RouterNamespace, name, why, routerLogs(context.WithoutCancel(ctx), kube, d))
+	return fmt.Errorf("router Deployment %s/%s: %w\n%s", ingressoperator.RouterNamespace, name, why, routerLogs(context.WithoutCancel(ctx), kube, d))
 }
 
 // hopelessPod reports a router pod whose container is in a state that
 // waiting will not mend.
 func hopelessPod(ctx context.Context, kube kubernetes.Interface, d *appsv1.Deployment) error {
-	pods, err := kube.CoreV1().Pods(operator.RouterNamespace).List(ctx, metav1.ListOptions{LabelSelector: metav1.FormatLabelSelector(d.Spec.Selector)})
+	pods, err := kube.CoreV1().Pods(ingressoperator.RouterNamespace).List(ctx, metav1.ListOptions{LabelSelector: metav1.FormatLabelSelector(d.Spec.Selector)})
 	if err != nil {
 		return nil
 	}
@@ -76,7 +76,7 @@ func routerLogs(ctx context.Context, kube kubernetes.Interface, d *appsv1.Deploy
 	if d == nil {
 		return "(no router Deployment)"
 	}
-	pods, err := kube.CoreV1().Pods(operator.RouterNamespace).List(ctx, metav1.ListOptions{LabelSelector: metav1.FormatLabelSelector(d.Spec.Selector)})
+	pods, err := kube.CoreV1().Pods(ingressoperator.RouterNamespace).List(ctx, metav1.ListOptions{LabelSelector: metav1.FormatLabelSelector(d.Spec.Selector)})
 	if err != nil {
 		return fmt.Sprintf("(router pods: %v)", err)
 	}
@@ -84,7 +84,7 @@ func routerLogs(ctx context.Context, kube kubernetes.Interface, d *appsv1.Deploy
 	for _, p := range pods.Items {
 		fmt.Fprintf(&b, "pod %s: phase %s\n", p.Name, p.Status.Phase)
 		for _, previous := range []bool{true, false} {
-			opts := &corev1.PodLogOptions{Container: operator.RouterContainer, TailLines: ptr.To[int64](routerLogLines), Previous: previous}
+			opts := &corev1.PodLogOptions{Container: ingressoperator.RouterContainer, TailLines: ptr.To[int64](routerLogLines), Previous: previous}
 			logs, err := kube.CoreV1().Pods(p.Namespace).GetLogs(p.Name, opts).DoRaw(ctx)
 			if err != nil {
 				continue
@@ -97,7 +97,7 @@ func routerLogs(ctx context.Context, kube kubernetes.Interface, d *appsv1.Deploy
 		}
 	}
 	if b.Len() == 0 {
-		return "(no router pod was created: kubectl -n " + operator.RouterNamespace + " describe deployment " + d.Name + ")"
+		return "(no router pod was created: kubectl -n " + ingressoperator.RouterNamespace + " describe deployment " + d.Name + ")"
 	}
 	return b.String()
 }

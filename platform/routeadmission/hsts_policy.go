@@ -3,7 +3,7 @@
 // the cluster's required HSTS policies (config.openshift.io/v1 Ingress
 // "cluster", spec.requiredHSTSPolicies), which upstream enforces in a
 // plugin of the OpenShift API server that cannot be imported.
-package admission
+package routeadmission
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
-	"github.com/router-conformance/suite/router/hsts"
+	"github.com/router-conformance/suite/contract"
 )
 
 // The refusals, worded as upstream words them (a spec against a real
@@ -39,8 +39,8 @@ const (
 // reencrypt routes (others never carry the header, so they pass).
 func HSTSCheckNeeded(route, old *routev1.Route) bool {
 	if old != nil {
-		newValue, newHas := route.Annotations[hsts.Annotation]
-		oldValue, oldHas := old.Annotations[hsts.Annotation]
+		newValue, newHas := route.Annotations[contract.HSTSAnnotation]
+		oldValue, oldHas := old.Annotations[contract.HSTSAnnotation]
 		if newHas == oldHas && newValue == oldValue {
 			return false
 		}
@@ -62,7 +62,7 @@ func CheckRequiredHSTS(policies []configv1.RequiredHSTSPolicy, route *routev1.Ro
 		if !matches {
 			continue
 		}
-		if err := meets(p, route.Annotations[hsts.Annotation]); err != nil {
+		if err := meets(p, route.Annotations[contract.HSTSAnnotation]); err != nil {
 			return fmt.Errorf("%s (requiredHSTSPolicies[%d], domainPatterns %q)", err, i, p.DomainPatterns)
 		}
 		// The first matching policy decides.

@@ -1,4 +1,4 @@
-package operator
+package ingressoperator
 
 import (
 	"fmt"
@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
+
+	"github.com/router-conformance/suite/contract"
 )
 
 // The router Deployment is the one cluster-ingress-operator renders for a
@@ -28,7 +30,7 @@ const (
 	// RouterClusterRole is upstream's name for the router's permissions.
 	RouterClusterRole = "openshift-ingress-router"
 	// DeploymentLabel selects an IngressController's router pods.
-	DeploymentLabel = "ingresscontroller.operator.openshift.io/deployment-ingresscontroller"
+	DeploymentLabel = contract.RouterDeploymentLabel
 
 	DefaultCertificateDir = "/etc/pki/tls/private"
 	ServiceCADir          = "/var/run/configmaps/service-ca"

@@ -1,4 +1,4 @@
-package admission
+package routeadmission
 
 import (
 	"context"

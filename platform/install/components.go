@@ -18,7 +18,7 @@ import (
 	"sigs.k8s.io/e2e-framework/klient/k8s/resources"
 
 	"github.com/router-conformance/suite/pki"
-	"github.com/router-conformance/suite/router/operator"
+	"github.com/router-conformance/suite/platform/ingressoperator"
 )
 
 const (
@@ -75,22 +75,22 @@ func httpProbe(path string, port int32, scheme corev1.URIScheme) *corev1.Probe {
 // image; host ports 80 and 443 (the kind profile maps them to 127.0.0.1).
 func routerObjects(o Options) []k8s.Object {
 	var objs []k8s.Object
-	for _, obj := range operator.RouterRBAC() {
+	for _, obj := range ingressoperator.RouterRBAC() {
 		objs = append(objs, obj)
 	}
-	return append(objs, operator.RouterDeployment(operator.RouterDeploymentOptions{
+	return append(objs, ingressoperator.RouterDeployment(ingressoperator.RouterDeploymentOptions{
 		IngressController: "default", Image: o.Images.Router, Domain: o.Domain,
 	}))
 }
 
 func reconcilerObjects(o Options) []k8s.Object {
-	objs := identity(operator.OperatorNamespace, reconcilerName,
+	objs := identity(ingressoperator.OperatorNamespace, reconcilerName,
 		rule([]string{"operator.openshift.io"}, []string{"ingresscontrollers"}, readOnly),
 		rule([]string{"operator.openshift.io"}, []string{"ingresscontrollers/status"}, []string{"update", "patch"}),
 		rule([]string{""}, []string{"configmaps"}, []string{"get", "list", "watch", "create", "update"}),
 		rule([]string{"apps"}, []string{"deployments"}, []string{"get", "list", "watch", "update"}),
 	)
-	return append(objs, deployment(operator.OperatorNamespace, reconcilerName, 1, corev1.PodSpec{
+	return append(objs, deployment(ingressoperator.OperatorNamespace, reconcilerName, 1, corev1.PodSpec{
 		ServiceAccountName: reconcilerName,
 		Containers: []corev1.Container{{
 			Name: reconcilerName, Image: o.Images.Reconciler, ImagePullPolicy: corev1.PullNever,
@@ -103,7 +103,7 @@ func reconcilerObjects(o Options) []k8s.Object {
 // the ValidatingWebhookConfiguration. A dead webhook refuses routes with a
 // clear "failed calling webhook" error within 5 seconds, never a hang.
 func admissionObjects(ctx context.Context, r *resources.Resources, image string) ([]k8s.Object, error) {
-	ns := operator.RouterNamespace
+	ns := ingressoperator.RouterNamespace
 	secret, err := servingSecret(ctx, r, ns)
 	if err != nil {
 		return nil, err
@@ -199,26 +199,26 @@ func tlsSecret(ns, name, caName string, hosts ...string) (*corev1.Secret, error)
 // default certificate for the apps domain, the stats credentials, the
 // metrics listener's certificate and the service CA bundle.
 func routerSecrets(ctx context.Context, r *resources.Resources, o Options) ([]k8s.Object, error) {
-	ns, ic := operator.RouterNamespace, "default"
-	defaultCert, err := keepOrMint(ctx, r, ns, operator.DefaultCertificateSecretName(ic), "tls.crt", func() (*corev1.Secret, error) {
-		return tlsSecret(ns, operator.DefaultCertificateSecretName(ic), "ingress-operator CA", "*."+o.Domain)
+	ns, ic := ingressoperator.RouterNamespace, "default"
+	defaultCert, err := keepOrMint(ctx, r, ns, ingressoperator.DefaultCertificateSecretName(ic), "tls.crt", func() (*corev1.Secret, error) {
+		return tlsSecret(ns, ingressoperator.DefaultCertificateSecretName(ic), "ingress-operator CA", "*."+o.Domain)
 	})
 	if err != nil {
 		return nil, err
 	}
-	metrics, err := keepOrMint(ctx, r, ns, operator.MetricsCertsSecretName(ic), "tls.crt", func() (*corev1.Secret, error) {
-		return tlsSecret(ns, operator.MetricsCertsSecretName(ic), "service CA", "router-internal-"+ic+"."+ns+".svc")
+	metrics, err := keepOrMint(ctx, r, ns, ingressoperator.MetricsCertsSecretName(ic), "tls.crt", func() (*corev1.Secret, error) {
+		return tlsSecret(ns, ingressoperator.MetricsCertsSecretName(ic), "service CA", "router-internal-"+ic+"."+ns+".svc")
 	})
 	if err != nil {
 		return nil, err
 	}
-	stats, err := keepOrMint(ctx, r, ns, operator.StatsSecretName(ic), "statsPassword", func() (*corev1.Secret, error) {
+	stats, err := keepOrMint(ctx, r, ns, ingressoperator.StatsSecretName(ic), "statsPassword", func() (*corev1.Secret, error) {
 		password := make([]byte, 16)
 		if _, err := rand.Read(password); err != nil {
 			return nil, err
 		}
 		return &corev1.Secret{
-			ObjectMeta: metav1.ObjectMeta{Name: operator.StatsSecretName(ic), Namespace: ns},
+			ObjectMeta: metav1.ObjectMeta{Name: ingressoperator.StatsSecretName(ic), Namespace: ns},
 			Data:       map[string][]byte{"statsUsername": []byte("stats"), "statsPassword": []byte(hex.EncodeToString(password))},
 		}, nil
 	})
@@ -228,8 +228,8 @@ func routerSecrets(ctx context.Context, r *resources.Resources, o Options) ([]k8
 	// The service CA is the one that signed the metrics certificate, as
 	// the service-ca operator's bundle signs every serving certificate.
 	serviceCA := &corev1.ConfigMap{
-		ObjectMeta: metav1.ObjectMeta{Name: operator.ServiceCAConfigMap, Namespace: ns},
-		Data:       map[string]string{operator.ServiceCAKey: string(metrics.Data["ca.crt"])},
+		ObjectMeta: metav1.ObjectMeta{Name: ingressoperator.ServiceCAConfigMap, Namespace: ns},
+		Data:       map[string]string{ingressoperator.ServiceCAKey: string(metrics.Data["ca.crt"])},
 	}
 	return []k8s.Object{defaultCert, metrics, stats, serviceCA}, nil
 }

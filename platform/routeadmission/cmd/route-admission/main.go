@@ -15,7 +15,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/router-conformance/suite/internal/serve"
-	"github.com/router-conformance/suite/router/admission"
+	"github.com/router-conformance/suite/platform/routeadmission"
 )
 
 func main() { serve.Main("route-admission", run) }
@@ -42,7 +42,7 @@ func run() error {
 		return err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/validate-route", &admission.Webhook{Cluster: admission.LiveCluster{Kube: kube, Config: config}, Secrets: kube.CoreV1(), Log: log.Default()})
+	mux.Handle("/validate-route", &routeadmission.Webhook{Cluster: routeadmission.LiveCluster{Kube: kube, Config: config}, Secrets: kube.CoreV1(), Log: log.Default()})
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
 	srv := &http.Server{
 		Addr: *listen, Handler: mux, ReadHeaderTimeout: 5 * time.Second,

@@ -3,7 +3,7 @@
 // Deployment's environment and volumes, as the upstream operator does,
 // and reports the IngressController's Available and Progressing
 // conditions so that a caller can wait for a change to take effect.
-package operator
+package ingressoperator
 
 import (
 	"crypto/sha256"
@@ -16,19 +16,18 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 
-	"github.com/router-conformance/suite/router/headers"
+	"github.com/router-conformance/suite/contract"
 )
 
-// Where things live, as on OpenShift.
+// Where things live, as on OpenShift (the suite's contract).
 const (
-	OperatorNamespace = "openshift-ingress-operator"
-	RouterNamespace   = "openshift-ingress"
-	ConfigNamespace   = "openshift-config"
-	// ClientCAKey is the key of the client CA bundle in its ConfigMap.
-	ClientCAKey      = "ca-bundle.pem"
-	ClientCAMountDir = "/etc/pki/tls/client-ca"
-	RouterContainer  = "router"
-	clientCAVolume   = "client-ca"
+	OperatorNamespace = contract.OperatorNamespace
+	RouterNamespace   = contract.RouterNamespace
+	ConfigNamespace   = contract.ConfigNamespace
+	ClientCAKey       = contract.ClientCAKey
+	RouterContainer   = contract.RouterContainer
+	ClientCAMountDir  = "/etc/pki/tls/client-ca"
+	clientCAVolume    = "client-ca"
 	// ClientCAHashAnnotation on the pod template rolls the router out when
 	// the bundle changes.
 	ClientCAHashAnnotation = "router-conformance.io/client-ca-hash"
@@ -46,7 +45,7 @@ func ClientCAConfigMapName(ic *operatorv1.IngressController) string {
 // managedEnv are the variables this package owns on the router container.
 var managedEnv = map[string]bool{
 	"ROUTER_MUTUAL_TLS_AUTH": true, "ROUTER_MUTUAL_TLS_AUTH_CA": true, "ROUTER_MUTUAL_TLS_AUTH_FILTER": true,
-	headers.RequestEnv: true, headers.ResponseEnv: true,
+	contract.RequestHeadersEnv: true, contract.ResponseHeadersEnv: true,
 }
 
 // Settings are what an IngressController implies for the router pod.
@@ -77,11 +76,11 @@ func Desired(ic *operatorv1.IngressController, clientCA string) Settings {
 		s.CAHash = hex.EncodeToString(sum[:8])
 	}
 	if h := ic.Spec.HTTPHeaders; h != nil {
-		if req := headers.FromIngressController(h.Actions.Request); len(req) > 0 {
-			s.Env = append(s.Env, corev1.EnvVar{Name: headers.RequestEnv, Value: headers.FormatEnv(req)})
+		if req := h.Actions.Request; len(req) > 0 {
+			s.Env = append(s.Env, corev1.EnvVar{Name: contract.RequestHeadersEnv, Value: contract.HeaderActionsEnv(req)})
 		}
-		if resp := headers.FromIngressController(h.Actions.Response); len(resp) > 0 {
-			s.Env = append(s.Env, corev1.EnvVar{Name: headers.ResponseEnv, Value: headers.FormatEnv(resp)})
+		if resp := h.Actions.Response; len(resp) > 0 {
+			s.Env = append(s.Env, corev1.EnvVar{Name: contract.ResponseHeadersEnv, Value: contract.HeaderActionsEnv(resp)})
 		}
 	}
 	sort.Slice(s.Env, func(i, j int) bool { return s.Env[i].Name < s.Env[j].Name })

@@ -14,7 +14,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
-	"github.com/router-conformance/suite/router/operator"
+	"github.com/router-conformance/suite/platform/ingressoperator"
 )
 
 func main() {
@@ -23,10 +23,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "ingress-reconciler: not in a cluster:", err)
 		os.Exit(1)
 	}
-	r := &operator.Reconciler{Kube: kubernetes.NewForConfigOrDie(cfg), Operator: operatorclient.NewForConfigOrDie(cfg), Logf: log.Printf}
+	r := &ingressoperator.Reconciler{Kube: kubernetes.NewForConfigOrDie(cfg), Operator: operatorclient.NewForConfigOrDie(cfg), Logf: log.Printf}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	log.Printf("reconciling IngressControllers of %s into Deployments of %s", operator.OperatorNamespace, operator.RouterNamespace)
+	log.Printf("reconciling IngressControllers of %s into Deployments of %s", ingressoperator.OperatorNamespace, ingressoperator.RouterNamespace)
 	if err := r.Run(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "ingress-reconciler:", err)
 		os.Exit(1)
