@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	configv1 "github.com/openshift/api/config/v1"
+	"github.com/openshift/library-go/pkg/crypto"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -171,6 +172,9 @@ func RouterEnv(o RouterDeploymentOptions) []corev1.EnvVar {
 		{Name: "ROUTER_CIPHERS", Value: strings.Join(other, ":")},
 		{Name: "ROUTER_CIPHERSUITES", Value: strings.Join(tls13, ":")},
 		{Name: "SSL_MIN_VERSION", Value: "TLSv1.2"},
+		// The metrics listener: the API server's profile, intermediate by default.
+		{Name: "ROUTER_METRICS_TLS_CIPHERS", Value: strings.Join(crypto.OpenSSLToIANACipherSuites(profile.Ciphers), ":")},
+		{Name: "ROUTER_METRICS_TLS_MIN_VERSION", Value: string(profile.MinTLSVersion)},
 		{Name: "ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK", Value: "false"},
 		{Name: "ROUTER_ALLOW_WILDCARD_ROUTES", Value: "false"},
 		{Name: "ROUTER_SET_FORWARDED_HEADERS", Value: "append"},

@@ -49,6 +49,7 @@ func TestRouterDeploymentCarriesTheUpstreamOperatorsEnvironment(t *testing.T) {
 		"ROUTER_SET_FORWARDED_HEADERS":             "append",
 		"ROUTER_DISABLE_HTTP2":                     "true",
 		"ROUTER_ENABLE_EXTERNAL_CERTIFICATE":       "true",
+		"ROUTER_METRICS_TLS_MIN_VERSION":           "VersionTLS12",
 	}
 	for name, value := range want {
 		if got[name] != value {
@@ -61,6 +62,9 @@ func TestRouterDeploymentCarriesTheUpstreamOperatorsEnvironment(t *testing.T) {
 	}
 	if got["ROUTER_CIPHERS"] == "" || strings.Contains(got["ROUTER_CIPHERS"], "TLS_AES") {
 		t.Errorf("ROUTER_CIPHERS = %q, want the TLS 1.2 ciphers only", got["ROUTER_CIPHERS"])
+	}
+	if !strings.HasPrefix(got["ROUTER_METRICS_TLS_CIPHERS"], "TLS_AES_128_GCM_SHA256:") || strings.Contains(got["ROUTER_METRICS_TLS_CIPHERS"], "ECDHE-") {
+		t.Errorf("ROUTER_METRICS_TLS_CIPHERS = %q, want IANA names", got["ROUTER_METRICS_TLS_CIPHERS"])
 	}
 	for _, never := range []string{"ROUTER_LISTEN_ADDR", "ROUTER_NAME", "ROUTER_MUTUAL_TLS_AUTH", "ROUTER_HAPROXY_ADMIN_UNIX_SOCKET"} {
 		if _, ok := got[never]; ok {
