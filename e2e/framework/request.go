@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 	"crypto/tls"
+	. "github.com/onsi/ginkgo/v2"
 	"net/http"
 
 	"github.com/router-conformance/suite/e2e/httpclient"
@@ -35,7 +36,11 @@ func WithHeader(r httpclient.Request, name, value string) httpclient.Request {
 	return r
 }
 
-// Do sends r.
+// Do sends r with a User-Agent naming the spec, so that the router's
+// logs can be read spec by spec.
 func Do(ctx context.Context, r httpclient.Request) (*httpclient.Response, error) {
+	if r.Header.Get("User-Agent") == "" {
+		r = WithHeader(r, "User-Agent", "router-conformance/"+SuiteVersion+" ("+CurrentSpecReport().FullText()+")")
+	}
 	return httpclient.Do(ctx, r)
 }
