@@ -3,8 +3,9 @@ package framework
 import (
 	"context"
 	"crypto/tls"
-	. "github.com/onsi/ginkgo/v2"
 	"net/http"
+
+	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/router-conformance/suite/e2e/httpclient"
 )
