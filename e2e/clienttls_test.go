@@ -36,7 +36,7 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		ns, host string
 		// Routes of the other terminations under the same clientTLS.
 		passthroughHost, reencryptHost string
-		backendCA                      *pki.CA
+		echoBackend                    *framework.Echo
 		// chain is root, foo, bar, baz, quux: each CA issued by the one
 		// before, each with its own CRL (TestMTLSWithCRLs' multiple-intermediate-ca).
 		chain    []*framework.CRLAuthority
@@ -142,7 +142,7 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		}}
 		framework.CreateRoute(ctx, route)
 		host = route.Spec.Host
-		backendCA = backend.CA
+		echoBackend = backend
 		passthrough := framework.RouteTo(backend, "passthrough", framework.EchoHTTPSPort)
 		passthrough.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationPassthrough}
 		passthroughHost = framework.CreateRoute(ctx, passthrough).Spec.Host
@@ -176,11 +176,11 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 			}
 			if alert != "" {
 				By("positive control: a valid client is served")
-				framework.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
+				framework.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
 				framework.EventuallyRefused(ctx, req, alert)
 				return
 			}
-			framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
+			framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
 		},
 		Entry("a valid client", "valid", ""),
 		Entry("a client of a second root in the bundle", "of-other-root", ""),
@@ -205,7 +205,7 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 			req = framework.WithHeader(req, h, "spoofed")
 		}
 		framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-			framework.EchoedBy(g, resp, http.StatusOK)
+			echoBackend.Served(g, resp)
 			headerExpectations{
 				"X-SSL":                  {"1"},
 				"X-SSL-Client-Verify":    {"0"},
@@ -233,15 +233,15 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		framework.EventuallyRefused(ctx, framework.HTTPS(host, "/"), "certificate required")
 		By("a passthrough route serves the same client: the backend terminates TLS")
 		pass := framework.HTTPS(passthroughHost, "/")
-		pass.RootCAs = pki.Pool(backendCA)
+		pass.RootCAs = pki.Pool(echoBackend.CA)
 		framework.EventuallyResponds(ctx, pass, func(g Gomega, resp *httpclient.Response) {
-			framework.EchoedBy(g, resp, http.StatusOK)
+			echoBackend.Served(g, resp)
 			g.Expect(resp.Echo.Listener).To(Equal("https"))
 		})
 		By("a reencrypt route refuses it, and serves a valid client")
 		framework.EventuallyRefused(ctx, framework.HTTPS(reencryptHost, "/"), "certificate required")
 		framework.EventuallyResponds(ctx, framework.WithCert(framework.HTTPS(reencryptHost, "/"), certs["valid"]), func(g Gomega, resp *httpclient.Response) {
-			framework.EchoedBy(g, resp, http.StatusOK)
+			echoBackend.Served(g, resp)
 			g.Expect(http.Header(resp.Echo.Headers).Values("X-SSL-Client-CN")).To(Equal([]string{"valid"}))
 		})
 	})
@@ -250,7 +250,7 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 	// multiple-intermediate-ca: root→foo→bar→baz→quux, each CA's own CRL.
 	It("a chain of five CAs with a CRL each: every signed-by-X client served, every revoked-by-X refused", func(ctx SpecContext) {
 		for _, a := range chain {
-			framework.EventuallyResponds(ctx, request("signed-by-"+a.Key), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
+			framework.EventuallyResponds(ctx, request("signed-by-"+a.Key), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
 			framework.EventuallyRefused(ctx, request("revoked-by-"+a.Key), "revoked certificate")
 		}
 	})
@@ -260,7 +260,7 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		framework.EventuallyRefused(ctx, request("revoked"), "revoked certificate")
 		start := time.Now()
 		pub.SetRevoked(ctx, inter, nil, nil)
-		framework.EventuallyRespondsWithin(ctx, 2*crlLifetime+framework.Opts.Timeouts.Converge, request("revoked"), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
+		framework.EventuallyRespondsWithin(ctx, 2*crlLifetime+framework.Opts.Timeouts.Converge, request("revoked"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
 		AddReportEntry("CRL rotation latency (un-revoke)", time.Since(start).Round(time.Second).String())
 
 		pub.SetRevoked(ctx, inter, []*pki.Leaf{leaves["revoked"]}, nil)
@@ -273,7 +273,7 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 	It("enforces allowedSubjectPatterns: a matching subject is served, others get 403", func(ctx SpecContext) {
 		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle, "/CN=valid$", "/CN=of-other-root$", "OU=Eng/CN=signed-by-chain-root")
 		for _, c := range []string{"valid", "of-other-root", "signed-by-chain-root.crl.pem"} {
-			framework.EventuallyResponds(ctx, request(c), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
+			framework.EventuallyResponds(ctx, request(c), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
 		}
 		framework.EventuallyResponds(ctx, request("someone-else"), func(g Gomega, resp *httpclient.Response) {
 			g.Expect(resp.Status).To(Equal(http.StatusForbidden))
@@ -286,10 +286,10 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 	It("Optional: no certificate and a valid one are served, an invalid or untrusted one refused", func(ctx SpecContext) {
 		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle)
 		framework.EventuallyResponds(ctx, framework.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
-			framework.EchoedBy(g, resp, http.StatusOK)
+			echoBackend.Served(g, resp)
 			headerExpectations{"X-SSL-Client-DER": {""}, "X-SSL-Client-DN": {""}}.check(g, http.Header(resp.Echo.Headers), "the backend")
 		})
-		framework.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
+		framework.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
 		framework.EventuallyRefused(ctx, request("expired"), "expired certificate")
 		framework.EventuallyRefused(ctx, request("untrusted"), "unknown certificate authority")
 	})
@@ -299,7 +299,7 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 	It("Optional with allowedSubjectPatterns: a client without a certificate gets 403", func(ctx SpecContext) {
 		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle, "/CN=valid$")
 		By("positive control: a matching client is served")
-		framework.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
+		framework.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
 		framework.EventuallyResponds(ctx, framework.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
 			g.Expect(resp.Status).To(Equal(http.StatusForbidden))
 			g.Expect(resp.Echo).To(BeNil(), "the backend must not see a refused client")
@@ -331,7 +331,7 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "signer-ca-"+ns, string(pki.Bundle(root.CA, inter.CA))))
 
 		By("positive control: a client issued by the root is served")
-		framework.EventuallyRespondsWithin(ctx, time.Minute+framework.Opts.Timeouts.Converge, request("of-signer-root"), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
+		framework.EventuallyRespondsWithin(ctx, time.Minute+framework.Opts.Timeouts.Converge, request("of-signer-root"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
 		By("a client of the intermediate is refused: no CRL for its issuer")
 		framework.EventuallyRefused(ctx, request("of-signer-intermediate"), "unknown certificate authority")
 		fetches, err := server.Fetches(ctx)
@@ -341,7 +341,7 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		By("the workaround: the bundle also carries a certificate that names the intermediate's CRL (one it issued)")
 		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "signer-ca-workaround-"+ns,
 			string(pki.Bundle(root.CA, inter.CA))+string(leaves["of-signer-intermediate"].CertPEM)))
-		framework.EventuallyRespondsWithin(ctx, time.Minute+framework.Opts.Timeouts.Converge, request("of-signer-intermediate"), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
+		framework.EventuallyRespondsWithin(ctx, time.Minute+framework.Opts.Timeouts.Converge, request("of-signer-intermediate"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
 		fetches, err = server.Fetches(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(fetches).To(HaveKeyWithValue("/"+inter.Key, BeNumerically(">", 0)))
@@ -366,7 +366,7 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		By("positive control: once the CRL is published, the same client is served (within upstream's retry)")
 		pub.Add(pending)
 		pub.PublishNow(ctx)
-		framework.EventuallyRespondsWithin(ctx, upstreamCRLRetry+framework.Opts.Timeouts.Converge, request("of-pending"), func(g Gomega, resp *httpclient.Response) { framework.EchoedBy(g, resp, http.StatusOK) })
+		framework.EventuallyRespondsWithin(ctx, upstreamCRLRetry+framework.Opts.Timeouts.Converge, request("of-pending"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
 	})
 })
 

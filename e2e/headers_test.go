@@ -60,7 +60,7 @@ func (want headerExpectations) check(g Gomega, got http.Header, who string) {
 // edgeRouteWithHeaders deploys an echo backend and an edge route with the
 // header actions; it returns the request to send (Host in mixed case: the
 // router lowercases it before any action).
-func edgeRouteWithHeaders(ctx SpecContext, prefix string, actions routev1.RouteHTTPHeaderActions) httpclient.Request {
+func edgeRouteWithHeaders(ctx SpecContext, prefix string, actions routev1.RouteHTTPHeaderActions) (httpclient.Request, *framework.Echo) {
 	ns := framework.SpecNamespace(ctx, prefix)
 	backend := framework.DeployEcho(ctx, ns)
 	route := framework.RouteTo(backend, "headers", framework.EchoHTTPPort)
@@ -70,13 +70,13 @@ func edgeRouteWithHeaders(ctx SpecContext, prefix string, actions routev1.RouteH
 	req := framework.HTTPS(route.Spec.Host, "/")
 	req.SNI = route.Spec.Host
 	req.Host = strings.ToUpper(route.Spec.Host[:1]) + route.Spec.Host[1:]
-	return req
+	return req, backend
 }
 
 // Seed 001: header actions of the Route and of the IngressController.
 var _ = Describe("HTTP header actions", Label("header-actions"), func() {
 	It("applies a route's request and response actions, with dynamic and literal values", func(ctx SpecContext) {
-		req := edgeRouteWithHeaders(ctx, "headers-route", routev1.RouteHTTPHeaderActions{
+		req, backend := edgeRouteWithHeaders(ctx, "headers-route", routev1.RouteHTTPHeaderActions{
 			Request: []routev1.RouteHTTPHeader{
 				routeSet("X-Route-Set", "route"),
 				routeSet("X-Literal", `it's "quoted" \ back; semi`),
@@ -94,7 +94,7 @@ var _ = Describe("HTTP header actions", Label("header-actions"), func() {
 		req = framework.WithHeader(req, echo.SetResponseHeader, "X-Backend-Leak: internal")
 		req = framework.WithHeader(req, echo.SetResponseHeader, "X-Value: MiXeD")
 		framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-			framework.EchoedBy(g, resp, http.StatusOK)
+			backend.Served(g, resp)
 			headerExpectations{
 				"X-Route-Set":  {"route"},
 				"X-Literal":    {`it's "quoted" \ back; semi`},
@@ -130,7 +130,7 @@ var _ = Describe("HTTP header actions", Label("header-actions"), func() {
 		}}
 		framework.CreateRoute(ctx, route)
 		framework.EventuallyResponds(ctx, framework.HTTP(route.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
-			framework.EchoedBy(g, resp, http.StatusOK)
+			backend.Served(g, resp)
 			headerExpectations{"X-Condition": {"foo if bar"}, "X-Backslash": {`ends\`}}.check(g, http.Header(resp.Echo.Headers), "the backend")
 			headerExpectations{"X-Frame-Options": {"DENY"}}.check(g, resp.Header, "the client")
 		})
@@ -158,7 +158,7 @@ var _ = Describe("HTTP header actions", Label("header-actions"), func() {
 				spoofed[h] = nil
 			}
 			framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-				framework.EchoedBy(g, resp, http.StatusOK)
+				backend.Served(g, resp)
 				spoofed.check(g, http.Header(resp.Echo.Headers), "the backend")
 			})
 		},
@@ -239,7 +239,7 @@ var _ = Describe("HTTP header actions", Label("header-actions"), func() {
 					},
 				}}
 			})
-			req := edgeRouteWithHeaders(ctx, "headers-ic", routev1.RouteHTTPHeaderActions{
+			req, backend := edgeRouteWithHeaders(ctx, "headers-ic", routev1.RouteHTTPHeaderActions{
 				Request: []routev1.RouteHTTPHeader{
 					routeSet("X-Both", "from-route"),
 					routeDelete("X-Set-Then-Delete"),
@@ -250,7 +250,7 @@ var _ = Describe("HTTP header actions", Label("header-actions"), func() {
 			req = framework.WithHeader(req, "X-Delete-Then-Set", "from-client")
 			req = framework.WithHeader(req, echo.SetResponseHeader, "X-Backend-Leak: internal")
 			framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-				framework.EchoedBy(g, resp, http.StatusOK)
+				backend.Served(g, resp)
 				headerExpectations{
 					"X-Both":            {"from-route"},
 					"X-Ic-Set":          {"ic"},
@@ -276,9 +276,10 @@ var _ = Describe("HTTP header actions", Label("header-actions"), func() {
 				}}
 			})
 			ns := framework.SpecNamespace(ctx, "headers-ic-http")
-			route := framework.CreateRoute(ctx, framework.RouteTo(framework.DeployEcho(ctx, ns), "plain", framework.EchoHTTPPort))
+			backend := framework.DeployEcho(ctx, ns)
+			route := framework.CreateRoute(ctx, framework.RouteTo(backend, "plain", framework.EchoHTTPPort))
 			framework.EventuallyResponds(ctx, framework.HTTP(route.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
-				framework.EchoedBy(g, resp, http.StatusOK)
+				backend.Served(g, resp)
 				headerExpectations{"X-Condition": {"foo if bar"}}.check(g, http.Header(resp.Echo.Headers), "the backend")
 				headerExpectations{"X-Frame-Options": {"DENY"}}.check(g, resp.Header, "the client")
 			})

@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"net/http"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -60,7 +59,7 @@ var _ = Describe("HSTS per route", Label("hsts"), func() {
 				req.RootCAs = pki.Pool(backend.CA)
 			}
 			framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-				framework.EchoedBy(g, resp, http.StatusOK)
+				backend.Served(g, resp)
 				if c.header == "" {
 					g.Expect(resp.Header.Values("Strict-Transport-Security")).To(BeEmpty())
 				} else {

@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"net/http"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -50,7 +49,7 @@ var _ = Describe("Router", Label("router"), func() {
 				req.RootCAs = pki.Pool(backend.CA) // the backend's own certificate reaches the client
 			}
 			framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-				framework.EchoedBy(g, resp, http.StatusOK)
+				backend.Served(g, resp)
 				g.Expect(resp.Echo.Listener).To(Equal(wantListener))
 				g.Expect(resp.Echo.Host).To(Equal(host))
 				g.Expect(resp.Echo.Path).To(Equal("/" + name))
@@ -77,7 +76,7 @@ var _ = Describe("Router", Label("router"), func() {
 
 		By("before the change a client without a certificate is served")
 		framework.EventuallyResponds(ctx, framework.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
-			framework.EchoedBy(g, resp, http.StatusOK)
+			backend.Served(g, resp)
 		})
 
 		ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "clientTLS CA " + ns}})
@@ -105,7 +104,7 @@ var _ = Describe("Router", Label("router"), func() {
 		})
 		framework.EventuallyRefused(ctx, framework.HTTPS(host, "/"), "certificate required")
 		framework.EventuallyResponds(ctx, framework.WithCert(framework.HTTPS(host, "/"), &cert), func(g Gomega, resp *httpclient.Response) {
-			framework.EchoedBy(g, resp, http.StatusOK)
+			backend.Served(g, resp)
 		})
 	})
 })

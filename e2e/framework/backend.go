@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"net/http"
 
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
@@ -10,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
+	"github.com/router-conformance/suite/e2e/httpclient"
 	"github.com/router-conformance/suite/pki"
 )
 
@@ -20,6 +22,19 @@ type Echo struct {
 	Namespace string
 	Service   string
 	CA        *pki.CA
+	// Pods are the names of the replicas, so that an answer can be traced
+	// to this spec's backend and no other.
+	Pods []string
+}
+
+// Served checks that resp is a 200 from this very backend (its namespace
+// and one of its pods, as the Gateway API suite's CompareRoundTrip checks
+// the backend): a stale route or another spec's backend is no success.
+func (e *Echo) Served(g Gomega, resp *httpclient.Response) {
+	g.ExpectWithOffset(1, resp.Status).To(Equal(http.StatusOK), "body: %s", resp.Body)
+	g.ExpectWithOffset(1, resp.Echo).NotTo(BeNil(), "the echo backend did not answer: %s", resp.Body)
+	g.ExpectWithOffset(1, resp.Echo.Namespace).To(Equal(e.Namespace), "answered by another namespace's backend")
+	g.ExpectWithOffset(1, e.Pods).To(ContainElement(resp.Echo.Pod), "answered by a pod that is not this backend's")
 }
 
 // Echo ports, by Service port name.
@@ -68,5 +83,13 @@ func DeployEcho(ctx context.Context, ns string, extraHosts ...string) *Echo {
 		}},
 	}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred())
-	return &Echo{Namespace: ns, Service: "echo", CA: ca}
+	pods, err := E.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=echo"})
+	Expect(err).NotTo(HaveOccurred())
+	e := &Echo{Namespace: ns, Service: "echo", CA: ca}
+	for _, p := range pods.Items {
+		if p.DeletionTimestamp == nil {
+			e.Pods = append(e.Pods, p.Name)
+		}
+	}
+	return e
 }

@@ -52,9 +52,3 @@ func EventuallyRefusedWithin(ctx context.Context, timeout time.Duration, req htt
 		}
 	}).WithContext(ctx).WithTimeout(timeout).WithPolling(250 * time.Millisecond).Should(Succeed())
 }
-
-// EchoedBy checks that the echo backend answered with status.
-func EchoedBy(g Gomega, resp *httpclient.Response, status int) {
-	g.Expect(resp.Status).To(Equal(status), "body: %s", resp.Body)
-	g.Expect(resp.Echo).NotTo(BeNil(), "the echo backend did not answer: %s", resp.Body)
-}
