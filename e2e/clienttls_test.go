@@ -260,11 +260,11 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		framework.EventuallyRefused(ctx, request("revoked"), "revoked certificate")
 		start := time.Now()
 		pub.SetRevoked(ctx, inter, nil, nil)
-		framework.EventuallyRespondsWithin(ctx, 2*crlLifetime+framework.Opts.Timeouts.Converge, request("revoked"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+		framework.EventuallyRespondsWithin(ctx, framework.Opts.Timeouts.CRLRefresh, request("revoked"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
 		AddReportEntry("CRL rotation latency (un-revoke)", time.Since(start).Round(time.Second).String())
 
 		pub.SetRevoked(ctx, inter, []*pki.Leaf{leaves["revoked"]}, nil)
-		framework.EventuallyRefusedWithin(ctx, 2*crlLifetime+framework.Opts.Timeouts.Converge, request("revoked"), "revoked certificate")
+		framework.EventuallyRefusedWithin(ctx, framework.Opts.Timeouts.CRLRefresh, request("revoked"), "revoked certificate")
 	})
 
 	// The operator joins the patterns as (?:p1|p2); HAProxy matches the
@@ -331,7 +331,7 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "signer-ca-"+ns, string(pki.Bundle(root.CA, inter.CA))))
 
 		By("positive control: a client issued by the root is served")
-		framework.EventuallyRespondsWithin(ctx, time.Minute+framework.Opts.Timeouts.Converge, request("of-signer-root"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+		framework.EventuallyRespondsWithin(ctx, framework.Opts.Timeouts.CRLRefresh, request("of-signer-root"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
 		By("a client of the intermediate is refused: no CRL for its issuer")
 		framework.EventuallyRefused(ctx, request("of-signer-intermediate"), "unknown certificate authority")
 		fetches, err := server.Fetches(ctx)
@@ -341,7 +341,7 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		By("the workaround: the bundle also carries a certificate that names the intermediate's CRL (one it issued)")
 		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "signer-ca-workaround-"+ns,
 			string(pki.Bundle(root.CA, inter.CA))+string(leaves["of-signer-intermediate"].CertPEM)))
-		framework.EventuallyRespondsWithin(ctx, time.Minute+framework.Opts.Timeouts.Converge, request("of-signer-intermediate"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+		framework.EventuallyRespondsWithin(ctx, framework.Opts.Timeouts.CRLRefresh, request("of-signer-intermediate"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
 		fetches, err = server.Fetches(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(fetches).To(HaveKeyWithValue("/"+inter.Key, BeNumerically(">", 0)))
@@ -366,10 +366,6 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		By("positive control: once the CRL is published, the same client is served (within upstream's retry)")
 		pub.Add(pending)
 		pub.PublishNow(ctx)
-		framework.EventuallyRespondsWithin(ctx, upstreamCRLRetry+framework.Opts.Timeouts.Converge, request("of-pending"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+		framework.EventuallyRespondsWithin(ctx, framework.Opts.Timeouts.CRLRefresh, request("of-pending"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
 	})
 })
-
-// upstreamCRLRetry is how long upstream waits to download again after a
-// failed CRL download (openshift/router pkg/router/crl/crl.go, errorBackoffTime).
-const upstreamCRLRetry = 5 * time.Minute

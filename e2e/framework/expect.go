@@ -9,11 +9,7 @@ import (
 	"github.com/router-conformance/suite/e2e/httpclient"
 )
 
-// Consecutive is how many answers in a row make convergence: one success
-// may come from a router that is still reloading.
-const Consecutive = 3
-
-// EventuallyResponds polls req until Consecutive responses in a row pass
+// EventuallyResponds polls req until Opts.Timeouts.Consecutive responses in a row pass
 // check.
 func EventuallyResponds(ctx context.Context, req httpclient.Request, check func(g Gomega, resp *httpclient.Response)) {
 	EventuallyRespondsWithin(ctx, Opts.Timeouts.Converge, req, check)
@@ -23,15 +19,15 @@ func EventuallyResponds(ctx context.Context, req httpclient.Request, check func(
 // changes that take effect on a schedule (a CRL refresh, a retry backoff).
 func EventuallyRespondsWithin(ctx context.Context, timeout time.Duration, req httpclient.Request, check func(g Gomega, resp *httpclient.Response)) {
 	Eventually(func(g Gomega) {
-		for i := 0; i < Consecutive; i++ {
+		for i := 0; i < Opts.Timeouts.Consecutive; i++ {
 			resp, err := Do(ctx, req)
 			g.Expect(err).NotTo(HaveOccurred(), "request to %s%s", req.Host, req.Path)
 			check(g, resp)
 		}
-	}).WithContext(ctx).WithTimeout(timeout).WithPolling(250 * time.Millisecond).Should(Succeed())
+	}).WithContext(ctx).WithTimeout(timeout).WithPolling(Opts.Timeouts.Poll).Should(Succeed())
 }
 
-// EventuallyRefused polls req until Consecutive attempts in a row are
+// EventuallyRefused polls req until Opts.Timeouts.Consecutive attempts in a row are
 // refused in the TLS handshake with exactly alert ("certificate required",
 // "revoked certificate", ...). An answer, or any other error, is no refusal.
 func EventuallyRefused(ctx context.Context, req httpclient.Request, alert string) {
@@ -43,12 +39,12 @@ func EventuallyRefused(ctx context.Context, req httpclient.Request, alert string
 // refuse the same client differently (an alert, or a bare close).
 func EventuallyRefusedWithin(ctx context.Context, timeout time.Duration, req httpclient.Request, alerts ...string) {
 	Eventually(func(g Gomega) {
-		for i := 0; i < Consecutive; i++ {
+		for i := 0; i < Opts.Timeouts.Consecutive; i++ {
 			resp, err := Do(ctx, req)
 			if err == nil {
 				g.Expect(resp.Status).To(Equal(-1), "want a refusal %q, got an HTTP %d answer", alerts, resp.Status)
 			}
 			g.Expect(alerts).To(ContainElement(httpclient.Alert(err)), "want a refusal %q; got %v", alerts, err)
 		}
-	}).WithContext(ctx).WithTimeout(timeout).WithPolling(250 * time.Millisecond).Should(Succeed())
+	}).WithContext(ctx).WithTimeout(timeout).WithPolling(Opts.Timeouts.Poll).Should(Succeed())
 }

@@ -39,11 +39,26 @@ type Options struct {
 	Timeouts              Timeouts `json:"-"`
 }
 
-// Timeouts are every wait of the suite, by name.
+// Timeouts are every wait of the suite, by name: no spec writes a
+// duration of its own.
 type Timeouts struct {
+	// ClusterReady bounds the cluster's and the router's readiness.
 	ClusterReady time.Duration
-	PodReady     time.Duration
-	Converge     time.Duration
+	// PodReady bounds a spec's pods becoming ready, and an
+	// IngressController change rolling out.
+	PodReady time.Duration
+	// Converge bounds a request reaching its expected outcome after a
+	// change (a route, a policy), and the API's answer to a change.
+	Converge time.Duration
+	// CRLRefresh bounds a CRL change reaching the router: upstream
+	// downloads again 5 minutes after a failure
+	// (openshift/router pkg/router/crl/crl.go, errorBackoffTime).
+	CRLRefresh time.Duration
+	// Poll is the interval between two attempts of a wait.
+	Poll time.Duration
+	// Consecutive answers in a row make convergence: one success may
+	// come from a router that is still reloading.
+	Consecutive int
 }
 
 // optionsFile is the -config file: the options, with timeouts written as
@@ -54,6 +69,9 @@ type optionsFile struct {
 		ClusterReady string `json:"clusterReady"`
 		PodReady     string `json:"podReady"`
 		Converge     string `json:"converge"`
+		CRLRefresh   string `json:"crlRefresh"`
+		Poll         string `json:"poll"`
+		Consecutive  int    `json:"consecutive"`
 	} `json:"timeouts"`
 }
 
@@ -85,6 +103,9 @@ func RegisterFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&Opts.Timeouts.ClusterReady, "timeout-cluster-ready", 3*time.Minute, "node and CoreDNS readiness")
 	fs.DurationVar(&Opts.Timeouts.PodReady, "timeout-pod-ready", 2*time.Minute, "a spec's pods becoming ready")
 	fs.DurationVar(&Opts.Timeouts.Converge, "timeout-converge", 30*time.Second, "a request reaching its expected outcome")
+	fs.DurationVar(&Opts.Timeouts.CRLRefresh, "timeout-crl-refresh", 5*time.Minute+30*time.Second, "a CRL change reaching the router (upstream retries a failed download after 5 minutes)")
+	fs.DurationVar(&Opts.Timeouts.Poll, "poll-interval", 250*time.Millisecond, "the interval between two attempts of a wait")
+	fs.IntVar(&Opts.Timeouts.Consecutive, "consecutive", 3, "answers in a row that make convergence")
 }
 
 // Finish applies the -config file under the flags given on the command
@@ -104,7 +125,8 @@ func Finish(fs *flag.FlagSet) error {
 		for _, t := range []struct {
 			text string
 			dst  *time.Duration
-		}{{file.Timeouts.ClusterReady, &file.Options.Timeouts.ClusterReady}, {file.Timeouts.PodReady, &file.Options.Timeouts.PodReady}, {file.Timeouts.Converge, &file.Options.Timeouts.Converge}} {
+		}{{file.Timeouts.ClusterReady, &file.Options.Timeouts.ClusterReady}, {file.Timeouts.PodReady, &file.Options.Timeouts.PodReady}, {file.Timeouts.Converge, &file.Options.Timeouts.Converge},
+			{file.Timeouts.CRLRefresh, &file.Options.Timeouts.CRLRefresh}, {file.Timeouts.Poll, &file.Options.Timeouts.Poll}} {
 			if t.text == "" {
 				continue
 			}
@@ -114,6 +136,7 @@ func Finish(fs *flag.FlagSet) error {
 			}
 			*t.dst = d
 		}
+		file.Options.Timeouts.Consecutive = file.Timeouts.Consecutive
 		merge(&Opts, file.Options, set)
 	}
 	if set["features"] || len(Opts.Features) == 0 {
@@ -144,7 +167,11 @@ func Finish(fs *flag.FlagSet) error {
 	default:
 		return fmt.Errorf("-profile %q: want kind or existing", Opts.Profile)
 	}
-	for name, d := range map[string]time.Duration{"timeout-cluster-ready": Opts.Timeouts.ClusterReady, "timeout-pod-ready": Opts.Timeouts.PodReady, "timeout-converge": Opts.Timeouts.Converge} {
+	if Opts.Timeouts.Consecutive < 1 {
+		return errors.New("-consecutive must be at least 1")
+	}
+	for name, d := range map[string]time.Duration{"timeout-cluster-ready": Opts.Timeouts.ClusterReady, "timeout-pod-ready": Opts.Timeouts.PodReady, "timeout-converge": Opts.Timeouts.Converge,
+		"timeout-crl-refresh": Opts.Timeouts.CRLRefresh, "poll-interval": Opts.Timeouts.Poll} {
 		if d <= 0 {
 			return fmt.Errorf("-%s must be positive", name)
 		}
@@ -187,4 +214,9 @@ func merge(o *Options, file Options, set map[string]bool) {
 	dur("timeout-cluster-ready", &o.Timeouts.ClusterReady, file.Timeouts.ClusterReady)
 	dur("timeout-pod-ready", &o.Timeouts.PodReady, file.Timeouts.PodReady)
 	dur("timeout-converge", &o.Timeouts.Converge, file.Timeouts.Converge)
+	dur("timeout-crl-refresh", &o.Timeouts.CRLRefresh, file.Timeouts.CRLRefresh)
+	dur("poll-interval", &o.Timeouts.Poll, file.Timeouts.Poll)
+	if !set["consecutive"] && file.Timeouts.Consecutive > 0 {
+		o.Timeouts.Consecutive = file.Timeouts.Consecutive
+	}
 }

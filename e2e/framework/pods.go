@@ -2,7 +2,6 @@ package framework
 
 import (
 	"context"
-	"time"
 
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
@@ -57,7 +56,7 @@ func CreatePod(ctx context.Context, pod *corev1.Pod) *corev1.Pod {
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(podReady(p)).To(BeTrue(), "pod %s/%s phase %s: %v", p.Namespace, p.Name, p.Status.Phase, p.Status.ContainerStatuses)
 		live = p
-	}).WithContext(ctx).WithTimeout(Opts.Timeouts.PodReady).WithPolling(500 * time.Millisecond).Should(Succeed())
+	}).WithContext(ctx).WithTimeout(Opts.Timeouts.PodReady).WithPolling(Opts.Timeouts.Poll).Should(Succeed())
 	return live
 }
 
@@ -69,7 +68,7 @@ func CreateDeployment(ctx context.Context, d *appsv1.Deployment) {
 		live, err := E.Clientset.AppsV1().Deployments(d.Namespace).Get(ctx, d.Name, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(live.Status.ReadyReplicas).To(Equal(*live.Spec.Replicas), "deployment %s/%s ready replicas", d.Namespace, d.Name)
-	}).WithContext(ctx).WithTimeout(Opts.Timeouts.PodReady).WithPolling(500 * time.Millisecond).Should(Succeed())
+	}).WithContext(ctx).WithTimeout(Opts.Timeouts.PodReady).WithPolling(Opts.Timeouts.Poll).Should(Succeed())
 }
 
 func podReady(p *corev1.Pod) bool {
