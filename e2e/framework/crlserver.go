@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/utils/ptr"
 
 	"github.com/router-conformance/suite/crlserver"
@@ -71,10 +73,12 @@ func DeployCRLServer(ctx context.Context, ns string) *CRLServer {
 // (cluster DNS).
 func (s *CRLServer) URL(key string) string { return "http://crl." + s.Namespace + ".svc/" + key }
 
-// Publish replaces the served CRLs: key -> PEM, and key -> DER for the
+// publish replaces the served CRLs: key -> PEM, and key -> DER for the
 // keys in binary (stored gzipped: a ConfigMap holds at most 1 MiB, and a
-// large CRL is more).
-func (s *CRLServer) Publish(ctx context.Context, crls map[string][]byte, binary map[string][]byte) {
+// large CRL is more). It returns an error rather than asserting: the
+// Publisher's goroutine calls it outside any spec, where a failed
+// assertion would fail whichever spec happens to run.
+func (s *CRLServer) publish(ctx context.Context, crls map[string][]byte, binary map[string][]byte) error {
 	data := map[string]string{}
 	for k, v := range crls {
 		data[k] = string(v)
@@ -83,18 +87,29 @@ func (s *CRLServer) Publish(ctx context.Context, crls map[string][]byte, binary 
 	for k, v := range binary {
 		var buf bytes.Buffer
 		zw := gzip.NewWriter(&buf)
-		_, err := zw.Write(v)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(zw.Close()).To(Succeed())
+		if _, err := zw.Write(v); err != nil {
+			return err
+		}
+		if err := zw.Close(); err != nil {
+			return err
+		}
 		gz[k+crlserver.GzipSuffix] = buf.Bytes()
 	}
-	Eventually(func(g Gomega) {
-		cm, err := E.Clientset.CoreV1().ConfigMaps(s.Namespace).Get(ctx, crlConfigMap, metav1.GetOptions{})
-		g.Expect(err).NotTo(HaveOccurred())
-		cm.Data, cm.BinaryData = data, gz
-		_, err = E.Clientset.CoreV1().ConfigMaps(s.Namespace).Update(ctx, cm, metav1.UpdateOptions{})
-		g.Expect(err).NotTo(HaveOccurred())
-	}).WithContext(ctx).WithTimeout(Opts.Timeouts.Converge).Should(Succeed())
+	var last error
+	err := wait.PollUntilContextTimeout(ctx, Opts.Timeouts.Poll, Opts.Timeouts.Converge, true, func(ctx context.Context) (bool, error) {
+		cms := E.Clientset.CoreV1().ConfigMaps(s.Namespace)
+		cm, err := cms.Get(ctx, crlConfigMap, metav1.GetOptions{})
+		if err == nil {
+			cm.Data, cm.BinaryData = data, gz
+			_, err = cms.Update(ctx, cm, metav1.UpdateOptions{})
+		}
+		last = err
+		return err == nil, nil
+	})
+	if err != nil {
+		return fmt.Errorf("publish CRLs to %s/%s: %w (last: %v)", s.Namespace, crlConfigMap, err, last)
+	}
+	return nil
 }
 
 // Fetches are the successful downloads per path, read through the API
@@ -147,6 +162,10 @@ func (p *Publisher) SetRevoked(ctx context.Context, a *CRLAuthority, leaves []*p
 
 // PublishNow issues and publishes every authority's CRL.
 func (p *Publisher) PublishNow(ctx context.Context) {
+	Expect(p.publish(ctx)).To(Succeed())
+}
+
+func (p *Publisher) publish(ctx context.Context) error {
 	p.mu.Lock()
 	crls, large := map[string][]byte{}, map[string][]byte{}
 	for _, a := range p.cas {
@@ -160,37 +179,46 @@ func (p *Publisher) PublishNow(ctx context.Context) {
 		opts := pki.CRLOptions{NextUpdate: time.Now().Add(p.Lifetime), Revoked: rev}
 		if a.Filler > 0 {
 			crl, err := a.CA.IssueLargeCRL(a.Filler, opts)
-			Expect(err).NotTo(HaveOccurred())
+			if err != nil {
+				p.mu.Unlock()
+				return err
+			}
 			large[a.Key] = crl.DER
 			continue
 		}
 		crl, err := a.CA.IssueCRL(opts)
-		Expect(err).NotTo(HaveOccurred())
+		if err != nil {
+			p.mu.Unlock()
+			return err
+		}
 		crls[a.Key] = crl.PEM()
 	}
 	p.mu.Unlock()
-	p.Server.Publish(ctx, crls, large)
+	return p.Server.publish(ctx, crls, large)
 }
 
 // Start publishes now and then every Lifetime/4 until the spec (or the
-// Ordered container) ends.
+// Ordered container) ends. A failed republish is logged and tried again
+// at the next tick; a CRL left to expire shows in the specs as refusals,
+// with this log beside them.
 func (p *Publisher) Start(ctx context.Context) {
 	p.PublishNow(ctx)
-	stop := make(chan struct{})
+	background, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	go func() {
-		defer GinkgoRecover()
 		defer close(done)
 		tick := time.NewTicker(p.Lifetime / 4)
 		defer tick.Stop()
 		for {
 			select {
-			case <-stop:
+			case <-background.Done():
 				return
 			case <-tick.C:
-				p.PublishNow(context.Background())
+				if err := p.publish(background); err != nil && background.Err() == nil {
+					GinkgoWriter.Printf("CRL republish failed, retrying in %s: %v\n", p.Lifetime/4, err)
+				}
 			}
 		}
 	}()
-	DeferCleanup(func() { close(stop); <-done })
+	DeferCleanup(func() { cancel(); <-done })
 }
