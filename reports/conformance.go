@@ -22,6 +22,10 @@ type Feature struct {
 	Label string `json:"label"` // the Ginkgo label of its specs
 	// Description says what conforming means, in a line.
 	Description string `json:"description"`
+	// Harness marks a check of the test environment itself (the hermetic
+	// cluster), not of the router: reported apart from the conformance
+	// table, though its failure still fails the run.
+	Harness bool `json:"harness,omitempty"`
 }
 
 // SpecResult is one spec's outcome.
@@ -43,10 +47,22 @@ const (
 	Incomplete = "incomplete"
 )
 
+// The report's schema; a vendor's submission is this document
+// (reports/README.md).
+const (
+	APIVersion = "conformance.router-conformance.io/v1alpha1"
+	Kind       = "RouterConformanceReport"
+)
+
 // Implementation under test.
 type Implementation struct {
-	Name    string `json:"name"`
-	Version string `json:"version"`
+	// Organization and Name (the project) say whose router it is; URL
+	// and Contact where to find it and whom to ask.
+	Organization string   `json:"organization,omitempty"`
+	Name         string   `json:"name"`
+	URL          string   `json:"url,omitempty"`
+	Contact      []string `json:"contact,omitempty"`
+	Version      string   `json:"version"`
 	// Image is the router image reference, ImageID its content ID, and
 	// HAProxyVersion what the image's haproxy reports (kind profile).
 	Image          string `json:"image,omitempty"`
@@ -75,7 +91,9 @@ type FeatureResult struct {
 
 // Report is the conformance report.
 type Report struct {
-	Meta     `json:",inline"`
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Meta       `json:",inline"`
 	Result   string          `json:"result"`
 	Features []FeatureResult `json:"features"`
 }
@@ -87,7 +105,7 @@ type Report struct {
 // run failed when a feature failed, is incomplete when a claimed feature
 // was skipped, and passed otherwise.
 func Build(meta Meta, features []Feature, claimed map[string]bool, specs []SpecResult) Report {
-	r := Report{Meta: meta, Result: Passed}
+	r := Report{APIVersion: APIVersion, Kind: Kind, Meta: meta, Result: Passed}
 	r.Features = make([]FeatureResult, len(features))
 	byLabel := map[string]*FeatureResult{}
 	for i, f := range features {
@@ -120,6 +138,8 @@ func Build(meta Meta, features []Feature, claimed map[string]bool, specs []SpecR
 		sort.Strings(f.Failed)
 		sort.Strings(f.Skipped)
 		switch {
+		case !claimed[f.Label] && f.Harness:
+			f.Result = Skipped
 		case !claimed[f.Label]:
 			f.Result = Unsupported
 		case len(f.Failed) > 0:
@@ -132,7 +152,7 @@ func Build(meta Meta, features []Feature, claimed map[string]bool, specs []SpecR
 		switch {
 		case f.Result == Failed:
 			r.Result = Failed
-		case f.Result == Skipped && r.Result == Passed:
+		case f.Result == Skipped && r.Result == Passed && !f.Harness:
 			r.Result = Incomplete
 		}
 	}
@@ -176,10 +196,17 @@ func (r Report) Summary() string {
 	}
 	fmt.Fprintf(&b, "| profile | %s |\n| Kubernetes | %s |\n| suite | %s |\n| date | %s |\n| duration | %s |\n\n",
 		r.Profile, r.KubernetesVersion, r.SuiteVersion, r.Date.UTC().Format(time.RFC3339), r.Duration)
-	b.WriteString("| feature | result | passed | failed | skipped |\n|---|---|---|---|---|\n")
-	for _, f := range r.Features {
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d |\n", f.Name, f.Result, len(f.Passed), len(f.Failed), len(f.Skipped))
+	table := func(harness bool) {
+		b.WriteString("| feature | result | passed | failed | skipped |\n|---|---|---|---|---|\n")
+		for _, f := range r.Features {
+			if f.Harness == harness {
+				fmt.Fprintf(&b, "| %s | %s | %d | %d | %d |\n", f.Name, f.Result, len(f.Passed), len(f.Failed), len(f.Skipped))
+			}
+		}
 	}
+	table(false)
+	b.WriteString("\nChecks of the test environment (not of the router):\n\n")
+	table(true)
 	for _, f := range r.Features {
 		if len(f.Failed) == 0 {
 			continue

@@ -11,6 +11,7 @@ import (
 )
 
 var features = []Feature{
+	{Name: "Hermetic cluster", Label: "smoke", Harness: true},
 	{Name: "HSTS", Label: "hsts"},
 	{Name: "Client TLS", Label: "client-tls"},
 	{Name: "Delegation", Label: "delegation"},
@@ -28,7 +29,7 @@ func TestBuildGroupsSpecsByFeatureAndDecidesTheRun(t *testing.T) {
 	}
 	claimed := map[string]bool{"hsts": true, "client-tls": true, "header-actions": true}
 	r := Build(Meta{Profile: "kind"}, features, claimed, specs)
-	want := map[string]string{"HSTS": Passed, "Client TLS": Failed, "Delegation": Unsupported, "Header actions": Skipped}
+	want := map[string]string{"Hermetic cluster": Skipped, "HSTS": Passed, "Client TLS": Failed, "Delegation": Unsupported, "Header actions": Skipped}
 	for _, f := range r.Features {
 		if f.Result != want[f.Name] {
 			t.Errorf("%s: %s, want %s", f.Name, f.Result, want[f.Name])
@@ -37,7 +38,10 @@ func TestBuildGroupsSpecsByFeatureAndDecidesTheRun(t *testing.T) {
 	if r.Result != Failed {
 		t.Errorf("run: %s, want failed", r.Result)
 	}
-	if got := r.Features[1].Failed; len(got) != 1 || got[0] != "revoked refused" {
+	if r.APIVersion != APIVersion || r.Kind != Kind {
+		t.Errorf("schema %s/%s", r.APIVersion, r.Kind)
+	}
+	if got := r.Features[2].Failed; len(got) != 1 || got[0] != "revoked refused" {
 		t.Errorf("client TLS failed specs: %v", got)
 	}
 	// Nothing failed but a claimed feature ran nothing: incomplete.
@@ -64,11 +68,11 @@ func TestWriteProducesYAMLJSONAndSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	var back Report
-	if err := yaml.Unmarshal(y, &back); err != nil || back.Features[0].Result != Passed || back.Implementation.Name != "reference-router" {
+	if err := yaml.Unmarshal(y, &back); err != nil || back.Features[1].Result != Passed || back.Implementation.Name != "reference-router" || back.Kind != Kind {
 		t.Errorf("YAML round trip: %v %+v", err, back)
 	}
 	s, _ := os.ReadFile(filepath.Join(dir, "summary.md"))
-	for _, want := range []string{"# Router conformance: PASSED", "| HSTS | passed | 1 | 0 | 0 |", "| Delegation | unsupported |"} {
+	for _, want := range []string{"# Router conformance: PASSED", "| HSTS | passed | 1 | 0 | 0 |", "| Delegation | unsupported |", "Checks of the test environment", "| Hermetic cluster | skipped |"} {
 		if !strings.Contains(string(s), want) {
 			t.Errorf("summary lacks %q:\n%s", want, s)
 		}

@@ -14,7 +14,7 @@ const SuiteVersion = "v0.1.0"
 // Features is the conformance table: every spec carries the label of the
 // feature it checks. Later work keeps its rows until its specs exist.
 var Features = []reports.Feature{
-	{Name: "Hermetic cluster", Label: "smoke", Description: "the kind profile's cluster: node Ready, hostPort, DNS, sealed against egress"},
+	{Name: "Hermetic cluster", Label: "smoke", Description: "the kind profile's cluster: node Ready, hostPort, DNS, sealed against egress", Harness: true},
 	{Name: "Route terminations", Label: "router", Description: "insecure, edge, reencrypt and passthrough routes served; IngressController changes applied; admission refusals named"},
 	{Name: "HSTS per route", Label: "hsts", Description: "haproxy.router.openshift.io/hsts_header on edge and reencrypt routes only"},
 	{Name: "Required HSTS policies", Label: "hsts-policy", Description: "Ingress spec.requiredHSTSPolicies enforced at route admission"},

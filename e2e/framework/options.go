@@ -34,6 +34,9 @@ type Options struct {
 	// router instead of the reference one (never pulled).
 	RouterImage string `json:"routerImage"`
 	// The implementation named in the report.
+	ImplementationOrganization string   `json:"implementationOrganization"`
+	ImplementationURL          string   `json:"implementationURL"`
+	ImplementationContact      []string `json:"implementationContact"`
 	ImplementationName    string   `json:"implementationName"`
 	ImplementationVersion string   `json:"implementationVersion"`
 	Timeouts              Timeouts `json:"-"`
@@ -92,6 +95,12 @@ func RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&Opts.HTTPSAddr, "https-addr", "", "existing profile: host:port reaching the router's HTTPS port")
 	fs.StringVar(&Opts.Domain, "domain", "", "existing profile: the IngressController's apps domain")
 	fs.StringVar(&Opts.RouterImage, "router-image", "", "kind profile: a local Docker image to run as the router instead of the reference one (make e2e ROUTER_IMAGE=...)")
+	fs.StringVar(&Opts.ImplementationOrganization, "implementation-organization", "", "who makes the router, in the report")
+	fs.StringVar(&Opts.ImplementationURL, "implementation-url", "", "where the router lives, in the report")
+	fs.Func("implementation-contact", "whom to ask about the router, in the report (repeatable)", func(v string) error {
+		Opts.ImplementationContact = append(Opts.ImplementationContact, v)
+		return nil
+	})
 	fs.StringVar(&Opts.ImplementationName, "implementation-name", "", "the router's name in the report (default: reference-router, or the -router-image repository)")
 	fs.StringVar(&Opts.ImplementationVersion, "implementation-version", "", "the router's version in the report (default: the image's version label, its tag, or the suite version)")
 	fs.StringVar(&Opts.Profile, "profile", "kind", "cluster profile: kind (hermetic, built here) or existing (any kubeconfig)")
@@ -195,6 +204,11 @@ func merge(o *Options, file Options, set map[string]bool) {
 	str("https-addr", &o.HTTPSAddr, file.HTTPSAddr)
 	str("domain", &o.Domain, file.Domain)
 	str("router-image", &o.RouterImage, file.RouterImage)
+	str("implementation-organization", &o.ImplementationOrganization, file.ImplementationOrganization)
+	str("implementation-url", &o.ImplementationURL, file.ImplementationURL)
+	if !set["implementation-contact"] && len(file.ImplementationContact) > 0 {
+		o.ImplementationContact = file.ImplementationContact
+	}
 	str("implementation-name", &o.ImplementationName, file.ImplementationName)
 	str("implementation-version", &o.ImplementationVersion, file.ImplementationVersion)
 	if !set["reuse"] && file.Reuse {

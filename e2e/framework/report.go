@@ -46,7 +46,10 @@ func WriteConformance(report types.Report) error {
 // implementation names the router under test: the options win, then what
 // the router image says of itself.
 func implementation() reports.Implementation {
-	impl := reports.Implementation{Name: Opts.ImplementationName, Version: Opts.ImplementationVersion}
+	impl := reports.Implementation{
+		Organization: Opts.ImplementationOrganization, Name: Opts.ImplementationName, URL: Opts.ImplementationURL,
+		Contact: Opts.ImplementationContact, Version: Opts.ImplementationVersion,
+	}
 	var img images.RouterImage
 	if E != nil {
 		img = E.Router
