@@ -96,7 +96,7 @@ bench: docker ## the whole suite serial and -p 2 on a warm cluster, per-feature 
 
 .PHONY: clean
 clean: ## remove run outputs (reports/, kubeconfigs in .cache/)
-	find $(REPORTS) -mindepth 1 -maxdepth 1 ! -name '*.go' -exec rm -rf {} +
+	find $(REPORTS) -mindepth 1 -maxdepth 1 ! -name '*.go' ! -name README.md -exec rm -rf {} +
 	rm -rf .cache
 
 .PHONY: clean-images
