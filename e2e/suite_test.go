@@ -1,20 +1,14 @@
 //go:build e2e
 
-// The conformance suite. Run it with `make e2e` (or `make smoke`); it is
-// behind the e2e build tag so that `go test ./...` never starts a cluster.
+// The conformance suite as `make e2e` runs it: options from flags (go
+// test ./e2e -args -help lists them) and an optional -config file.
 package e2e
 
 import (
-	"context"
 	"flag"
-	"path/filepath"
 	"testing"
-	"time"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
-	"github.com/router-conformance/suite/clusters/kind"
+	"github.com/router-conformance/suite/e2e/conformance"
 	"github.com/router-conformance/suite/e2e/framework"
 )
 
@@ -24,61 +18,5 @@ func TestConformance(t *testing.T) {
 	if err := framework.Finish(flag.CommandLine); err != nil {
 		t.Fatalf("options: %v (go test ./e2e -args -help lists them)", err)
 	}
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Router conformance")
+	conformance.Run(t, framework.Opts)
 }
-
-// A spec of a feature the profile does not claim is skipped, and the
-// report lists the feature as unsupported.
-var _ = BeforeEach(framework.SkipUnclaimed)
-
-// cluster is set on the first parallel process only: it owns the cluster.
-var cluster *kind.Cluster
-
-var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
-	if framework.Opts.Profile == "existing" {
-		env, err := framework.ExistingEnv(ctx, framework.Opts)
-		Expect(err).NotTo(HaveOccurred(), "the existing profile")
-		return env.Marshal()
-	}
-	start := time.Now()
-	c, env, err := framework.KindUp(ctx, framework.Opts, func(format string, args ...any) { GinkgoWriter.Printf(format+"\n", args...) })
-	cluster = c
-	Expect(err).NotTo(HaveOccurred(), "bring up the hermetic kind cluster")
-	GinkgoWriter.Printf("cluster ready in %s\n", time.Since(start).Round(time.Second))
-	return env.Marshal()
-}, func(data []byte) {
-	env, err := framework.Connect(data)
-	Expect(err).NotTo(HaveOccurred())
-	framework.E = env
-}, NodeTimeout(75*time.Minute))
-
-// The conformance report and summary, from every process's specs.
-var _ = ReportAfterSuite("conformance report", func(report Report) {
-	Expect(framework.WriteConformance(report)).To(Succeed())
-})
-
-// Every failed spec leaves its diagnostics, whichever process ran it.
-var _ = ReportAfterEach(func(ctx SpecContext, report SpecReport) {
-	if report.Failed() {
-		framework.RecordFailure(ctx, report)
-	}
-})
-
-var _ = SynchronizedAfterSuite(func() {}, func(ctx SpecContext) {
-	if cluster == nil {
-		return
-	}
-	// Any process's failed spec left a dump: keep the node logs beside it.
-	if framework.FailuresRecorded() {
-		dir := filepath.Join(framework.Opts.ReportDir, "failures", "cluster-logs")
-		if err := cluster.ExportLogs(dir); err != nil {
-			GinkgoWriter.Printf("export cluster logs: %v\n", err)
-		}
-	}
-	if framework.Opts.Keep {
-		GinkgoWriter.Printf("keeping cluster %q: KUBECONFIG=%s\n", cluster.Name, cluster.Kubeconfig)
-		return
-	}
-	Expect(cluster.Down(context.WithoutCancel(ctx), false)).To(Succeed())
-}, NodeTimeout(5*time.Minute))

@@ -37,9 +37,9 @@ type Options struct {
 	ImplementationOrganization string   `json:"implementationOrganization"`
 	ImplementationURL          string   `json:"implementationURL"`
 	ImplementationContact      []string `json:"implementationContact"`
-	ImplementationName    string   `json:"implementationName"`
-	ImplementationVersion string   `json:"implementationVersion"`
-	Timeouts              Timeouts `json:"-"`
+	ImplementationName         string   `json:"implementationName"`
+	ImplementationVersion      string   `json:"implementationVersion"`
+	Timeouts                   Timeouts `json:"-"`
 }
 
 // Timeouts are every wait of the suite, by name: no spec writes a
@@ -88,6 +88,7 @@ var (
 
 // RegisterFlags declares the suite's flags on fs.
 func RegisterFlags(fs *flag.FlagSet) {
+	d := DefaultOptions()
 	fs.StringVar(&configFile, "config", "", "YAML file of options (flags given on the command line win)")
 	fs.StringVar(&features, "features", "", "comma-separated feature labels the implementation claims (default: all of the kind profile's)")
 	fs.StringVar(&Opts.Kubeconfig, "kubeconfig", "", "existing profile: the cluster's kubeconfig")
@@ -103,18 +104,18 @@ func RegisterFlags(fs *flag.FlagSet) {
 	})
 	fs.StringVar(&Opts.ImplementationName, "implementation-name", "", "the router's name in the report (default: reference-router, or the -router-image repository)")
 	fs.StringVar(&Opts.ImplementationVersion, "implementation-version", "", "the router's version in the report (default: the image's version label, its tag, or the suite version)")
-	fs.StringVar(&Opts.Profile, "profile", "kind", "cluster profile: kind (hermetic, built here) or existing (any kubeconfig)")
-	fs.StringVar(&Opts.ClusterName, "cluster-name", "router-conformance", "kind cluster name")
+	fs.StringVar(&Opts.Profile, "profile", d.Profile, "cluster profile: kind (hermetic, built here) or existing (any kubeconfig)")
+	fs.StringVar(&Opts.ClusterName, "cluster-name", d.ClusterName, "kind cluster name")
 	fs.BoolVar(&Opts.Reuse, "reuse", false, "reuse an existing kind cluster of that name (fast dev loop)")
 	fs.BoolVar(&Opts.Keep, "keep", false, "keep the cluster after the run (debugging)")
-	fs.StringVar(&Opts.RepoRoot, "repo", "..", "the suite's checkout")
-	fs.StringVar(&Opts.ReportDir, "report-dir", "../reports", "where reports and failure dumps go")
-	fs.DurationVar(&Opts.Timeouts.ClusterReady, "timeout-cluster-ready", 3*time.Minute, "node and CoreDNS readiness")
-	fs.DurationVar(&Opts.Timeouts.PodReady, "timeout-pod-ready", 2*time.Minute, "a spec's pods becoming ready")
-	fs.DurationVar(&Opts.Timeouts.Converge, "timeout-converge", 30*time.Second, "a request reaching its expected outcome")
-	fs.DurationVar(&Opts.Timeouts.CRLRefresh, "timeout-crl-refresh", 5*time.Minute+30*time.Second, "a CRL change reaching the router (upstream retries a failed download after 5 minutes)")
-	fs.DurationVar(&Opts.Timeouts.Poll, "poll-interval", 250*time.Millisecond, "the interval between two attempts of a wait")
-	fs.IntVar(&Opts.Timeouts.Consecutive, "consecutive", 3, "answers in a row that make convergence")
+	fs.StringVar(&Opts.RepoRoot, "repo", d.RepoRoot, "the suite's checkout")
+	fs.StringVar(&Opts.ReportDir, "report-dir", d.ReportDir, "where reports and failure dumps go")
+	fs.DurationVar(&Opts.Timeouts.ClusterReady, "timeout-cluster-ready", d.Timeouts.ClusterReady, "node and CoreDNS readiness")
+	fs.DurationVar(&Opts.Timeouts.PodReady, "timeout-pod-ready", d.Timeouts.PodReady, "a spec's pods becoming ready")
+	fs.DurationVar(&Opts.Timeouts.Converge, "timeout-converge", d.Timeouts.Converge, "a request reaching its expected outcome")
+	fs.DurationVar(&Opts.Timeouts.CRLRefresh, "timeout-crl-refresh", d.Timeouts.CRLRefresh, "a CRL change reaching the router (upstream retries a failed download after 5 minutes)")
+	fs.DurationVar(&Opts.Timeouts.Poll, "poll-interval", d.Timeouts.Poll, "the interval between two attempts of a wait")
+	fs.IntVar(&Opts.Timeouts.Consecutive, "consecutive", d.Timeouts.Consecutive, "answers in a row that make convergence")
 }
 
 // Finish applies the -config file under the flags given on the command
@@ -156,36 +157,55 @@ func Finish(fs *flag.FlagSet) error {
 			}
 		}
 	}
-	if len(Opts.Features) == 0 {
-		Opts.Features = KindFeatures
+	return Validate(&Opts)
+}
+
+// Validate fills the claimed features' default and checks o: what
+// Finish does after reading flags, and what a library caller's options
+// go through (conformance.Run).
+func Validate(o *Options) error {
+	if len(o.Features) == 0 {
+		o.Features = KindFeatures
 	}
-	for _, f := range Opts.Features {
+	for _, f := range o.Features {
 		if FeatureOf([]string{f}) == "" {
 			return fmt.Errorf("-features: %q is no feature of the conformance table", f)
 		}
 	}
-	switch Opts.Profile {
+	switch o.Profile {
 	case "kind":
 	case "existing":
-		if Opts.RouterImage != "" {
+		if o.RouterImage != "" {
 			return errors.New("-router-image applies to the kind profile only: on an existing cluster the router is already deployed")
 		}
-		if Opts.Kubeconfig == "" || Opts.HTTPAddr == "" || Opts.HTTPSAddr == "" || Opts.Domain == "" {
+		if o.Kubeconfig == "" || o.HTTPAddr == "" || o.HTTPSAddr == "" || o.Domain == "" {
 			return errors.New("profile existing needs -kubeconfig, -http-addr, -https-addr and -domain")
 		}
 	default:
-		return fmt.Errorf("-profile %q: want kind or existing", Opts.Profile)
+		return fmt.Errorf("-profile %q: want kind or existing", o.Profile)
 	}
-	if Opts.Timeouts.Consecutive < 1 {
+	if o.Timeouts.Consecutive < 1 {
 		return errors.New("-consecutive must be at least 1")
 	}
-	for name, d := range map[string]time.Duration{"timeout-cluster-ready": Opts.Timeouts.ClusterReady, "timeout-pod-ready": Opts.Timeouts.PodReady, "timeout-converge": Opts.Timeouts.Converge,
-		"timeout-crl-refresh": Opts.Timeouts.CRLRefresh, "poll-interval": Opts.Timeouts.Poll} {
+	for name, d := range map[string]time.Duration{"timeout-cluster-ready": o.Timeouts.ClusterReady, "timeout-pod-ready": o.Timeouts.PodReady, "timeout-converge": o.Timeouts.Converge,
+		"timeout-crl-refresh": o.Timeouts.CRLRefresh, "poll-interval": o.Timeouts.Poll} {
 		if d <= 0 {
 			return fmt.Errorf("-%s must be positive", name)
 		}
 	}
 	return nil
+}
+
+// DefaultOptions are the options of a run that sets nothing: the kind
+// profile with the reference router, and the documented waits.
+func DefaultOptions() Options {
+	return Options{
+		Profile: "kind", ClusterName: "router-conformance", RepoRoot: "..", ReportDir: "../reports",
+		Timeouts: Timeouts{
+			ClusterReady: 3 * time.Minute, PodReady: 2 * time.Minute, Converge: 30 * time.Second,
+			CRLRefresh: 5*time.Minute + 30*time.Second, Poll: 250 * time.Millisecond, Consecutive: 3,
+		},
+	}
 }
 
 // merge copies the file's values into o except where a flag was given.

@@ -1,6 +1,4 @@
-//go:build e2e
-
-package e2e
+package conformance
 
 import (
 	. "github.com/onsi/ginkgo/v2"
