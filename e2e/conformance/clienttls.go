@@ -131,7 +131,8 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		pub.SetRevoked(ctx, large, []*pki.Leaf{leaves["revoked-in-large-crl"]}, nil)
 		pub.Start(ctx)
 
-		backend := framework.DeployEcho(ctx, ns)
+		// The passthrough route's host is on the backend's own certificate.
+		backend := framework.DeployEcho(ctx, ns, framework.Host(ns, "passthrough"))
 		route := framework.RouteTo(backend, "mtls", framework.EchoHTTPPort)
 		route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
 		// Seed 001's dynamic value: the client certificate, by a route action.
