@@ -1,12 +1,18 @@
 //go:build e2e
 
 // The conformance suite as `make e2e` runs it: options from flags (go
-// test ./e2e -args -help lists them) and an optional -config file.
+// test ./e2e -args -help lists them) and an optional -config file. It
+// calls RunSpecs itself: the ginkgo CLI treats a package as a Ginkgo
+// suite (parallel processes, label filters, reports) only when its test
+// files use Ginkgo.
 package e2e
 
 import (
 	"flag"
 	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 
 	"github.com/router-conformance/suite/e2e/conformance"
 	"github.com/router-conformance/suite/e2e/framework"
@@ -18,5 +24,9 @@ func TestConformance(t *testing.T) {
 	if err := framework.Finish(flag.CommandLine); err != nil {
 		t.Fatalf("options: %v (go test ./e2e -args -help lists them)", err)
 	}
-	conformance.Run(t, framework.Opts)
+	if err := conformance.Configure(framework.Opts); err != nil {
+		t.Fatalf("options: %v", err)
+	}
+	RegisterFailHandler(Fail)
+	RunSpecs(t, conformance.SuiteName)
 }

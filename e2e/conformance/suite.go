@@ -30,12 +30,25 @@ import (
 // Run runs every spec with opts (framework.DefaultOptions() and what the
 // caller changes); it fails t when the options are wrong or a spec fails.
 func Run(t *testing.T, opts framework.Options) {
-	if err := framework.Validate(&opts); err != nil {
+	if err := Configure(opts); err != nil {
 		t.Fatalf("options: %v", err)
 	}
-	framework.Opts = opts
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "Router conformance")
+	RunSpecs(t, SuiteName)
+}
+
+// SuiteName is the suite's name in Ginkgo's reports.
+const SuiteName = "Router conformance"
+
+// Configure checks opts and makes them the run's options; a test that
+// calls RunSpecs itself (as ./e2e does, so that the ginkgo CLI sees a
+// Ginkgo suite) calls it first.
+func Configure(opts framework.Options) error {
+	if err := framework.Validate(&opts); err != nil {
+		return err
+	}
+	framework.Opts = opts
+	return nil
 }
 
 // A spec of a feature the profile does not claim is skipped, and the
