@@ -16,14 +16,12 @@ package conformance
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/router-conformance/suite/clusters/kind"
 	"github.com/router-conformance/suite/e2e/framework"
 )
 
@@ -55,20 +53,19 @@ func Configure(opts framework.Options) error {
 // report lists the feature as unsupported.
 var _ = BeforeEach(framework.SkipUnclaimed)
 
-// cluster is set on the first parallel process only: it owns the cluster.
-var cluster *kind.Cluster
+// profile is set on the first parallel process only: it owns the cluster.
+var profile framework.Profile
+
+func logf(format string, args ...any) { GinkgoWriter.Printf(format+"\n", args...) }
 
 var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
-	if framework.Opts.Profile == "existing" {
-		env, err := framework.ExistingEnv(ctx, framework.Opts)
-		Expect(err).NotTo(HaveOccurred(), "the existing profile")
-		return env.Marshal()
-	}
+	var err error
+	profile, err = framework.NewProfile(framework.Opts)
+	Expect(err).NotTo(HaveOccurred())
 	start := time.Now()
-	c, env, err := framework.KindUp(ctx, framework.Opts, func(format string, args ...any) { GinkgoWriter.Printf(format+"\n", args...) })
-	cluster = c
-	Expect(err).NotTo(HaveOccurred(), "bring up the hermetic kind cluster")
-	GinkgoWriter.Printf("cluster ready in %s\n", time.Since(start).Round(time.Second))
+	env, err := profile.Up(ctx, logf)
+	Expect(err).NotTo(HaveOccurred(), "bring up the %s profile", framework.Opts.Profile)
+	logf("%s profile ready in %s", framework.Opts.Profile, time.Since(start).Round(time.Second))
 	return env.Marshal()
 }, func(data []byte) {
 	env, err := framework.Connect(data)
@@ -89,19 +86,9 @@ var _ = ReportAfterEach(func(ctx SpecContext, report SpecReport) {
 })
 
 var _ = SynchronizedAfterSuite(func() {}, func(ctx SpecContext) {
-	if cluster == nil {
-		return
+	if profile != nil {
+		// Any process's failed spec left a dump: the profile keeps its
+		// logs beside it.
+		Expect(profile.Down(context.WithoutCancel(ctx), framework.FailuresRecorded(), logf)).To(Succeed())
 	}
-	// Any process's failed spec left a dump: keep the node logs beside it.
-	if framework.FailuresRecorded() {
-		dir := filepath.Join(framework.Opts.ReportDir, "failures", "cluster-logs")
-		if err := cluster.ExportLogs(dir); err != nil {
-			GinkgoWriter.Printf("export cluster logs: %v\n", err)
-		}
-	}
-	if framework.Opts.Keep {
-		GinkgoWriter.Printf("keeping cluster %q: KUBECONFIG=%s\n", cluster.Name, cluster.Kubeconfig)
-		return
-	}
-	Expect(cluster.Down(context.WithoutCancel(ctx), false)).To(Succeed())
 }, NodeTimeout(5*time.Minute))

@@ -7,6 +7,7 @@ import (
 	configclient "github.com/openshift/client-go/config/clientset/versioned"
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	routeclient "github.com/openshift/client-go/route/clientset/versioned"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -29,6 +30,9 @@ type Env struct {
 	HTTPSAddr string `json:"httpsAddr"`
 	// Domain is the IngressController's apps domain.
 	Domain string `json:"domain"`
+	// FixturePullPolicy: the kind profile loads the fixture images
+	// (Never); an existing cluster pulls them (IfNotPresent).
+	FixturePullPolicy corev1.PullPolicy `json:"fixturePullPolicy"`
 	// Router is the router image the kind profile deployed.
 	Router images.RouterImage `json:"router"`
 	// KubernetesVersion is read when the suite connects, so the report

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/router-conformance/suite/images"
 )
 
@@ -18,7 +20,7 @@ func ExistingEnv(ctx context.Context, o Options) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := &Env{Kubeconfig: o.Kubeconfig, HTTPAddr: o.HTTPAddr, HTTPSAddr: o.HTTPSAddr, Domain: o.Domain, Images: map[string]string{}}
+	env := &Env{Kubeconfig: o.Kubeconfig, HTTPAddr: o.HTTPAddr, HTTPSAddr: o.HTTPSAddr, Domain: o.Domain, Images: map[string]string{}, FixturePullPolicy: corev1.PullIfNotPresent}
 	for _, s := range images.Components {
 		if s.Name != "echo" && s.Name != "probe" && s.Name != "crlserver" {
 			continue

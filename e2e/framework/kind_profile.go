@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/router-conformance/suite/clusters/kind"
@@ -33,7 +34,7 @@ func KindUp(ctx context.Context, o Options, logf func(string, ...any)) (*kind.Cl
 	if err != nil {
 		return c, nil, err
 	}
-	env := &Env{Kubeconfig: c.Kubeconfig, NodeName: c.NodeName()}
+	env := &Env{Kubeconfig: c.Kubeconfig, NodeName: c.NodeName(), FixturePullPolicy: corev1.PullNever}
 	if env.Images, err = images.BuildAll(ctx, root); err != nil {
 		return c, nil, err
 	}

@@ -173,8 +173,8 @@ func Validate(o *Options) error {
 		}
 	}
 	switch o.Profile {
-	case "kind":
-	case "existing":
+	case KindProfile:
+	case ExistingProfile:
 		if o.RouterImage != "" {
 			return errors.New("-router-image applies to the kind profile only: on an existing cluster the router is already deployed")
 		}
@@ -200,7 +200,7 @@ func Validate(o *Options) error {
 // profile with the reference router, and the documented waits.
 func DefaultOptions() Options {
 	return Options{
-		Profile: "kind", ClusterName: "router-conformance", RepoRoot: "..", ReportDir: "../reports",
+		Profile: KindProfile, ClusterName: "router-conformance", RepoRoot: "..", ReportDir: "../reports",
 		Timeouts: Timeouts{
 			ClusterReady: 3 * time.Minute, PodReady: 2 * time.Minute, Converge: 30 * time.Second,
 			CRLRefresh: 5*time.Minute + 30*time.Second, Poll: 250 * time.Millisecond, Consecutive: 3,

@@ -15,14 +15,10 @@ import (
 // images: unprivileged, read-only; never pulled on the kind profile (the
 // images are loaded), pulled if missing on an existing cluster.
 func ScratchContainer(name, image string, args ...string) corev1.Container {
-	pull := corev1.PullNever
-	if Opts.Profile == "existing" {
-		pull = corev1.PullIfNotPresent
-	}
 	return corev1.Container{
 		Name:            name,
 		Image:           image,
-		ImagePullPolicy: pull,
+		ImagePullPolicy: E.FixturePullPolicy,
 		Args:            args,
 		Env: []corev1.EnvVar{
 			{Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
