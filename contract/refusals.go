@@ -127,3 +127,16 @@ func hstsRefusal(rule, text string) Refusal {
 func HSTSMaxAgeOutOfRange(value string) Refusal {
 	return hstsRefusal("max-age beyond int32", fmt.Sprintf("strconv.ParseInt: parsing %q: value out of range", value))
 }
+
+const ingressConfigCRD = "openshift/api config/v1/types_ingress.go (Ingress CRD schema)"
+
+// ComponentRouteConsumingUserPattern refuses a consuming user that is no
+// service account.
+var ComponentRouteConsumingUserPattern = Refusal{Rule: "a consuming user that is no service account", Wordings: []Wording{
+	{"in body should match '^system:serviceaccount:", ingressConfigCRD},
+}}
+
+// ComponentRouteConsumingUsersOverLimit refuses more than five consuming users.
+var ComponentRouteConsumingUsersOverLimit = Refusal{Rule: "more than five consuming users", Wordings: []Wording{
+	{"must have at most 5 items", ingressConfigCRD},
+}}

@@ -78,6 +78,7 @@ func TestEveryRefusalNamesItsSource(t *testing.T) {
 		RouteHeaderSetWithoutValue, RouteHeaderActionsOnPassthrough, IngressControllerHostHeaderDenied,
 		HSTSMaxAgeMissingOrWrong, HSTSPreloadRequired, HSTSPreloadForbidden, HSTSIncludeSubDomainsReq, HSTSIncludeSubDomainsFor,
 		HSTSMaxAgeGreater(1), HSTSMaxAgeLess(1), HSTSMaxAgeOutOfRange("1"),
+		ComponentRouteConsumingUserPattern, ComponentRouteConsumingUsersOverLimit,
 	} {
 		if len(r.Wordings) == 0 {
 			t.Errorf("%s: no wording", r.Rule)

@@ -21,11 +21,11 @@ var Features = []reports.Feature{
 	{Name: "HTTP header actions", Label: "header-actions", Description: "IngressController and Route spec.httpHeaders.actions: Set/Delete, order, precedence, dynamic values, validation"},
 	{Name: "Client TLS", Label: "client-tls", Description: "IngressController spec.clientTLS: required/optional, CRLs from distribution points, subject filters"},
 	{Name: "Delegation (IngressRoute DAG)", Label: "delegation", Description: "later work"},
-	{Name: "Component routes", Label: "component-routes", Description: "later work"},
+	{Name: "Component routes", Label: "component-routes", Description: "Ingress spec/status.componentRoutes: the ingress operator grants the consuming service accounts read access to exactly the named Secret (RBAC part; the component and router parts are later work)"},
 }
 
 // KindFeatures are the features the hermetic profile's reference router claims.
-var KindFeatures = []string{"smoke", "router", "hsts", "hsts-policy", "header-actions", "client-tls"}
+var KindFeatures = []string{"smoke", "router", "hsts", "hsts-policy", "header-actions", "client-tls", "component-routes"}
 
 // Claimed is the set of feature labels the run's profile claims.
 func Claimed() map[string]bool {

@@ -65,7 +65,7 @@ func TestTheExampleConfigLoads(t *testing.T) {
 	if err := Finish(fs); err != nil {
 		t.Fatalf("e2e/example-config.yaml: %v", err)
 	}
-	if Opts.Timeouts.Converge != 30*time.Second || len(Opts.Features) != 6 || Opts.Profile != "kind" {
+	if Opts.Timeouts.Converge != 30*time.Second || len(Opts.Features) != len(KindFeatures) || Opts.Profile != KindProfile || Opts.Timeouts.CRLRefresh != 5*time.Minute+30*time.Second || Opts.Timeouts.Consecutive != 3 {
 		t.Errorf("example config read as %+v", Opts)
 	}
 }

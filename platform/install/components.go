@@ -89,13 +89,37 @@ func reconcilerObjects(o Options) []k8s.Object {
 		rule([]string{"operator.openshift.io"}, []string{"ingresscontrollers/status"}, []string{"update", "patch"}),
 		rule([]string{""}, []string{"configmaps"}, []string{"get", "list", "watch", "create", "update"}),
 		rule([]string{"apps"}, []string{"deployments"}, []string{"get", "list", "watch", "update"}),
+		// The component-route controller (cluster-ingress-operator's
+		// configurable-route controller): it reads the Ingress config.
+		rule([]string{"config.openshift.io"}, []string{"ingresses"}, readOnly),
 	)
+	objs = append(objs, componentRouteRBAC()...)
 	return append(objs, deployment(ingressoperator.OperatorNamespace, reconcilerName, 1, corev1.PodSpec{
 		ServiceAccountName: reconcilerName,
 		Containers: []corev1.Container{{
 			Name: reconcilerName, Image: o.Images.Reconciler, ImagePullPolicy: corev1.PullNever,
 		}},
 	}))
+}
+
+// componentRouteRBAC lets the reconciler manage Roles and RoleBindings in
+// openshift-config only. Granting read access to a Secret needs that
+// access itself (RBAC's escalation check), so it may read Secrets there;
+// upstream's operator holds the same.
+func componentRouteRBAC() []k8s.Object {
+	name := "router-conformance:" + reconcilerName + ":component-routes"
+	ns := ingressoperator.ConfigNamespace
+	return []k8s.Object{
+		&rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, Rules: []rbacv1.PolicyRule{
+			rule([]string{"rbac.authorization.k8s.io"}, []string{"roles", "rolebindings"}, []string{"get", "list", "watch", "create", "update", "delete"}),
+			rule([]string{""}, []string{"secrets"}, readOnly),
+		}},
+		&rbacv1.RoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: name},
+			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: reconcilerName, Namespace: ingressoperator.OperatorNamespace}},
+		},
+	}
 }
 
 // admissionObjects: the webhook's Deployment and Service, its serving

@@ -13,14 +13,11 @@
 package componentroutes
 
 import (
-	"fmt"
-	"hash/fnv"
 	"strings"
 
 	configv1 "github.com/openshift/api/config/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/rand"
 
 	"github.com/router-conformance/suite/contract"
 )
@@ -35,18 +32,12 @@ const (
 	// HashLabel marks the Roles and RoleBindings this controller manages;
 	// its value is ComponentRouteHash of the component route (upstream
 	// componentRouteHashLabelKey).
-	HashLabel = "ingress.operator.openshift.io/component-route-hash"
+	HashLabel = contract.ComponentRouteHashLabel
 )
 
 // ComponentRouteHash is the value of HashLabel for the component route
-// namespace/name. It is upstream's pkg/util/hash.go Hash applied to
-// "namespace/name": the 32-bit FNV-1a of the string, printed in decimal,
-// each digit then mapped by rand.SafeEncodeString.
-func ComponentRouteHash(namespace, name string) string {
-	h := fnv.New32a()
-	h.Write([]byte(namespace + "/" + name))
-	return rand.SafeEncodeString(fmt.Sprint(h.Sum32()))
-}
+// namespace/name (the contract's, upstream's algorithm).
+func ComponentRouteHash(namespace, name string) string { return contract.ComponentRouteHash(namespace, name) }
 
 // DesiredAccess is what one component route asks for: read access to
 // SecretName in SecretNamespace for Subjects.

@@ -10,11 +10,13 @@ import (
 	"os/signal"
 	"syscall"
 
+	configclient "github.com/openshift/client-go/config/clientset/versioned"
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"github.com/router-conformance/suite/platform/ingressoperator"
+	"github.com/router-conformance/suite/platform/ingressoperator/componentroutes"
 )
 
 func main() {
@@ -23,11 +25,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "ingress-reconciler: not in a cluster:", err)
 		os.Exit(1)
 	}
-	r := &ingressoperator.Reconciler{Kube: kubernetes.NewForConfigOrDie(cfg), Operator: operatorclient.NewForConfigOrDie(cfg), Logf: log.Printf}
+	kube := kubernetes.NewForConfigOrDie(cfg)
+	r := &ingressoperator.Reconciler{Kube: kube, Operator: operatorclient.NewForConfigOrDie(cfg), Logf: log.Printf}
+	routes := &componentroutes.Reconciler{Kube: kube, Config: configclient.NewForConfigOrDie(cfg), Logf: log.Printf}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	log.Printf("reconciling IngressControllers of %s into Deployments of %s", ingressoperator.OperatorNamespace, ingressoperator.RouterNamespace)
-	if err := r.Run(ctx); err != nil {
+	log.Printf("reconciling IngressControllers of %s into Deployments of %s, and the Ingress config's component routes into RBAC in %s",
+		ingressoperator.OperatorNamespace, ingressoperator.RouterNamespace, componentroutes.SecretNamespace)
+	// Either controller failing ends the process: the Deployment restarts it.
+	errs := make(chan error, 2)
+	go func() { errs <- r.Run(ctx) }()
+	go func() { errs <- routes.Run(ctx) }()
+	if err := <-errs; err != nil {
 		fmt.Fprintln(os.Stderr, "ingress-reconciler:", err)
 		os.Exit(1)
 	}
