@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/e2e-framework/klient/k8s/resources"
 	"sigs.k8s.io/yaml"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/internal/kubeapply"
 	"github.com/router-conformance/suite/platform/ingressoperator"
 )
@@ -206,25 +207,8 @@ func WaitIngressControllerAvailable(ctx context.Context, r *resources.Resources,
 		if err := r.Get(ctx, name, ingressoperator.OperatorNamespace, &ic); err != nil {
 			return false, nil
 		}
-		return IngressControllerSettled(&ic), nil
+		return contract.IngressControllerSettled(&ic), nil
 	})
-}
-
-// IngressControllerSettled: observed its generation, Available, not Progressing.
-func IngressControllerSettled(ic *operatorv1.IngressController) bool {
-	if ic.Status.ObservedGeneration != ic.Generation {
-		return false
-	}
-	available, progressing := false, true
-	for _, c := range ic.Status.Conditions {
-		switch c.Type {
-		case operatorv1.OperatorStatusTypeAvailable:
-			available = c.Status == operatorv1.ConditionTrue
-		case operatorv1.OperatorStatusTypeProgressing:
-			progressing = c.Status == operatorv1.ConditionTrue
-		}
-	}
-	return available && !progressing
 }
 
 func poll(ctx context.Context, timeout time.Duration, what string, cond wait.ConditionWithContextFunc) error {
