@@ -82,6 +82,11 @@ e2e: docker ## bring up the hermetic cluster, run the conformance specs, write r
 	@rm -rf $(REPORTS)/failures; mkdir -p $(REPORTS)
 	$(GINKGO) -tags e2e --procs=$(PROCS) --timeout=85m $(if $(FOCUS),--label-filter='$(FOCUS)') --junit-report=junit.xml --json-report=report.json --output-dir=$(REPORTS) ./e2e -- $(E2E_ARGS)
 
+.PHONY: e2e-upstream
+e2e-upstream: ## the suite against the upstream OpenShift router: UPSTREAM_ROUTER_IMAGE=<local image> (built outside this repository, README)
+	@test -n "$(UPSTREAM_ROUTER_IMAGE)" || { echo "error: set UPSTREAM_ROUTER_IMAGE to a local Docker image of github.com/openshift/router (README: The upstream OpenShift router)" >&2; exit 2; }
+	$(MAKE) e2e ROUTER_IMAGE=$(UPSTREAM_ROUTER_IMAGE)
+
 .PHONY: bench-cluster
 bench-cluster: docker ## measure node-image cold/warm build, cluster create/delete into $(REPORTS)/bench-cluster.{json,md}
 	clusters/kind/bench.sh $(REPORTS)/bench-cluster
