@@ -64,50 +64,7 @@ func Do(ctx context.Context, r Request) (*Response, error) {
 	if r.Timeout == 0 {
 		r.Timeout = 10 * time.Second
 	}
-	tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: r.RootCAs, InsecureSkipVerify: r.RootCAs == nil}
-	switch {
-	case r.NoSNI:
-		// Go sends no SNI for an IP address; the name is still verified.
-		tlsConfig.ServerName = ""
-	case r.SNI != "":
-		tlsConfig.ServerName = r.SNI
-	default:
-		tlsConfig.ServerName = r.Host
-	}
-	if r.ClientCertificate != nil {
-		cert := r.ClientCertificate
-		tlsConfig.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return cert, nil }
-	}
-	dialer := &net.Dialer{Timeout: r.Timeout}
-	transport := &http.Transport{
-		DisableKeepAlives: true,
-		TLSClientConfig:   tlsConfig,
-		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
-			return dialer.DialContext(ctx, network, r.Addr)
-		},
-		DialTLSContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
-			raw, err := dialer.DialContext(ctx, network, r.Addr)
-			if err != nil {
-				return nil, err
-			}
-			cfg := tlsConfig.Clone()
-			if r.NoSNI {
-				// Verification against Host while sending no SNI.
-				cfg.ServerName = ""
-				if !cfg.InsecureSkipVerify {
-					cfg.InsecureSkipVerify = true
-					roots, host := cfg.RootCAs, r.Host
-					cfg.VerifyPeerCertificate = func(raw [][]byte, _ [][]*x509.Certificate) error { return verify(raw, roots, host) }
-				}
-			}
-			conn := tls.Client(raw, cfg)
-			if err := conn.HandshakeContext(ctx); err != nil {
-				raw.Close()
-				return nil, err
-			}
-			return conn, nil
-		},
-	}
+	transport := newTransport(r, tlsConfig(r))
 	defer transport.CloseIdleConnections()
 	client := &http.Client{
 		Transport:     transport,
@@ -138,6 +95,62 @@ func Do(ctx context.Context, r Request) (*Response, error) {
 		out.Echo = &e
 	}
 	return out, nil
+}
+
+// tlsConfig verifies the router against RootCAs (or not at all), sends
+// SNI as asked, and always offers the client certificate.
+func tlsConfig(r Request) *tls.Config {
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: r.RootCAs, InsecureSkipVerify: r.RootCAs == nil}
+	switch {
+	case r.NoSNI:
+		// Go sends no SNI for an IP address; the name is still verified.
+		cfg.ServerName = ""
+	case r.SNI != "":
+		cfg.ServerName = r.SNI
+	default:
+		cfg.ServerName = r.Host
+	}
+	if r.ClientCertificate != nil {
+		cert := r.ClientCertificate
+		cfg.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return cert, nil }
+	}
+	return cfg
+}
+
+// newTransport dials r.Addr whatever the URL says, never keeps a
+// connection alive (a kept one can reach a draining HAProxy after a
+// reload), and does the handshake itself so that it can send no SNI.
+func newTransport(r Request, tlsConfig *tls.Config) *http.Transport {
+	dialer := &net.Dialer{Timeout: r.Timeout}
+	return &http.Transport{
+		DisableKeepAlives: true,
+		TLSClientConfig:   tlsConfig,
+		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return dialer.DialContext(ctx, network, r.Addr)
+		},
+		DialTLSContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			raw, err := dialer.DialContext(ctx, network, r.Addr)
+			if err != nil {
+				return nil, err
+			}
+			cfg := tlsConfig.Clone()
+			if r.NoSNI {
+				// Verification against Host while sending no SNI.
+				cfg.ServerName = ""
+				if !cfg.InsecureSkipVerify {
+					cfg.InsecureSkipVerify = true
+					roots, host := cfg.RootCAs, r.Host
+					cfg.VerifyPeerCertificate = func(raw [][]byte, _ [][]*x509.Certificate) error { return verify(raw, roots, host) }
+				}
+			}
+			conn := tls.Client(raw, cfg)
+			if err := conn.HandshakeContext(ctx); err != nil {
+				raw.Close()
+				return nil, err
+			}
+			return conn, nil
+		},
+	}
 }
 
 func verify(raw [][]byte, roots *x509.CertPool, host string) error {
