@@ -29,8 +29,12 @@ ARGS ?=
 # ROUTER_IMAGE runs the specs against a local Docker image of another
 # router (never pulled) instead of the reference router.
 ROUTER_IMAGE ?=
+# REPEAT=N runs the suite N times on one cluster; summary.md then lists
+# every spec that failed at least once, with its failure messages.
+REPEAT ?= 1
 # FOCUS limits the run to a Ginkgo label expression, e.g. FOCUS=client-tls.
 FOCUS ?=
+GINKGO_E2E = $(GINKGO) -tags e2e --procs=$(PROCS) --timeout=85m $(if $(FOCUS),--label-filter='$(FOCUS)') --output-dir=$(REPORTS)
 E2E_ARGS = -repo=$(CURDIR) -report-dir=$(abspath $(REPORTS)) -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse) $(if $(ROUTER_IMAGE),-router-image=$(ROUTER_IMAGE)) $(ARGS)
 
 .PHONY: help
@@ -78,9 +82,19 @@ smoke: docker ## run the cluster smoke checks (KEEP=1, REUSE=1 as for e2e)
 	$(GINKGO) -tags e2e --label-filter=smoke --timeout=85m --junit-report=junit-smoke.xml --output-dir=$(REPORTS) ./e2e -- $(E2E_ARGS)
 
 .PHONY: e2e
-e2e: docker ## bring up the hermetic cluster, run the conformance specs, write reports/, delete the cluster
+e2e: docker ## bring up the hermetic cluster, run the conformance specs, write reports/, delete the cluster (REPEAT=N: N runs on one cluster, flakes counted)
 	@rm -rf $(REPORTS)/failures; mkdir -p $(REPORTS)
-	$(GINKGO) -tags e2e --procs=$(PROCS) --timeout=85m $(if $(FOCUS),--label-filter='$(FOCUS)') --junit-report=junit.xml --json-report=report.json --output-dir=$(REPORTS) ./e2e -- $(E2E_ARGS)
+ifeq ($(REPEAT),1)
+	$(GINKGO_E2E) --junit-report=junit.xml --json-report=report.json ./e2e -- $(E2E_ARGS)
+else
+	@status=0; for i in $$(seq 1 $(REPEAT)); do \
+	  extra=""; if [ $$i -gt 1 ]; then extra="-reuse"; fi; if [ $$i -lt $(REPEAT) ]; then extra="$$extra -keep"; fi; \
+	  echo "== run $$i of $(REPEAT)"; \
+	  $(GINKGO_E2E) --junit-report=junit-$$i.xml --json-report=report-$$i.json ./e2e -- $(E2E_ARGS) $$extra || status=1; \
+	done; \
+	go run ./reports/cmd/repeat-summary -dir $(REPORTS) $$(seq -f '$(REPORTS)/report-%g.json' 1 $(REPEAT)); \
+	exit $$status
+endif
 
 .PHONY: e2e-upstream
 e2e-upstream: ## the suite against the upstream OpenShift router: UPSTREAM_ROUTER_IMAGE=<local image> (built outside this repository, README)
