@@ -38,7 +38,17 @@ type runResult struct {
 	Specs    int                `json:"specs"`
 	Failed   int                `json:"failed"`
 	Features map[string]float64 `json:"featureSeconds"`
+	// Longest are the slowest specs, the ones that bound a parallel run.
+	Longest []specTime `json:"longest"`
 }
+
+type specTime struct {
+	Name    string  `json:"name"`
+	Seconds float64 `json:"seconds"`
+}
+
+// longestSpecs is how many of the slowest specs the report lists.
+const longestSpecs = 10
 
 func run(out, cluster string, keep bool, levels []string) error {
 	root, err := os.Getwd()
@@ -84,6 +94,9 @@ func run(out, cluster string, keep bool, levels []string) error {
 	for _, r := range results {
 		fmt.Fprintf(&md, "| %s | %.0f s | %d | %d |\n", r.Procs, r.Seconds, r.Specs, r.Failed)
 	}
+	if len(results) > 1 && results[len(results)-1].Seconds > 0 {
+		fmt.Fprintf(&md, "\nSpeed-up of procs %s over procs %s: %.2fx\n", results[len(results)-1].Procs, results[0].Procs, results[0].Seconds/results[len(results)-1].Seconds)
+	}
 	md.WriteString("\nSpec time per feature (sum of its specs' run times, serial run):\n\n| feature | seconds |\n|---|---|\n")
 	if len(results) > 0 {
 		var names []string
@@ -93,6 +106,12 @@ func run(out, cluster string, keep bool, levels []string) error {
 		sort.Strings(names)
 		for _, n := range names {
 			fmt.Fprintf(&md, "| %s | %.0f |\n", n, results[0].Features[n])
+		}
+	}
+	if len(results) > 0 {
+		fmt.Fprintf(&md, "\nThe %d longest specs (serial run):\n\n| spec | seconds |\n|---|---|\n", longestSpecs)
+		for _, t := range results[0].Longest {
+			fmt.Fprintf(&md, "| %s | %.0f |\n", t.Name, t.Seconds)
 		}
 	}
 	fmt.Print(md.String())
@@ -121,7 +140,12 @@ func summarize(path string) (runResult, error) {
 			if f := framework.FeatureOf(s.Labels()); f != "" {
 				r.Features[f] += s.RunTime.Seconds()
 			}
+			r.Longest = append(r.Longest, specTime{Name: s.FullText(), Seconds: s.RunTime.Seconds()})
 		}
+	}
+	sort.Slice(r.Longest, func(i, j int) bool { return r.Longest[i].Seconds > r.Longest[j].Seconds })
+	if len(r.Longest) > longestSpecs {
+		r.Longest = r.Longest[:longestSpecs]
 	}
 	return r, nil
 }
