@@ -64,7 +64,7 @@ var _ = Describe("Component routes", Label("component-routes"), Serial, func() {
 			g.Expect(err).NotTo(HaveOccurred())
 		}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).Should(Succeed())
 		Eventually(func(g Gomega) {
-			g.Expect(eventuallyGrantOnce(ctx, g, route, "component").role.Rules[0].ResourceNames).To(Equal([]string{secret}))
+			g.Expect(currentGrant(ctx, g, route, "component").role.Rules[0].ResourceNames).To(Equal([]string{secret}))
 		}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).WithPolling(framework.Opts.Timeouts.Poll).Should(Succeed())
 
 		By("the entry removed from spec: no Role, no RoleBinding")
@@ -127,6 +127,11 @@ var _ = Describe("Component routes", Label("component-routes"), Serial, func() {
 // componentRoute is one entry of the Ingress config's componentRoutes.
 type componentRoute struct{ ns, name, secret string }
 
+// grantSelector selects the operator's Role and RoleBinding for the route.
+func (c componentRoute) grantSelector() metav1.ListOptions {
+	return metav1.ListOptions{LabelSelector: contract.ComponentRouteHashLabel + "=" + contract.ComponentRouteHash(c.ns, c.name)}
+}
+
 func (c componentRoute) spec() []configv1.ComponentRouteSpec {
 	return []configv1.ComponentRouteSpec{{
 		Namespace: c.ns, Name: c.name,
@@ -164,24 +169,27 @@ func setComponentRoutes(ctx context.Context, spec []configv1.ComponentRouteSpec,
 }
 
 func updateComponentRouteSpec(ctx context.Context, spec []configv1.ComponentRouteSpec) error {
-	ingresses := framework.E.ConfigAPI.ConfigV1().Ingresses()
-	live, err := ingresses.Get(ctx, contract.IngressConfig, metav1.GetOptions{})
-	if err != nil {
-		return err
-	}
-	live.Spec.ComponentRoutes = spec
-	_, err = ingresses.Update(ctx, live, metav1.UpdateOptions{})
-	return err
+	return updateIngressConfig(ctx, func(i *configv1.Ingress) { i.Spec.ComponentRoutes = spec }, false)
 }
 
 func updateComponentRouteStatus(ctx context.Context, status []configv1.ComponentRouteStatus) error {
+	return updateIngressConfig(ctx, func(i *configv1.Ingress) { i.Status.ComponentRoutes = status }, true)
+}
+
+// updateIngressConfig changes the live Ingress config, through its status
+// subresource when status is set.
+func updateIngressConfig(ctx context.Context, change func(*configv1.Ingress), status bool) error {
 	ingresses := framework.E.ConfigAPI.ConfigV1().Ingresses()
 	live, err := ingresses.Get(ctx, contract.IngressConfig, metav1.GetOptions{})
 	if err != nil {
 		return err
 	}
-	live.Status.ComponentRoutes = status
-	_, err = ingresses.UpdateStatus(ctx, live, metav1.UpdateOptions{})
+	change(live)
+	if status {
+		_, err = ingresses.UpdateStatus(ctx, live, metav1.UpdateOptions{})
+	} else {
+		_, err = ingresses.Update(ctx, live, metav1.UpdateOptions{})
+	}
 	return err
 }
 
@@ -196,13 +204,14 @@ type grant struct {
 // binding exactly the service accounts.
 func eventuallyGrant(ctx context.Context, c componentRoute, serviceAccounts ...string) grant {
 	var got grant
-	Eventually(func(g Gomega) { got = eventuallyGrantOnce(ctx, g, c, serviceAccounts...) }).
+	Eventually(func(g Gomega) { got = currentGrant(ctx, g, c, serviceAccounts...) }).
 		WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).WithPolling(framework.Opts.Timeouts.Poll).Should(Succeed())
 	return got
 }
 
-func eventuallyGrantOnce(ctx context.Context, g Gomega, c componentRoute, serviceAccounts ...string) grant {
-	selector := metav1.ListOptions{LabelSelector: contract.ComponentRouteHashLabel + "=" + contract.ComponentRouteHash(c.ns, c.name)}
+// currentGrant checks the route's grant once, for an Eventually.
+func currentGrant(ctx context.Context, g Gomega, c componentRoute, serviceAccounts ...string) grant {
+	selector := c.grantSelector()
 	rbac := framework.E.Clientset.RbacV1()
 	roles, err := rbac.Roles(contract.ConfigNamespace).List(ctx, selector)
 	g.Expect(err).NotTo(HaveOccurred())
@@ -226,7 +235,7 @@ func eventuallyGrantOnce(ctx context.Context, g Gomega, c componentRoute, servic
 
 // eventuallyNoGrant waits until the route has neither Role nor RoleBinding.
 func eventuallyNoGrant(ctx context.Context, c componentRoute) {
-	selector := metav1.ListOptions{LabelSelector: contract.ComponentRouteHashLabel + "=" + contract.ComponentRouteHash(c.ns, c.name)}
+	selector := c.grantSelector()
 	rbac := framework.E.Clientset.RbacV1()
 	Eventually(func(g Gomega) {
 		roles, err := rbac.Roles(contract.ConfigNamespace).List(ctx, selector)

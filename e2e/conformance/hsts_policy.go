@@ -44,6 +44,15 @@ func maxAge(smallest, largest int32) func(*configv1.RequiredHSTSPolicy) {
 
 func refused(r contract.Refusal) *contract.Refusal { return &r }
 
+// edgeRouteWithHSTS is an edge route to the backend carrying the
+// hsts_header annotation.
+func edgeRouteWithHSTS(backend *framework.Echo, name, hsts string) *routev1.Route {
+	r := framework.RouteTo(backend, name, framework.EchoHTTPPort)
+	r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+	r.Annotations = map[string]string{contract.HSTSAnnotation: hsts}
+	return r
+}
+
 // Seed 000: spec.requiredHSTSPolicies of Ingress "cluster", enforced when
 // a route is admitted. The cluster has one Ingress: Serial.
 var _ = Describe("Required HSTS policies", Label("hsts-policy"), Serial, func() {
@@ -108,9 +117,7 @@ var _ = Describe("Required HSTS policies", Label("hsts-policy"), Serial, func() 
 	It("checks an update only when it changes the annotation, and leaves admitted routes serving", func(ctx SpecContext) {
 		ns := framework.SpecNamespace(ctx, "hsts-policy-update")
 		backend := framework.DeployEcho(ctx, ns)
-		route := framework.RouteTo(backend, "r", framework.EchoHTTPPort)
-		route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
-		route.Annotations = map[string]string{contract.HSTSAnnotation: "max-age=5000"}
+		route := edgeRouteWithHSTS(backend, "r", "max-age=5000")
 		framework.CreateRoute(ctx, route)
 
 		By("a policy the route breaks arrives after it was admitted")
@@ -155,14 +162,8 @@ var _ = Describe("Required HSTS policies", Label("hsts-policy"), Serial, func() 
 			IncludeSubDomainsPolicy: configv1.RequireIncludeSubDomains,
 			MaxAge:                  configv1.MaxAgePolicy{SmallestMaxAge: ptr.To[int32](0), LargestMaxAge: ptr.To[int32](99999)},
 		}})
-		edge := func(name, hsts string) *routev1.Route {
-			r := framework.RouteTo(backend, name, framework.EchoHTTPPort)
-			r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
-			r.Annotations = map[string]string{contract.HSTSAnnotation: hsts}
-			return r
-		}
-		framework.EventuallyRouteRefused(ctx, edge("invalid-route", "max-age=99999999"), contract.HSTSMaxAgeGreater(99999))
-		valid := framework.CreateRoute(ctx, edge("valid-route", "max-age=0;preload;includesubdomains"))
+		framework.EventuallyRouteRefused(ctx, edgeRouteWithHSTS(backend, "invalid-route", "max-age=99999999"), contract.HSTSMaxAgeGreater(99999))
+		valid := framework.CreateRoute(ctx, edgeRouteWithHSTS(backend, "valid-route", "max-age=0;preload;includesubdomains"))
 		framework.EventuallyResponds(ctx, framework.HTTPS(valid.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
 			backend.Served(g, resp)
 			g.Expect(resp.Header.Values("Strict-Transport-Security")).To(Equal([]string{"max-age=0;preload;includesubdomains"}))
@@ -175,15 +176,9 @@ var _ = Describe("Required HSTS policies", Label("hsts-policy"), Serial, func() 
 		ns := framework.SpecNamespace(ctx, "hsts-policy-int32")
 		backend := framework.DeployEcho(ctx, ns)
 		framework.SetRequiredHSTSPolicies(ctx, wildcard(nil)(framework.E.Domain))
-		route := framework.RouteTo(backend, "r", framework.EchoHTTPPort)
-		route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
 		By("positive control: the largest 32-bit max-age is admitted")
-		route.Annotations = map[string]string{contract.HSTSAnnotation: "max-age=2147483647"}
-		framework.CreateRoute(ctx, route)
-		over := framework.RouteTo(backend, "over", framework.EchoHTTPPort)
-		over.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
-		over.Annotations = map[string]string{contract.HSTSAnnotation: "max-age=2147483648"}
-		framework.EventuallyRouteRefused(ctx, over, contract.HSTSMaxAgeOutOfRange("2147483648"))
+		framework.CreateRoute(ctx, edgeRouteWithHSTS(backend, "r", "max-age=2147483647"))
+		framework.EventuallyRouteRefused(ctx, edgeRouteWithHSTS(backend, "over", "max-age=2147483648"), contract.HSTSMaxAgeOutOfRange("2147483648"))
 	})
 
 	It("matches the domain patterns against the hosts in the route's status too", func(ctx SpecContext) {
@@ -194,9 +189,7 @@ var _ = Describe("Required HSTS policies", Label("hsts-policy"), Serial, func() 
 			DomainPatterns: []string{"*.status-only." + framework.E.Domain},
 			PreloadPolicy:  configv1.RequirePreloadPolicy,
 		}})
-		route := framework.RouteTo(backend, "r", framework.EchoHTTPPort)
-		route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
-		route.Annotations = map[string]string{contract.HSTSAnnotation: "max-age=1"}
+		route := edgeRouteWithHSTS(backend, "r", "max-age=1")
 		By("positive control: spec.host is outside the policy, so the route is admitted")
 		framework.CreateRoute(ctx, route)
 

@@ -71,7 +71,7 @@ type RouterDeploymentOptions struct {
 // with the upstream operator's defaults. The IngressController's own
 // settings (clientTLS, httpHeaders) are applied afterwards by Apply.
 func RouterDeployment(o RouterDeploymentOptions) *appsv1.Deployment {
-	name := "router-" + o.IngressController
+	name := contract.RouterDeploymentName(o.IngressController)
 	labels := map[string]string{DeploymentLabel: o.IngressController}
 	secretVolume := func(volume, secret string) corev1.Volume {
 		return corev1.Volume{Name: volume, VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: secret, DefaultMode: ptr.To[int32](0o644)}}}

@@ -34,7 +34,9 @@ const (
 )
 
 // DeploymentName is the router Deployment of an IngressController.
-func DeploymentName(ic *operatorv1.IngressController) string { return "router-" + ic.Name }
+func DeploymentName(ic *operatorv1.IngressController) string {
+	return contract.RouterDeploymentName(ic.Name)
+}
 
 // ClientCAConfigMapName is the copy of the client CA bundle in the router's
 // namespace.

@@ -111,7 +111,7 @@ func Install(ctx context.Context, cfg *rest.Config, o Options) error {
 	if err != nil {
 		return err
 	}
-	if err := waitRouterReady(ctx, kube, "router-default", o.Timeout); err != nil {
+	if err := waitRouterReady(ctx, kube, contract.RouterDeploymentName(contract.DefaultIngressController), o.Timeout); err != nil {
 		return err
 	}
 	for _, d := range []struct{ ns, name string }{

@@ -37,7 +37,9 @@ const (
 
 // ComponentRouteHash is the value of HashLabel for the component route
 // namespace/name (the contract's, upstream's algorithm).
-func ComponentRouteHash(namespace, name string) string { return contract.ComponentRouteHash(namespace, name) }
+func ComponentRouteHash(namespace, name string) string {
+	return contract.ComponentRouteHash(namespace, name)
+}
 
 // DesiredAccess is what one component route asks for: read access to
 // SecretName in SecretNamespace for Subjects.
