@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -37,13 +38,16 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		echoBackend                    *framework.Echo
 		// chain is root, foo, bar, baz, quux: each CA issued by the one
 		// before, each with its own CRL (TestMTLSWithCRLs' multiple-intermediate-ca).
-		chain    []*framework.CRLAuthority
-		server   *framework.CRLServer
-		pub      *framework.Publisher
-		inter    *framework.CRLAuthority
-		leaves   = map[string]*pki.Leaf{}
-		certs    = map[string]*tls.Certificate{}
-		caBundle string
+		chain  []*framework.CRLAuthority
+		server *framework.CRLServer
+		pub    *framework.Publisher
+		inter  *framework.CRLAuthority
+		// staggered are three CAs whose first CRLs expire 30 s apart
+		// (TestCRLUpdate's layout), in order of expiry.
+		staggered []staggeredCRL
+		leaves    = map[string]*pki.Leaf{}
+		certs     = map[string]*tls.Certificate{}
+		caBundle  string
 	)
 	subject := func(cn string) pki.Subject {
 		return pki.Subject{Country: "US", Organization: "Example", OrganizationalUnit: "Eng", CommonName: cn}
@@ -119,6 +123,23 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 			issue("revoked-by-"+a.Key, a.CA, pki.Window{})
 		}
 
+		// On a server of their own: the shared publisher rewrites every CRL
+		// of its server with a fresh nextUpdate every crlLifetime/4.
+		staggerServer := framework.DeployCRLServer(ctx, framework.SpecNamespace(ctx, "crl-update"))
+		staggerPub := &framework.Publisher{Server: staggerServer}
+		published := time.Now()
+		for i, name := range []string{"first", "second", "third"} {
+			a := &framework.CRLAuthority{Key: "staggered-" + name + ".crl.pem"}
+			a.CA, err = pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Staggered " + name + " CA"}, CRLDistributionPoint: staggerServer.URL(a.Key)})
+			Expect(err).NotTo(HaveOccurred())
+			a.NextUpdate = published.Add(staggeredFirstLifetime + time.Duration(i)*staggeredStep)
+			issue("kept-by-"+a.Key, a.CA, pki.Window{})
+			issue("revoked-by-"+a.Key, a.CA, pki.Window{})
+			staggerPub.Add(a)
+			staggered = append(staggered, staggeredCRL{CRLAuthority: a, firstExpiry: a.NextUpdate})
+		}
+		staggerPub.PublishNow(ctx)
+
 		pub = &framework.Publisher{Server: server, Lifetime: crlLifetime}
 		for _, a := range append([]*framework.CRLAuthority{root, inter, revokedInter, other, large}, chain...) {
 			pub.Add(a)
@@ -153,8 +174,22 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		for _, a := range chain {
 			cas = append(cas, a.CA)
 		}
+		for _, a := range staggered {
+			cas = append(cas, a.CA)
+		}
 		caBundle = clientCAMap(ctx, "client-ca-"+ns, string(pki.Bundle(cas...)))
 		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle)
+
+		By("staggered CRLs: the first generation is in force (nothing revoked); then the next is published, valid an hour")
+		for _, a := range staggered {
+			for _, client := range []string{"kept-by-" + a.Key, "revoked-by-" + a.Key} {
+				framework.EventuallyResponds(ctx, request(client), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+			}
+		}
+		for _, a := range staggered {
+			a.NextUpdate = time.Now().Add(time.Hour)
+			staggerPub.SetRevoked(ctx, a.CRLAuthority, []*pki.Leaf{leaves["revoked-by-"+a.Key]}, nil)
+		}
 	})
 
 	It("downloads every CA's CRL from its distribution point", func(ctx SpecContext) {
@@ -266,6 +301,25 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		framework.EventuallyRefusedWithin(ctx, framework.Opts.Timeouts.CRLRefresh, request("revoked"), "revoked certificate")
 	})
 
+	// cluster-ingress-operator test/e2e/client_tls_test.go, TestCRLUpdate:
+	// CRLs whose lifetimes are staggered, each replaced by its nextUpdate.
+	// Upstream downloads a CRL again only at its nextUpdate (the earliest
+	// one wakes it: pkg/router/crl/crl.go, ManageCRLs); the reference router
+	// earlier, at three quarters of its validity. So only what both must
+	// do is asserted: each CA's new CRL is in force by that CA's own
+	// nextUpdate (+ Converge), whatever the others'. The first CRLs were
+	// published in BeforeAll valid 2m, 2m30s and 3m (upstream uses 3, 4, 5
+	// minutes); this spec waits out whatever of that the specs before it
+	// did not take: about 2 minutes on upstream.
+	It("staggered CRL lifetimes: each CA's new CRL is in force by its own nextUpdate", func(ctx SpecContext) {
+		for _, a := range staggered {
+			By(fmt.Sprintf("%s: revoked by %s at the latest", a.Key, a.firstExpiry.Format(time.TimeOnly)))
+			framework.EventuallyRefusedWithin(ctx, time.Until(a.firstExpiry)+framework.Opts.Timeouts.Converge, request("revoked-by-"+a.Key), "revoked certificate")
+			By("positive control: the same CA's other client is still served")
+			framework.EventuallyResponds(ctx, request("kept-by-"+a.Key), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+		}
+	})
+
 	// The operator joins the patterns as (?:p1|p2); HAProxy matches the
 	// subject DN with it, unanchored, and denies with 403
 	// (cluster-ingress-operator deployment.go; haproxy-config.template).
@@ -306,13 +360,16 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 	})
 
 	It("signer's-CRL layout: the intermediate's own CRL is never fetched, so its clients are refused; the workaround serves them", func(ctx SpecContext) {
-		// X.509's usual layout: each certificate names its issuer's CRL. The
-		// router downloads the CRLs the CA certificates of the bundle name:
-		// the root's, twice, and never the intermediate's, and HAProxy
-		// needs a CRL for every CA of a chain.
+		// X.509's usual layout, as TestMTLSWithCRLs'
+		// certificate-distributes-its-signers-crl arranges it: each
+		// certificate names its issuer's CRL, and the root names none. The
+		// router skips a CA certificate without a distribution point and
+		// downloads what the others name (pkg/router/crl/crl.go): the
+		// root's CRL through the intermediate, never the intermediate's own,
+		// and HAProxy needs a CRL for every CA of a chain.
 		root := &framework.CRLAuthority{Key: "signer-root.crl.pem"}
 		var err error
-		root.CA, err = pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Signer-layout Root CA"}, CRLDistributionPoint: server.URL(root.Key)})
+		root.CA, err = pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Signer-layout Root CA"}})
 		Expect(err).NotTo(HaveOccurred())
 		inter := &framework.CRLAuthority{Key: "signer-intermediate.crl.pem"}
 		inter.CA, err = root.CA.NewIntermediateCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Signer-layout Intermediate CA"}, CRLDistributionPoint: server.URL(root.Key)})
@@ -335,6 +392,7 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		framework.EventuallyRefused(ctx, request("of-signer-intermediate"), "unknown certificate authority")
 		fetches, err := server.Fetches(ctx)
 		Expect(err).NotTo(HaveOccurred())
+		Expect(fetches).To(HaveKeyWithValue("/"+root.Key, BeNumerically(">", 0)), "the intermediate names the root's CRL")
 		Expect(fetches).NotTo(HaveKey("/"+inter.Key), "nothing names the intermediate's own CRL in the bundle")
 
 		By("the workaround: the bundle also carries a certificate that names the intermediate's CRL (one it issued)")
@@ -371,3 +429,18 @@ var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
 		framework.EventuallyRespondsWithin(ctx, framework.Opts.Timeouts.CRLRefresh, request("of-pending"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
 	})
 })
+
+// The staggered scenario's first CRLs are valid this long, and each next
+// CA's 30 s longer: long enough for the router's rollout and the first
+// positive control, short enough not to hold the suite.
+const (
+	staggeredFirstLifetime = 2 * time.Minute
+	staggeredStep          = 30 * time.Second
+)
+
+// staggeredCRL is a CA of the staggered scenario and when its first CRL
+// expires.
+type staggeredCRL struct {
+	*framework.CRLAuthority
+	firstExpiry time.Time
+}

@@ -129,9 +129,13 @@ type CRLAuthority struct {
 	CA  *pki.CA
 	// Filler revokes that many random serials more: a large CRL, served
 	// as DER.
-	Filler  int
-	revoked []*pki.Leaf
-	revCAs  []*pki.CA
+	Filler int
+	// NextUpdate, when set, is the fixed nextUpdate of every CRL issued
+	// for this authority (a CA that publishes on its own schedule);
+	// otherwise each publication is valid for the Publisher's Lifetime.
+	NextUpdate time.Time
+	revoked    []*pki.Leaf
+	revCAs     []*pki.CA
 }
 
 // Publisher re-issues the CRLs of its authorities every few seconds with a
@@ -176,7 +180,10 @@ func (p *Publisher) publish(ctx context.Context) error {
 		for _, c := range a.revCAs {
 			rev = append(rev, pki.Revoke(c.Cert)...)
 		}
-		opts := pki.CRLOptions{NextUpdate: time.Now().Add(p.Lifetime), Revoked: rev}
+		opts := pki.CRLOptions{NextUpdate: a.NextUpdate, Revoked: rev}
+		if opts.NextUpdate.IsZero() {
+			opts.NextUpdate = time.Now().Add(p.Lifetime)
+		}
 		if a.Filler > 0 {
 			crl, err := a.CA.IssueLargeCRL(a.Filler, opts)
 			if err != nil {
