@@ -31,6 +31,10 @@ const (
 type Endpoint struct {
 	Name string // unique within the route
 	Addr string // ip:port
+	// Weight is HAProxy's server weight, 1-256; 0 leaves HAProxy's default
+	// (1). A route merging several services weighs each service's
+	// endpoints so that every service gets a like share.
+	Weight int
 }
 
 // Route is one admitted route, ready to render.
@@ -38,8 +42,15 @@ type Route struct {
 	Namespace, Name string
 	Host            string
 	Path            string // "" or a prefix starting with "/"
-	Termination     Termination
-	InsecurePolicy  InsecurePolicy
+	// SegmentMatch makes Path match whole path segments ("/foo" serves
+	// "/foo", "/foo/" and "/foo/bar", not "/foobar"), as IngressRoute
+	// prefixes do. Routes keep upstream's plain string prefix (false).
+	SegmentMatch   bool
+	Termination    Termination
+	InsecurePolicy InsecurePolicy
+	// RedirectCode is the status of the PolicyRedirect answer; 0 means
+	// 302, upstream's. IngressRoute's secure-first redirect is a 301.
+	RedirectCode int
 	// Certificate is the PEM chain followed by its key (edge, reencrypt);
 	// empty means the default certificate.
 	Certificate []byte

@@ -65,18 +65,34 @@ func (r *Route) Validate() error {
 		if strings.ContainsAny(e.Addr+e.Name, " \t'\"\\") {
 			return fmt.Errorf("route %s: endpoint %q %q is malformed", r.Key(), e.Name, e.Addr)
 		}
+		if e.Weight < 0 || e.Weight > 256 {
+			return fmt.Errorf("route %s: endpoint %q weight %d is not in 0-256", r.Key(), e.Name, e.Weight)
+		}
+	}
+	if r.RedirectCode != 0 && r.RedirectCode != 301 && r.RedirectCode != 302 {
+		return fmt.Errorf("route %s: redirect code %d is neither 301 nor 302", r.Key(), r.RedirectCode)
 	}
 	return nil
 }
 
 // HostMatch is the HAProxy condition for the route's host and path in an
 // HTTP frontend: the Host header without its port, case-insensitively.
+// A segment match is the path itself or anything under "path/"; HAProxy
+// binds AND tighter than "||", so the host is repeated in each term.
 func (r *Route) HostMatch() string {
-	cond := fmt.Sprintf("{ req.hdr(host),field(1,:),lower -m str %s }", strings.ToLower(r.Host))
-	if r.Path != "" && r.Path != "/" {
-		cond += fmt.Sprintf(" { path_beg %s }", r.Path)
+	host := fmt.Sprintf("{ req.hdr(host),field(1,:),lower -m str %s }", strings.ToLower(r.Host))
+	path := r.Path
+	if r.SegmentMatch {
+		path = strings.TrimSuffix(path, "/")
 	}
-	return cond
+	switch {
+	case path == "" || path == "/":
+		return host
+	case r.SegmentMatch:
+		return fmt.Sprintf("%s { path %s } || %s { path_beg %s/ }", host, path, host, path)
+	default:
+		return fmt.Sprintf("%s { path_beg %s }", host, path)
+	}
 }
 
 // reencryptView is what a reencrypt server line depends on.

@@ -52,7 +52,7 @@ frontend public
   included; before the IngressController's actions. */}}
 {{- range .Routes }}
 {{- if eq .InsecurePolicy "Redirect" }}
-  http-request redirect location https://%[req.hdr(host),regsub(:[0-9]+$,,)]%[url] code 302 if {{ .HostMatch }}
+  http-request redirect location https://%[req.hdr(host),regsub(:[0-9]+$,,)]%[url] code {{ or .RedirectCode 302 }} if {{ .HostMatch }}
 {{- end }}
 {{- end }}
 {{- template "frontend-headers" . }}
@@ -124,7 +124,7 @@ backend {{ .Backend }}
 {{- end }}
 {{- $route := . }}
 {{- range .Endpoints }}
-  server {{ .Name }} {{ .Addr }}{{ if eq $route.Termination "reencrypt" }} ssl{{ template "reencrypt-verify" (reencrypt $.Dir $.DefaultDestinationCA $route) }}{{ end }}
+  server {{ .Name }} {{ .Addr }}{{ if .Weight }} weight {{ .Weight }}{{ end }}{{ if eq $route.Termination "reencrypt" }} ssl{{ template "reencrypt-verify" (reencrypt $.Dir $.DefaultDestinationCA $route) }}{{ end }}
 {{- end }}
 {{ end }}
 {{- /* upstream: backend server line for reencrypt. No sni keyword ever;
