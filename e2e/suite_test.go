@@ -18,13 +18,14 @@ import (
 	"github.com/router-conformance/suite/e2e/framework"
 )
 
-func init() { framework.RegisterFlags(flag.CommandLine) }
+var flags = framework.RegisterFlags(flag.CommandLine)
 
 func TestConformance(t *testing.T) {
-	if err := framework.Finish(flag.CommandLine); err != nil {
+	opts, err := flags.Options()
+	if err != nil {
 		t.Fatalf("options: %v (go test ./e2e -args -help lists them)", err)
 	}
-	if err := conformance.Configure(framework.Opts); err != nil {
+	if _, err := conformance.Declare(opts); err != nil {
 		t.Fatalf("options: %v", err)
 	}
 	RegisterFailHandler(Fail)

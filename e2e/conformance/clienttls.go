@@ -29,406 +29,408 @@ import (
 // downloads from the distribution points of the CA certificates, served by
 // a crlserver pod. One IngressController for the cluster: Serial, and
 // Ordered so that the PKI and the router's rollout are shared.
-var _ = Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
-	const crlLifetime = 40 * time.Second
-	var (
-		ns, host string
-		// Routes of the other terminations under the same clientTLS.
-		passthroughHost, reencryptHost string
-		echoBackend                    *framework.Echo
-		// chain is root, foo, bar, baz, quux: each CA issued by the one
-		// before, each with its own CRL (TestMTLSWithCRLs' multiple-intermediate-ca).
-		chain  []*framework.CRLAuthority
-		server *framework.CRLServer
-		pub    *framework.Publisher
-		inter  *framework.CRLAuthority
-		// staggered are three CAs whose first CRLs expire 30 s apart
-		// (TestCRLUpdate's layout), in order of expiry.
-		staggered []staggeredCRL
-		leaves    = map[string]*pki.Leaf{}
-		certs     = map[string]*tls.Certificate{}
-		caBundle  string
-	)
-	subject := func(cn string) pki.Subject {
-		return pki.Subject{Country: "US", Organization: "Example", OrganizationalUnit: "Eng", CommonName: cn}
-	}
-	issue := func(name string, ca *pki.CA, window pki.Window) {
-		leaf, err := ca.IssueClient(pki.ClientOptions{Subject: subject(name), Window: window})
-		Expect(err).NotTo(HaveOccurred())
-		cert, err := leaf.TLSCertificate()
-		Expect(err).NotTo(HaveOccurred())
-		leaves[name], certs[name] = leaf, &cert
-	}
-	request := func(client string) httpclient.Request {
-		return framework.WithCert(framework.HTTPS(host, "/"), certs[client])
-	}
-	clientCAMap := func(ctx context.Context, name, bundle string) string {
-		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: contract.ConfigNamespace}, Data: map[string]string{contract.ClientCAKey: bundle}}
-		_, err := framework.E.Clientset.CoreV1().ConfigMaps(contract.ConfigNamespace).Create(ctx, cm, metav1.CreateOptions{})
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(func(ctx SpecContext) {
-			Expect(framework.E.Clientset.CoreV1().ConfigMaps(contract.ConfigNamespace).Delete(ctx, name, metav1.DeleteOptions{})).To(Succeed())
-		})
-		return name
-	}
-	requireClientTLS := func(ctx context.Context, policy operatorv1.ClientCertificatePolicy, caMap string, patterns ...string) {
-		framework.UpdateIngressController(ctx, func(ic *operatorv1.IngressController) {
-			ic.Spec.ClientTLS = operatorv1.ClientTLS{ClientCertificatePolicy: policy, ClientCA: configv1.ConfigMapNameReference{Name: caMap}, AllowedSubjectPatterns: patterns}
-		})
-	}
-
-	BeforeAll(func(ctx SpecContext) {
-		ns = framework.SpecNamespace(ctx, "client-tls")
-		server = framework.DeployCRLServer(ctx, ns)
-		newCA := func(parent *pki.CA, cn, key string) *framework.CRLAuthority {
-			opts := pki.CAOptions{Subject: pki.Subject{Organization: "Example", CommonName: cn}, CRLDistributionPoint: server.URL(key)}
-			var ca *pki.CA
-			var err error
-			if parent == nil {
-				ca, err = pki.NewRootCA(opts)
-			} else {
-				ca, err = parent.NewIntermediateCA(opts)
-			}
-			Expect(err).NotTo(HaveOccurred())
-			return &framework.CRLAuthority{Key: key, CA: ca}
+func describeClientTLS(f *framework.Framework) {
+	Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
+		const crlLifetime = 40 * time.Second
+		var (
+			ns, host string
+			// Routes of the other terminations under the same clientTLS.
+			passthroughHost, reencryptHost string
+			echoBackend                    *framework.Echo
+			// chain is root, foo, bar, baz, quux: each CA issued by the one
+			// before, each with its own CRL (TestMTLSWithCRLs' multiple-intermediate-ca).
+			chain  []*framework.CRLAuthority
+			server *framework.CRLServer
+			pub    *framework.Publisher
+			inter  *framework.CRLAuthority
+			// staggered are three CAs whose first CRLs expire 30 s apart
+			// (TestCRLUpdate's layout), in order of expiry.
+			staggered []staggeredCRL
+			leaves    = map[string]*pki.Leaf{}
+			certs     = map[string]*tls.Certificate{}
+			caBundle  string
+		)
+		subject := func(cn string) pki.Subject {
+			return pki.Subject{Country: "US", Organization: "Example", OrganizationalUnit: "Eng", CommonName: cn}
 		}
-		// Own-CRL layout: each CA certificate names the URL of its own CRL.
-		root := newCA(nil, "Client Root CA", "root.crl.pem")
-		inter = newCA(root.CA, "Client Intermediate CA", "intermediate.crl.pem")
-		revokedInter := newCA(root.CA, "Revoked Intermediate CA", "revoked-intermediate.crl.pem")
-		other := newCA(nil, "Other Root CA", "other-root.crl.pem")
-		// A CA whose CRL revokes 30 000 serials: over 1 MB of DER.
-		large := newCA(nil, "Large CRL CA", "large.crl")
-		large.Filler = 30000
-		foreign, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Foreign CA"}})
-		Expect(err).NotTo(HaveOccurred())
-
-		issue("valid", inter.CA, pki.Window{})
-		issue("revoked", inter.CA, pki.Window{})
-		issue("expired", inter.CA, pki.Expired())
-		issue("not-yet-valid", inter.CA, pki.NotYetValid())
-		issue("someone-else", inter.CA, pki.Window{})
-		issue("of-revoked-intermediate", revokedInter.CA, pki.Window{})
-		issue("of-other-root", other.CA, pki.Window{})
-		issue("untrusted", foreign, pki.Window{})
-		issue("of-large-crl-ca", large.CA, pki.Window{})
-		issue("revoked-in-large-crl", large.CA, pki.Window{})
-
-		chain = []*framework.CRLAuthority{newCA(nil, "Chain Root CA", "chain-root.crl.pem")}
-		for _, name := range []string{"foo", "bar", "baz", "quux"} {
-			chain = append(chain, newCA(chain[len(chain)-1].CA, "Chain "+name+" CA", "chain-"+name+".crl.pem"))
-		}
-		for _, a := range chain {
-			issue("signed-by-"+a.Key, a.CA, pki.Window{})
-			issue("revoked-by-"+a.Key, a.CA, pki.Window{})
-		}
-
-		// On a server of their own: the shared publisher rewrites every CRL
-		// of its server with a fresh nextUpdate every crlLifetime/4.
-		staggerServer := framework.DeployCRLServer(ctx, framework.SpecNamespace(ctx, "crl-update"))
-		staggerPub := &framework.Publisher{Server: staggerServer}
-		published := time.Now()
-		for i, name := range []string{"first", "second", "third"} {
-			a := &framework.CRLAuthority{Key: "staggered-" + name + ".crl.pem"}
-			a.CA, err = pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Staggered " + name + " CA"}, CRLDistributionPoint: staggerServer.URL(a.Key)})
-			Expect(err).NotTo(HaveOccurred())
-			a.NextUpdate = published.Add(staggeredFirstLifetime + time.Duration(i)*staggeredStep)
-			issue("kept-by-"+a.Key, a.CA, pki.Window{})
-			issue("revoked-by-"+a.Key, a.CA, pki.Window{})
-			staggerPub.Add(a)
-			staggered = append(staggered, staggeredCRL{CRLAuthority: a, firstExpiry: a.NextUpdate})
-		}
-		staggerPub.PublishNow(ctx)
-
-		pub = &framework.Publisher{Server: server, Lifetime: crlLifetime}
-		for _, a := range append([]*framework.CRLAuthority{root, inter, revokedInter, other, large}, chain...) {
-			pub.Add(a)
-		}
-		for _, a := range chain {
-			pub.SetRevoked(ctx, a, []*pki.Leaf{leaves["revoked-by-"+a.Key]}, nil)
-		}
-		pub.SetRevoked(ctx, root, nil, []*pki.CA{revokedInter.CA})
-		pub.SetRevoked(ctx, inter, []*pki.Leaf{leaves["revoked"]}, nil)
-		pub.SetRevoked(ctx, large, []*pki.Leaf{leaves["revoked-in-large-crl"]}, nil)
-		pub.Start(ctx)
-
-		// The passthrough route's host is on the backend's own certificate.
-		backend := framework.DeployEcho(ctx, ns, framework.Host(ns, "passthrough"))
-		route := framework.RouteTo(backend, "mtls", framework.EchoHTTPPort)
-		route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
-		// Seed 001's dynamic value: the client certificate, by a route action.
-		route.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: routev1.RouteHTTPHeaderActions{
-			Request: []routev1.RouteHTTPHeader{routeSet("X-Client-Cert", "%{+Q}[ssl_c_der,base64]")},
-		}}
-		framework.CreateRoute(ctx, route)
-		host = route.Spec.Host
-		echoBackend = backend
-		passthrough := framework.RouteTo(backend, "passthrough", framework.EchoHTTPSPort)
-		passthrough.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationPassthrough}
-		passthroughHost = framework.CreateRoute(ctx, passthrough).Spec.Host
-		reencrypt := framework.RouteTo(backend, "reencrypt", framework.EchoHTTPSPort)
-		reencrypt.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationReencrypt, DestinationCACertificate: string(backend.CA.CertPEM)}
-		reencryptHost = framework.CreateRoute(ctx, reencrypt).Spec.Host
-
-		cas := []*pki.CA{root.CA, inter.CA, revokedInter.CA, other.CA, large.CA}
-		for _, a := range chain {
-			cas = append(cas, a.CA)
-		}
-		for _, a := range staggered {
-			cas = append(cas, a.CA)
-		}
-		caBundle = clientCAMap(ctx, "client-ca-"+ns, string(pki.Bundle(cas...)))
-		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle)
-
-		By("staggered CRLs: the first generation is in force (nothing revoked); then the next is published, valid an hour")
-		for _, a := range staggered {
-			for _, client := range []string{"kept-by-" + a.Key, "revoked-by-" + a.Key} {
-				framework.EventuallyResponds(ctx, request(client), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
-			}
-		}
-		for _, a := range staggered {
-			a.NextUpdate = time.Now().Add(time.Hour)
-			staggerPub.SetRevoked(ctx, a.CRLAuthority, []*pki.Leaf{leaves["revoked-by-"+a.Key]}, nil)
-		}
-	})
-
-	It("downloads every CA's CRL from its distribution point", func(ctx SpecContext) {
-		Eventually(func(g Gomega) {
-			fetches, err := server.Fetches(ctx)
-			g.Expect(err).NotTo(HaveOccurred())
-			for _, key := range []string{"root.crl.pem", "intermediate.crl.pem", "revoked-intermediate.crl.pem", "other-root.crl.pem", "large.crl"} {
-				g.Expect(fetches).To(HaveKeyWithValue("/"+key, BeNumerically(">", 0)), "fetches of %s", key)
-			}
-		}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).Should(Succeed())
-	})
-
-	DescribeTable("Required: each client gets its exact outcome",
-		func(ctx SpecContext, client string, alert string) {
-			req := framework.HTTPS(host, "/")
-			if client != "" {
-				req = request(client)
-			}
-			if alert != "" {
-				By("positive control: a valid client is served")
-				framework.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
-				framework.EventuallyRefused(ctx, req, alert)
-				return
-			}
-			framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
-		},
-		Entry("a valid client", "valid", ""),
-		Entry("a client of a second root in the bundle", "of-other-root", ""),
-		Entry("no certificate", "", "certificate required"),
-		Entry("a certificate of a CA outside the bundle", "untrusted", "unknown certificate authority"),
-		Entry("an expired certificate", "expired", "expired certificate"),
-		Entry("a certificate not yet valid", "not-yet-valid", "bad certificate"),
-		Entry("a revoked certificate", "revoked", "revoked certificate"),
-		Entry("a client of a revoked intermediate", "of-revoked-intermediate", "revoked certificate"),
-		Entry("a client of the CA with a large CRL", "of-large-crl-ca", ""),
-		Entry("a certificate revoked in a large CRL", "revoked-in-large-crl", "revoked certificate"),
-	)
-
-	// Upstream sets eleven X-SSL* headers in fe_sni and fe_no_sni after
-	// deleting what the client sent (haproxy-config.template).
-	It("forwards the client certificate to the backend in the upstream headers and a route's dynamic value, whatever the client claims", func(ctx SpecContext) {
-		cert := leaves["valid"].Cert
-		der := base64.StdEncoding.EncodeToString(cert.Raw)
-		sha := sha1.Sum(cert.Raw)
-		req := request("valid")
-		for _, h := range []string{"X-SSL-Client-DN", "X-SSL-Client-Verify", "X-SSL-Client-DER", "X-SSL-Client-Serial", "X-SSL-Issuer"} {
-			req = framework.WithHeader(req, h, "spoofed")
-		}
-		framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-			echoBackend.Served(g, resp)
-			headerExpectations{
-				"X-SSL":                  {"1"},
-				"X-SSL-Client-Verify":    {"0"},
-				"X-SSL-Client-DN":        {"/C=US/O=Example/OU=Eng/CN=valid"},
-				"X-SSL-Client-CN":        {"valid"},
-				"X-SSL-Issuer":           {"/O=Example/CN=Client Intermediate CA"},
-				"X-SSL-Client-Serial":    {strings.ToUpper(hex.EncodeToString(cert.SerialNumber.Bytes()))},
-				"X-SSL-Client-Version":   {"3"},
-				"X-SSL-Client-SHA1":      {strings.ToUpper(hex.EncodeToString(sha[:]))},
-				"X-SSL-Client-NotBefore": {cert.NotBefore.UTC().Format("060102150405Z")},
-				"X-SSL-Client-NotAfter":  {cert.NotAfter.UTC().Format("060102150405Z")},
-				"X-SSL-Client-DER":       {der},
-				// The route's own action with %{+Q}[ssl_c_der,base64].
-				"X-Client-Cert": {der},
-			}.check(g, http.Header(resp.Echo.Headers), "the backend")
-		})
-	})
-
-	// Upstream: mTLS is configured on fe_sni and fe_no_sni only; a
-	// passthrough route leaves public_ssl for its backend before them
-	// (haproxy-config.template; openshift/api operator/v1
-	// types_ingresscontroller.go, ClientTLS).
-	It("Required: applies to reencrypt routes, not to passthrough routes", func(ctx SpecContext) {
-		By("positive control: the edge route refuses a client without a certificate")
-		framework.EventuallyRefused(ctx, framework.HTTPS(host, "/"), "certificate required")
-		By("a passthrough route serves the same client: the backend terminates TLS")
-		pass := framework.HTTPS(passthroughHost, "/")
-		pass.RootCAs = pki.Pool(echoBackend.CA)
-		framework.EventuallyResponds(ctx, pass, func(g Gomega, resp *httpclient.Response) {
-			echoBackend.Served(g, resp)
-			g.Expect(resp.Echo.Listener).To(Equal("https"))
-		})
-		By("a reencrypt route refuses it, and serves a valid client")
-		framework.EventuallyRefused(ctx, framework.HTTPS(reencryptHost, "/"), "certificate required")
-		framework.EventuallyResponds(ctx, framework.WithCert(framework.HTTPS(reencryptHost, "/"), certs["valid"]), func(g Gomega, resp *httpclient.Response) {
-			echoBackend.Served(g, resp)
-			g.Expect(http.Header(resp.Echo.Headers).Values("X-SSL-Client-CN")).To(Equal([]string{"valid"}))
-		})
-	})
-
-	// cluster-ingress-operator test/e2e/client_tls_test.go, TestMTLSWithCRLs
-	// multiple-intermediate-ca: root→foo→bar→baz→quux, each CA's own CRL.
-	It("a chain of five CAs with a CRL each: every signed-by-X client served, every revoked-by-X refused", func(ctx SpecContext) {
-		for _, a := range chain {
-			framework.EventuallyResponds(ctx, request("signed-by-"+a.Key), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
-			framework.EventuallyRefused(ctx, request("revoked-by-"+a.Key), "revoked certificate")
-		}
-	})
-
-	It("takes a CRL rotation: un-revoked, then revoked again", func(ctx SpecContext) {
-		By("positive control: the certificate is revoked now")
-		framework.EventuallyRefused(ctx, request("revoked"), "revoked certificate")
-		start := time.Now()
-		pub.SetRevoked(ctx, inter, nil, nil)
-		framework.EventuallyRespondsWithin(ctx, framework.Opts.Timeouts.CRLRefresh, request("revoked"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
-		AddReportEntry("CRL rotation latency (un-revoke)", time.Since(start).Round(time.Second).String())
-
-		pub.SetRevoked(ctx, inter, []*pki.Leaf{leaves["revoked"]}, nil)
-		framework.EventuallyRefusedWithin(ctx, framework.Opts.Timeouts.CRLRefresh, request("revoked"), "revoked certificate")
-	})
-
-	// cluster-ingress-operator test/e2e/client_tls_test.go, TestCRLUpdate:
-	// CRLs whose lifetimes are staggered, each replaced by its nextUpdate.
-	// Upstream downloads a CRL again only at its nextUpdate (the earliest
-	// one wakes it: pkg/router/crl/crl.go, ManageCRLs); the reference router
-	// earlier, at three quarters of its validity. So only what both must
-	// do is asserted: each CA's new CRL is in force by that CA's own
-	// nextUpdate (+ Converge), whatever the others'. The first CRLs were
-	// published in BeforeAll valid 2m, 2m30s and 3m (upstream uses 3, 4, 5
-	// minutes); this spec waits out whatever of that the specs before it
-	// did not take: about 2 minutes on upstream.
-	It("staggered CRL lifetimes: each CA's new CRL is in force by its own nextUpdate", func(ctx SpecContext) {
-		for _, a := range staggered {
-			By(fmt.Sprintf("%s: revoked by %s at the latest", a.Key, a.firstExpiry.Format(time.TimeOnly)))
-			framework.EventuallyRefusedWithin(ctx, time.Until(a.firstExpiry)+framework.Opts.Timeouts.Converge, request("revoked-by-"+a.Key), "revoked certificate")
-			By("positive control: the same CA's other client is still served")
-			framework.EventuallyResponds(ctx, request("kept-by-"+a.Key), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
-		}
-	})
-
-	// The operator joins the patterns as (?:p1|p2); HAProxy matches the
-	// subject DN with it, unanchored, and denies with 403
-	// (cluster-ingress-operator deployment.go; haproxy-config.template).
-	It("enforces allowedSubjectPatterns: a matching subject is served, others get 403", func(ctx SpecContext) {
-		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle, "/CN=valid$", "/CN=of-other-root$", "OU=Eng/CN=signed-by-chain-root")
-		for _, c := range []string{"valid", "of-other-root", "signed-by-chain-root.crl.pem"} {
-			framework.EventuallyResponds(ctx, request(c), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
-		}
-		framework.EventuallyResponds(ctx, request("someone-else"), func(g Gomega, resp *httpclient.Response) {
-			g.Expect(resp.Status).To(Equal(http.StatusForbidden))
-			g.Expect(resp.Echo).To(BeNil(), "the backend must not see a refused client")
-		})
-	})
-
-	// Upstream sets the X-SSL* headers unconditionally, so without a
-	// certificate they arrive present and empty (haproxy-config.template).
-	It("Optional: no certificate and a valid one are served, an invalid or untrusted one refused", func(ctx SpecContext) {
-		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle)
-		framework.EventuallyResponds(ctx, framework.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
-			echoBackend.Served(g, resp)
-			headerExpectations{"X-SSL-Client-DER": {""}, "X-SSL-Client-DN": {""}}.check(g, http.Header(resp.Echo.Headers), "the backend")
-		})
-		framework.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
-		framework.EventuallyRefused(ctx, request("expired"), "expired certificate")
-		framework.EventuallyRefused(ctx, request("untrusted"), "unknown certificate authority")
-	})
-
-	// No ssl_c_used guard on the deny: an empty subject fails the pattern
-	// (haproxy-config.template, cert_cn_matches).
-	It("Optional with allowedSubjectPatterns: a client without a certificate gets 403", func(ctx SpecContext) {
-		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle, "/CN=valid$")
-		By("positive control: a matching client is served")
-		framework.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
-		framework.EventuallyResponds(ctx, framework.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
-			g.Expect(resp.Status).To(Equal(http.StatusForbidden))
-			g.Expect(resp.Echo).To(BeNil(), "the backend must not see a refused client")
-		})
-	})
-
-	It("signer's-CRL layout: the intermediate's own CRL is never fetched, so its clients are refused; the workaround serves them", func(ctx SpecContext) {
-		// X.509's usual layout, as TestMTLSWithCRLs'
-		// certificate-distributes-its-signers-crl arranges it: each
-		// certificate names its issuer's CRL, and the root names none. The
-		// router skips a CA certificate without a distribution point and
-		// downloads what the others name (pkg/router/crl/crl.go): the
-		// root's CRL through the intermediate, never the intermediate's own,
-		// and HAProxy needs a CRL for every CA of a chain.
-		root := &framework.CRLAuthority{Key: "signer-root.crl.pem"}
-		var err error
-		root.CA, err = pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Signer-layout Root CA"}})
-		Expect(err).NotTo(HaveOccurred())
-		inter := &framework.CRLAuthority{Key: "signer-intermediate.crl.pem"}
-		inter.CA, err = root.CA.NewIntermediateCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Signer-layout Intermediate CA"}, CRLDistributionPoint: server.URL(root.Key)})
-		Expect(err).NotTo(HaveOccurred())
-		for name, ca := range map[string]*framework.CRLAuthority{"of-signer-root": root, "of-signer-intermediate": inter} {
-			leaf, err := ca.CA.IssueClient(pki.ClientOptions{Subject: subject(name), CRLDistributionPoint: server.URL(ca.Key)})
+		issue := func(name string, ca *pki.CA, window pki.Window) {
+			leaf, err := ca.IssueClient(pki.ClientOptions{Subject: subject(name), Window: window})
 			Expect(err).NotTo(HaveOccurred())
 			cert, err := leaf.TLSCertificate()
 			Expect(err).NotTo(HaveOccurred())
 			leaves[name], certs[name] = leaf, &cert
 		}
-		pub.Add(root)
-		pub.Add(inter)
-		pub.PublishNow(ctx)
-		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "signer-ca-"+ns, string(pki.Bundle(root.CA, inter.CA))))
+		request := func(client string) httpclient.Request {
+			return framework.WithCert(f.HTTPS(host, "/"), certs[client])
+		}
+		clientCAMap := func(ctx context.Context, name, bundle string) string {
+			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: contract.ConfigNamespace}, Data: map[string]string{contract.ClientCAKey: bundle}}
+			_, err := f.Clientset.CoreV1().ConfigMaps(contract.ConfigNamespace).Create(ctx, cm, metav1.CreateOptions{})
+			Expect(err).NotTo(HaveOccurred())
+			DeferCleanup(func(ctx SpecContext) {
+				Expect(f.Clientset.CoreV1().ConfigMaps(contract.ConfigNamespace).Delete(ctx, name, metav1.DeleteOptions{})).To(Succeed())
+			})
+			return name
+		}
+		requireClientTLS := func(ctx context.Context, policy operatorv1.ClientCertificatePolicy, caMap string, patterns ...string) {
+			f.UpdateIngressController(ctx, func(ic *operatorv1.IngressController) {
+				ic.Spec.ClientTLS = operatorv1.ClientTLS{ClientCertificatePolicy: policy, ClientCA: configv1.ConfigMapNameReference{Name: caMap}, AllowedSubjectPatterns: patterns}
+			})
+		}
 
-		By("positive control: a client issued by the root is served")
-		framework.EventuallyRespondsWithin(ctx, framework.Opts.Timeouts.CRLRefresh, request("of-signer-root"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
-		By("a client of the intermediate is refused: no CRL for its issuer")
-		framework.EventuallyRefused(ctx, request("of-signer-intermediate"), "unknown certificate authority")
-		fetches, err := server.Fetches(ctx)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(fetches).To(HaveKeyWithValue("/"+root.Key, BeNumerically(">", 0)), "the intermediate names the root's CRL")
-		Expect(fetches).NotTo(HaveKey("/"+inter.Key), "nothing names the intermediate's own CRL in the bundle")
+		BeforeAll(func(ctx SpecContext) {
+			ns = f.SpecNamespace(ctx, "client-tls")
+			server = f.DeployCRLServer(ctx, ns)
+			newCA := func(parent *pki.CA, cn, key string) *framework.CRLAuthority {
+				opts := pki.CAOptions{Subject: pki.Subject{Organization: "Example", CommonName: cn}, CRLDistributionPoint: server.URL(key)}
+				var ca *pki.CA
+				var err error
+				if parent == nil {
+					ca, err = pki.NewRootCA(opts)
+				} else {
+					ca, err = parent.NewIntermediateCA(opts)
+				}
+				Expect(err).NotTo(HaveOccurred())
+				return &framework.CRLAuthority{Key: key, CA: ca}
+			}
+			// Own-CRL layout: each CA certificate names the URL of its own CRL.
+			root := newCA(nil, "Client Root CA", "root.crl.pem")
+			inter = newCA(root.CA, "Client Intermediate CA", "intermediate.crl.pem")
+			revokedInter := newCA(root.CA, "Revoked Intermediate CA", "revoked-intermediate.crl.pem")
+			other := newCA(nil, "Other Root CA", "other-root.crl.pem")
+			// A CA whose CRL revokes 30 000 serials: over 1 MB of DER.
+			large := newCA(nil, "Large CRL CA", "large.crl")
+			large.Filler = 30000
+			foreign, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Foreign CA"}})
+			Expect(err).NotTo(HaveOccurred())
 
-		By("the workaround: the bundle also carries a certificate that names the intermediate's CRL (one it issued)")
-		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "signer-ca-workaround-"+ns,
-			string(pki.Bundle(root.CA, inter.CA))+string(leaves["of-signer-intermediate"].CertPEM)))
-		framework.EventuallyRespondsWithin(ctx, framework.Opts.Timeouts.CRLRefresh, request("of-signer-intermediate"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
-		fetches, err = server.Fetches(ctx)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(fetches).To(HaveKeyWithValue("/"+inter.Key, BeNumerically(">", 0)))
+			issue("valid", inter.CA, pki.Window{})
+			issue("revoked", inter.CA, pki.Window{})
+			issue("expired", inter.CA, pki.Expired())
+			issue("not-yet-valid", inter.CA, pki.NotYetValid())
+			issue("someone-else", inter.CA, pki.Window{})
+			issue("of-revoked-intermediate", revokedInter.CA, pki.Window{})
+			issue("of-other-root", other.CA, pki.Window{})
+			issue("untrusted", foreign, pki.Window{})
+			issue("of-large-crl-ca", large.CA, pki.Window{})
+			issue("revoked-in-large-crl", large.CA, pki.Window{})
+
+			chain = []*framework.CRLAuthority{newCA(nil, "Chain Root CA", "chain-root.crl.pem")}
+			for _, name := range []string{"foo", "bar", "baz", "quux"} {
+				chain = append(chain, newCA(chain[len(chain)-1].CA, "Chain "+name+" CA", "chain-"+name+".crl.pem"))
+			}
+			for _, a := range chain {
+				issue("signed-by-"+a.Key, a.CA, pki.Window{})
+				issue("revoked-by-"+a.Key, a.CA, pki.Window{})
+			}
+
+			// On a server of their own: the shared publisher rewrites every CRL
+			// of its server with a fresh nextUpdate every crlLifetime/4.
+			staggerServer := f.DeployCRLServer(ctx, f.SpecNamespace(ctx, "crl-update"))
+			staggerPub := &framework.Publisher{Server: staggerServer}
+			published := time.Now()
+			for i, name := range []string{"first", "second", "third"} {
+				a := &framework.CRLAuthority{Key: "staggered-" + name + ".crl.pem"}
+				a.CA, err = pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Staggered " + name + " CA"}, CRLDistributionPoint: staggerServer.URL(a.Key)})
+				Expect(err).NotTo(HaveOccurred())
+				a.NextUpdate = published.Add(staggeredFirstLifetime + time.Duration(i)*staggeredStep)
+				issue("kept-by-"+a.Key, a.CA, pki.Window{})
+				issue("revoked-by-"+a.Key, a.CA, pki.Window{})
+				staggerPub.Add(a)
+				staggered = append(staggered, staggeredCRL{CRLAuthority: a, firstExpiry: a.NextUpdate})
+			}
+			staggerPub.PublishNow(ctx)
+
+			pub = &framework.Publisher{Server: server, Lifetime: crlLifetime}
+			for _, a := range append([]*framework.CRLAuthority{root, inter, revokedInter, other, large}, chain...) {
+				pub.Add(a)
+			}
+			for _, a := range chain {
+				pub.SetRevoked(ctx, a, []*pki.Leaf{leaves["revoked-by-"+a.Key]}, nil)
+			}
+			pub.SetRevoked(ctx, root, nil, []*pki.CA{revokedInter.CA})
+			pub.SetRevoked(ctx, inter, []*pki.Leaf{leaves["revoked"]}, nil)
+			pub.SetRevoked(ctx, large, []*pki.Leaf{leaves["revoked-in-large-crl"]}, nil)
+			pub.Start(ctx)
+
+			// The passthrough route's host is on the backend's own certificate.
+			backend := f.DeployEcho(ctx, ns, f.Host(ns, "passthrough"))
+			route := f.RouteTo(backend, "mtls", framework.EchoHTTPPort)
+			route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+			// Seed 001's dynamic value: the client certificate, by a route action.
+			route.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: routev1.RouteHTTPHeaderActions{
+				Request: []routev1.RouteHTTPHeader{routeSet("X-Client-Cert", "%{+Q}[ssl_c_der,base64]")},
+			}}
+			f.CreateRoute(ctx, route)
+			host = route.Spec.Host
+			echoBackend = backend
+			passthrough := f.RouteTo(backend, "passthrough", framework.EchoHTTPSPort)
+			passthrough.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationPassthrough}
+			passthroughHost = f.CreateRoute(ctx, passthrough).Spec.Host
+			reencrypt := f.RouteTo(backend, "reencrypt", framework.EchoHTTPSPort)
+			reencrypt.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationReencrypt, DestinationCACertificate: string(backend.CA.CertPEM)}
+			reencryptHost = f.CreateRoute(ctx, reencrypt).Spec.Host
+
+			cas := []*pki.CA{root.CA, inter.CA, revokedInter.CA, other.CA, large.CA}
+			for _, a := range chain {
+				cas = append(cas, a.CA)
+			}
+			for _, a := range staggered {
+				cas = append(cas, a.CA)
+			}
+			caBundle = clientCAMap(ctx, "client-ca-"+ns, string(pki.Bundle(cas...)))
+			requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle)
+
+			By("staggered CRLs: the first generation is in force (nothing revoked); then the next is published, valid an hour")
+			for _, a := range staggered {
+				for _, client := range []string{"kept-by-" + a.Key, "revoked-by-" + a.Key} {
+					f.EventuallyResponds(ctx, request(client), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+				}
+			}
+			for _, a := range staggered {
+				a.NextUpdate = time.Now().Add(time.Hour)
+				staggerPub.SetRevoked(ctx, a.CRLAuthority, []*pki.Leaf{leaves["revoked-by-"+a.Key]}, nil)
+			}
+		})
+
+		It("downloads every CA's CRL from its distribution point", func(ctx SpecContext) {
+			Eventually(func(g Gomega) {
+				fetches, err := server.Fetches(ctx)
+				g.Expect(err).NotTo(HaveOccurred())
+				for _, key := range []string{"root.crl.pem", "intermediate.crl.pem", "revoked-intermediate.crl.pem", "other-root.crl.pem", "large.crl"} {
+					g.Expect(fetches).To(HaveKeyWithValue("/"+key, BeNumerically(">", 0)), "fetches of %s", key)
+				}
+			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
+		})
+
+		DescribeTable("Required: each client gets its exact outcome",
+			func(ctx SpecContext, client string, alert string) {
+				req := f.HTTPS(host, "/")
+				if client != "" {
+					req = request(client)
+				}
+				if alert != "" {
+					By("positive control: a valid client is served")
+					f.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+					f.EventuallyRefused(ctx, req, alert)
+					return
+				}
+				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+			},
+			Entry("a valid client", "valid", ""),
+			Entry("a client of a second root in the bundle", "of-other-root", ""),
+			Entry("no certificate", "", "certificate required"),
+			Entry("a certificate of a CA outside the bundle", "untrusted", "unknown certificate authority"),
+			Entry("an expired certificate", "expired", "expired certificate"),
+			Entry("a certificate not yet valid", "not-yet-valid", "bad certificate"),
+			Entry("a revoked certificate", "revoked", "revoked certificate"),
+			Entry("a client of a revoked intermediate", "of-revoked-intermediate", "revoked certificate"),
+			Entry("a client of the CA with a large CRL", "of-large-crl-ca", ""),
+			Entry("a certificate revoked in a large CRL", "revoked-in-large-crl", "revoked certificate"),
+		)
+
+		// Upstream sets eleven X-SSL* headers in fe_sni and fe_no_sni after
+		// deleting what the client sent (haproxy-config.template).
+		It("forwards the client certificate to the backend in the upstream headers and a route's dynamic value, whatever the client claims", func(ctx SpecContext) {
+			cert := leaves["valid"].Cert
+			der := base64.StdEncoding.EncodeToString(cert.Raw)
+			sha := sha1.Sum(cert.Raw)
+			req := request("valid")
+			for _, h := range []string{"X-SSL-Client-DN", "X-SSL-Client-Verify", "X-SSL-Client-DER", "X-SSL-Client-Serial", "X-SSL-Issuer"} {
+				req = framework.WithHeader(req, h, "spoofed")
+			}
+			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+				echoBackend.Served(g, resp)
+				headerExpectations{
+					"X-SSL":                  {"1"},
+					"X-SSL-Client-Verify":    {"0"},
+					"X-SSL-Client-DN":        {"/C=US/O=Example/OU=Eng/CN=valid"},
+					"X-SSL-Client-CN":        {"valid"},
+					"X-SSL-Issuer":           {"/O=Example/CN=Client Intermediate CA"},
+					"X-SSL-Client-Serial":    {strings.ToUpper(hex.EncodeToString(cert.SerialNumber.Bytes()))},
+					"X-SSL-Client-Version":   {"3"},
+					"X-SSL-Client-SHA1":      {strings.ToUpper(hex.EncodeToString(sha[:]))},
+					"X-SSL-Client-NotBefore": {cert.NotBefore.UTC().Format("060102150405Z")},
+					"X-SSL-Client-NotAfter":  {cert.NotAfter.UTC().Format("060102150405Z")},
+					"X-SSL-Client-DER":       {der},
+					// The route's own action with %{+Q}[ssl_c_der,base64].
+					"X-Client-Cert": {der},
+				}.check(g, http.Header(resp.Echo.Headers), "the backend")
+			})
+		})
+
+		// Upstream: mTLS is configured on fe_sni and fe_no_sni only; a
+		// passthrough route leaves public_ssl for its backend before them
+		// (haproxy-config.template; openshift/api operator/v1
+		// types_ingresscontroller.go, ClientTLS).
+		It("Required: applies to reencrypt routes, not to passthrough routes", func(ctx SpecContext) {
+			By("positive control: the edge route refuses a client without a certificate")
+			f.EventuallyRefused(ctx, f.HTTPS(host, "/"), "certificate required")
+			By("a passthrough route serves the same client: the backend terminates TLS")
+			pass := f.HTTPS(passthroughHost, "/")
+			pass.RootCAs = pki.Pool(echoBackend.CA)
+			f.EventuallyResponds(ctx, pass, func(g Gomega, resp *httpclient.Response) {
+				echoBackend.Served(g, resp)
+				g.Expect(resp.Echo.Listener).To(Equal("https"))
+			})
+			By("a reencrypt route refuses it, and serves a valid client")
+			f.EventuallyRefused(ctx, f.HTTPS(reencryptHost, "/"), "certificate required")
+			f.EventuallyResponds(ctx, framework.WithCert(f.HTTPS(reencryptHost, "/"), certs["valid"]), func(g Gomega, resp *httpclient.Response) {
+				echoBackend.Served(g, resp)
+				g.Expect(http.Header(resp.Echo.Headers).Values("X-SSL-Client-CN")).To(Equal([]string{"valid"}))
+			})
+		})
+
+		// cluster-ingress-operator test/e2e/client_tls_test.go, TestMTLSWithCRLs
+		// multiple-intermediate-ca: root→foo→bar→baz→quux, each CA's own CRL.
+		It("a chain of five CAs with a CRL each: every signed-by-X client served, every revoked-by-X refused", func(ctx SpecContext) {
+			for _, a := range chain {
+				f.EventuallyResponds(ctx, request("signed-by-"+a.Key), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+				f.EventuallyRefused(ctx, request("revoked-by-"+a.Key), "revoked certificate")
+			}
+		})
+
+		It("takes a CRL rotation: un-revoked, then revoked again", func(ctx SpecContext) {
+			By("positive control: the certificate is revoked now")
+			f.EventuallyRefused(ctx, request("revoked"), "revoked certificate")
+			start := time.Now()
+			pub.SetRevoked(ctx, inter, nil, nil)
+			f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.CRLRefresh, request("revoked"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+			AddReportEntry("CRL rotation latency (un-revoke)", time.Since(start).Round(time.Second).String())
+
+			pub.SetRevoked(ctx, inter, []*pki.Leaf{leaves["revoked"]}, nil)
+			f.EventuallyRefusedWithin(ctx, f.Opts.Timeouts.CRLRefresh, request("revoked"), "revoked certificate")
+		})
+
+		// cluster-ingress-operator test/e2e/client_tls_test.go, TestCRLUpdate:
+		// CRLs whose lifetimes are staggered, each replaced by its nextUpdate.
+		// Upstream downloads a CRL again only at its nextUpdate (the earliest
+		// one wakes it: pkg/router/crl/crl.go, ManageCRLs); the reference router
+		// earlier, at three quarters of its validity. So only what both must
+		// do is asserted: each CA's new CRL is in force by that CA's own
+		// nextUpdate (+ Converge), whatever the others'. The first CRLs were
+		// published in BeforeAll valid 2m, 2m30s and 3m (upstream uses 3, 4, 5
+		// minutes); this spec waits out whatever of that the specs before it
+		// did not take: about 2 minutes on upstream.
+		It("staggered CRL lifetimes: each CA's new CRL is in force by its own nextUpdate", func(ctx SpecContext) {
+			for _, a := range staggered {
+				By(fmt.Sprintf("%s: revoked by %s at the latest", a.Key, a.firstExpiry.Format(time.TimeOnly)))
+				f.EventuallyRefusedWithin(ctx, time.Until(a.firstExpiry)+f.Opts.Timeouts.Converge, request("revoked-by-"+a.Key), "revoked certificate")
+				By("positive control: the same CA's other client is still served")
+				f.EventuallyResponds(ctx, request("kept-by-"+a.Key), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+			}
+		})
+
+		// The operator joins the patterns as (?:p1|p2); HAProxy matches the
+		// subject DN with it, unanchored, and denies with 403
+		// (cluster-ingress-operator deployment.go; haproxy-config.template).
+		It("enforces allowedSubjectPatterns: a matching subject is served, others get 403", func(ctx SpecContext) {
+			requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle, "/CN=valid$", "/CN=of-other-root$", "OU=Eng/CN=signed-by-chain-root")
+			for _, c := range []string{"valid", "of-other-root", "signed-by-chain-root.crl.pem"} {
+				f.EventuallyResponds(ctx, request(c), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+			}
+			f.EventuallyResponds(ctx, request("someone-else"), func(g Gomega, resp *httpclient.Response) {
+				g.Expect(resp.Status).To(Equal(http.StatusForbidden))
+				g.Expect(resp.Echo).To(BeNil(), "the backend must not see a refused client")
+			})
+		})
+
+		// Upstream sets the X-SSL* headers unconditionally, so without a
+		// certificate they arrive present and empty (haproxy-config.template).
+		It("Optional: no certificate and a valid one are served, an invalid or untrusted one refused", func(ctx SpecContext) {
+			requireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle)
+			f.EventuallyResponds(ctx, f.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
+				echoBackend.Served(g, resp)
+				headerExpectations{"X-SSL-Client-DER": {""}, "X-SSL-Client-DN": {""}}.check(g, http.Header(resp.Echo.Headers), "the backend")
+			})
+			f.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+			f.EventuallyRefused(ctx, request("expired"), "expired certificate")
+			f.EventuallyRefused(ctx, request("untrusted"), "unknown certificate authority")
+		})
+
+		// No ssl_c_used guard on the deny: an empty subject fails the pattern
+		// (haproxy-config.template, cert_cn_matches).
+		It("Optional with allowedSubjectPatterns: a client without a certificate gets 403", func(ctx SpecContext) {
+			requireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle, "/CN=valid$")
+			By("positive control: a matching client is served")
+			f.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+			f.EventuallyResponds(ctx, f.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
+				g.Expect(resp.Status).To(Equal(http.StatusForbidden))
+				g.Expect(resp.Echo).To(BeNil(), "the backend must not see a refused client")
+			})
+		})
+
+		It("signer's-CRL layout: the intermediate's own CRL is never fetched, so its clients are refused; the workaround serves them", func(ctx SpecContext) {
+			// X.509's usual layout, as TestMTLSWithCRLs'
+			// certificate-distributes-its-signers-crl arranges it: each
+			// certificate names its issuer's CRL, and the root names none. The
+			// router skips a CA certificate without a distribution point and
+			// downloads what the others name (pkg/router/crl/crl.go): the
+			// root's CRL through the intermediate, never the intermediate's own,
+			// and HAProxy needs a CRL for every CA of a chain.
+			root := &framework.CRLAuthority{Key: "signer-root.crl.pem"}
+			var err error
+			root.CA, err = pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Signer-layout Root CA"}})
+			Expect(err).NotTo(HaveOccurred())
+			inter := &framework.CRLAuthority{Key: "signer-intermediate.crl.pem"}
+			inter.CA, err = root.CA.NewIntermediateCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Signer-layout Intermediate CA"}, CRLDistributionPoint: server.URL(root.Key)})
+			Expect(err).NotTo(HaveOccurred())
+			for name, ca := range map[string]*framework.CRLAuthority{"of-signer-root": root, "of-signer-intermediate": inter} {
+				leaf, err := ca.CA.IssueClient(pki.ClientOptions{Subject: subject(name), CRLDistributionPoint: server.URL(ca.Key)})
+				Expect(err).NotTo(HaveOccurred())
+				cert, err := leaf.TLSCertificate()
+				Expect(err).NotTo(HaveOccurred())
+				leaves[name], certs[name] = leaf, &cert
+			}
+			pub.Add(root)
+			pub.Add(inter)
+			pub.PublishNow(ctx)
+			requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "signer-ca-"+ns, string(pki.Bundle(root.CA, inter.CA))))
+
+			By("positive control: a client issued by the root is served")
+			f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.CRLRefresh, request("of-signer-root"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+			By("a client of the intermediate is refused: no CRL for its issuer")
+			f.EventuallyRefused(ctx, request("of-signer-intermediate"), "unknown certificate authority")
+			fetches, err := server.Fetches(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(fetches).To(HaveKeyWithValue("/"+root.Key, BeNumerically(">", 0)), "the intermediate names the root's CRL")
+			Expect(fetches).NotTo(HaveKey("/"+inter.Key), "nothing names the intermediate's own CRL in the bundle")
+
+			By("the workaround: the bundle also carries a certificate that names the intermediate's CRL (one it issued)")
+			requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "signer-ca-workaround-"+ns,
+				string(pki.Bundle(root.CA, inter.CA))+string(leaves["of-signer-intermediate"].CertPEM)))
+			f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.CRLRefresh, request("of-signer-intermediate"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+			fetches, err = server.Fetches(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(fetches).To(HaveKeyWithValue("/"+inter.Key, BeNumerically(">", 0)))
+		})
+
+		// Both routers keep mutual TLS closed until the CRL arrives; they
+		// refuse differently, and each refusal is exact. Upstream's placeholder
+		// CRL is issued by "Placeholder CA", so HAProxy holds no CRL for the
+		// client's CA and answers "unknown certificate authority" (seen here
+		// on openshift/router 4b401a86d; a bare close was seen once too). The
+		// reference router's placeholder is an expired CRL of that CA:
+		// "expired certificate". Upstream retries a failed download after 5
+		// minutes (pkg/router/crl/crl.go, errorBackoffTime); the reference
+		// router within seconds. The positive control allows upstream's retry.
+		It("fails closed while a CA's CRL cannot be fetched", func(ctx SpecContext) {
+			pending := &framework.CRLAuthority{Key: "pending.crl.pem"}
+			var err error
+			pending.CA, err = pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Pending CRL CA"}, CRLDistributionPoint: server.URL(pending.Key)})
+			Expect(err).NotTo(HaveOccurred())
+			issue("of-pending", pending.CA, pki.Window{})
+			requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "pending-ca-"+ns, string(pending.CA.CertPEM)))
+
+			By("no CRL at the distribution point yet: the client is refused, never served")
+			f.EventuallyRefusedWithin(ctx, f.Opts.Timeouts.Converge, request("of-pending"), "expired certificate", "unknown certificate authority", httpclient.ClosedWithoutAnswer)
+			By("positive control: once the CRL is published, the same client is served (within upstream's retry)")
+			pub.Add(pending)
+			pub.PublishNow(ctx)
+			f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.CRLRefresh, request("of-pending"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+		})
 	})
-
-	// Both routers keep mutual TLS closed until the CRL arrives; they
-	// refuse differently, and each refusal is exact. Upstream's placeholder
-	// CRL is issued by "Placeholder CA", so HAProxy holds no CRL for the
-	// client's CA and answers "unknown certificate authority" (seen here
-	// on openshift/router 4b401a86d; a bare close was seen once too). The
-	// reference router's placeholder is an expired CRL of that CA:
-	// "expired certificate". Upstream retries a failed download after 5
-	// minutes (pkg/router/crl/crl.go, errorBackoffTime); the reference
-	// router within seconds. The positive control allows upstream's retry.
-	It("fails closed while a CA's CRL cannot be fetched", func(ctx SpecContext) {
-		pending := &framework.CRLAuthority{Key: "pending.crl.pem"}
-		var err error
-		pending.CA, err = pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Pending CRL CA"}, CRLDistributionPoint: server.URL(pending.Key)})
-		Expect(err).NotTo(HaveOccurred())
-		issue("of-pending", pending.CA, pki.Window{})
-		requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "pending-ca-"+ns, string(pending.CA.CertPEM)))
-
-		By("no CRL at the distribution point yet: the client is refused, never served")
-		framework.EventuallyRefusedWithin(ctx, framework.Opts.Timeouts.Converge, request("of-pending"), "expired certificate", "unknown certificate authority", httpclient.ClosedWithoutAnswer)
-		By("positive control: once the CRL is published, the same client is served (within upstream's retry)")
-		pub.Add(pending)
-		pub.PublishNow(ctx)
-		framework.EventuallyRespondsWithin(ctx, framework.Opts.Timeouts.CRLRefresh, request("of-pending"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
-	})
-})
+}
 
 // The staggered scenario's first CRLs are valid this long, and each next
 // CA's 30 s longer: long enough for the router's rollout and the first

@@ -24,108 +24,110 @@ import (
 // Upstream: cluster-ingress-operator
 // pkg/operator/controller/configurable-route/controller.go. The Ingress
 // config is one for the cluster: Serial.
-var _ = Describe("Component routes", Label("component-routes"), Serial, func() {
-	It("grants the consuming service accounts read access to exactly the named Secret, and follows every change", func(ctx SpecContext) {
-		ns := framework.SpecNamespace(ctx, "component")
-		for _, sa := range []string{"component", "helper"} {
-			_, err := framework.E.Clientset.CoreV1().ServiceAccounts(ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: sa}}, metav1.CreateOptions{})
-			Expect(err).NotTo(HaveOccurred())
-		}
-		secret := "custom-cert-" + ns
-		user := func(sa string) configv1.ConsumingUser {
-			return configv1.ConsumingUser("system:serviceaccount:" + ns + ":" + sa)
-		}
-		route := componentRoute{ns: ns, name: "console", secret: secret}
+func describeComponentRoutes(f *framework.Framework) {
+	Describe("Component routes", Label("component-routes"), Serial, func() {
+		It("grants the consuming service accounts read access to exactly the named Secret, and follows every change", func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "component")
+			for _, sa := range []string{"component", "helper"} {
+				_, err := f.Clientset.CoreV1().ServiceAccounts(ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: sa}}, metav1.CreateOptions{})
+				Expect(err).NotTo(HaveOccurred())
+			}
+			secret := "custom-cert-" + ns
+			user := func(sa string) configv1.ConsumingUser {
+				return configv1.ConsumingUser("system:serviceaccount:" + ns + ":" + sa)
+			}
+			route := componentRoute{ns: ns, name: "console", secret: secret, domain: f.Domain}
 
-		By("an entry in spec and status with two consuming users: one Role and one RoleBinding")
-		setComponentRoutes(ctx, route.spec(), route.status(user("component"), user("helper")))
-		grant := eventuallyGrant(ctx, route, "component", "helper")
-		Expect(grant.role.Rules).To(Equal([]rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "list", "watch"}, ResourceNames: []string{secret}}}))
+			By("an entry in spec and status with two consuming users: one Role and one RoleBinding")
+			setComponentRoutes(ctx, f, route.spec(), route.status(user("component"), user("helper")))
+			grant := eventuallyGrant(ctx, f, route, "component", "helper")
+			Expect(grant.role.Rules).To(Equal([]rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "list", "watch"}, ResourceNames: []string{secret}}}))
 
-		By("the permission is real: exactly that Secret, in openshift-config only")
-		expectAccess(ctx, ns, "component", contract.ConfigNamespace, secret, true)
-		expectAccess(ctx, ns, "component", contract.ConfigNamespace, "another-secret", false)
-		expectAccess(ctx, ns, "component", ns, secret, false)
-		expectAccess(ctx, ns, "unlisted", contract.ConfigNamespace, secret, false)
+			By("the permission is real: exactly that Secret, in openshift-config only")
+			expectAccess(ctx, f, ns, "component", contract.ConfigNamespace, secret, true)
+			expectAccess(ctx, f, ns, "component", contract.ConfigNamespace, "another-secret", false)
+			expectAccess(ctx, f, ns, "component", ns, secret, false)
+			expectAccess(ctx, f, ns, "unlisted", contract.ConfigNamespace, secret, false)
 
-		By("a consuming user removed from status: the subjects follow")
-		setComponentRoutes(ctx, route.spec(), route.status(user("component")))
-		eventuallyGrant(ctx, route, "component")
+			By("a consuming user removed from status: the subjects follow")
+			setComponentRoutes(ctx, f, route.spec(), route.status(user("component")))
+			eventuallyGrant(ctx, f, route, "component")
 
-		By("self-healing: a deleted RoleBinding comes back, a tampered rule is restored")
-		rbac := framework.E.Clientset.RbacV1()
-		Expect(rbac.RoleBindings(contract.ConfigNamespace).Delete(ctx, grant.binding.Name, metav1.DeleteOptions{})).To(Succeed())
-		eventuallyGrant(ctx, route, "component")
-		Eventually(func(g Gomega) {
-			role, err := rbac.Roles(contract.ConfigNamespace).Get(ctx, grant.role.Name, metav1.GetOptions{})
-			g.Expect(err).NotTo(HaveOccurred())
-			role.Rules[0].ResourceNames = []string{secret, "another-secret"}
-			_, err = rbac.Roles(contract.ConfigNamespace).Update(ctx, role, metav1.UpdateOptions{})
-			g.Expect(err).NotTo(HaveOccurred())
-		}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).Should(Succeed())
-		Eventually(func(g Gomega) {
-			g.Expect(currentGrant(ctx, g, route, "component").role.Rules[0].ResourceNames).To(Equal([]string{secret}))
-		}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).WithPolling(framework.Opts.Timeouts.Poll).Should(Succeed())
+			By("self-healing: a deleted RoleBinding comes back, a tampered rule is restored")
+			rbac := f.Clientset.RbacV1()
+			Expect(rbac.RoleBindings(contract.ConfigNamespace).Delete(ctx, grant.binding.Name, metav1.DeleteOptions{})).To(Succeed())
+			eventuallyGrant(ctx, f, route, "component")
+			Eventually(func(g Gomega) {
+				role, err := rbac.Roles(contract.ConfigNamespace).Get(ctx, grant.role.Name, metav1.GetOptions{})
+				g.Expect(err).NotTo(HaveOccurred())
+				role.Rules[0].ResourceNames = []string{secret, "another-secret"}
+				_, err = rbac.Roles(contract.ConfigNamespace).Update(ctx, role, metav1.UpdateOptions{})
+				g.Expect(err).NotTo(HaveOccurred())
+			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
+			Eventually(func(g Gomega) {
+				g.Expect(currentGrant(ctx, f, g, route, "component").role.Rules[0].ResourceNames).To(Equal([]string{secret}))
+			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
 
-		By("the entry removed from spec: no Role, no RoleBinding")
-		setComponentRoutes(ctx, nil, route.status(user("component")))
-		eventuallyNoGrant(ctx, route)
-		expectAccess(ctx, ns, "component", contract.ConfigNamespace, secret, false)
+			By("the entry removed from spec: no Role, no RoleBinding")
+			setComponentRoutes(ctx, f, nil, route.status(user("component")))
+			eventuallyNoGrant(ctx, f, route)
+			expectAccess(ctx, f, ns, "component", contract.ConfigNamespace, secret, false)
+		})
+
+		DescribeTable("grants nothing unless spec and status agree on a Secret and a service account",
+			func(ctx SpecContext, mutate func(spec *configv1.ComponentRouteSpec, status *configv1.ComponentRouteStatus) (bool, bool)) {
+				ns := f.SpecNamespace(ctx, "component-none")
+				route := componentRoute{ns: ns, name: "console", secret: "custom-cert-" + ns, domain: f.Domain}
+				spec, status := route.spec()[0], route.status(configv1.ConsumingUser("system:serviceaccount:" + ns + ":component"))[0]
+				By("positive control: the agreeing entry is granted")
+				setComponentRoutes(ctx, f, []configv1.ComponentRouteSpec{spec}, []configv1.ComponentRouteStatus{status})
+				eventuallyGrant(ctx, f, route, "component")
+				keepSpec, keepStatus := mutate(&spec, &status)
+				var specs []configv1.ComponentRouteSpec
+				var statuses []configv1.ComponentRouteStatus
+				if keepSpec {
+					specs = append(specs, spec)
+				}
+				if keepStatus {
+					statuses = append(statuses, status)
+				}
+				setComponentRoutes(ctx, f, specs, statuses)
+				eventuallyNoGrant(ctx, f, route)
+			},
+			Entry("spec without status", func(*configv1.ComponentRouteSpec, *configv1.ComponentRouteStatus) (bool, bool) { return true, false }),
+			Entry("status without spec", func(*configv1.ComponentRouteSpec, *configv1.ComponentRouteStatus) (bool, bool) { return false, true }),
+			Entry("an empty Secret name", func(spec *configv1.ComponentRouteSpec, _ *configv1.ComponentRouteStatus) (bool, bool) {
+				spec.ServingCertKeyPairSecret.Name = ""
+				return true, true
+			}),
+			Entry("no consuming users", func(_ *configv1.ComponentRouteSpec, status *configv1.ComponentRouteStatus) (bool, bool) {
+				status.ConsumingUsers = nil
+				return true, true
+			}),
+		)
+
+		// The pinned openshift/api CRD: consumingUsers are service accounts,
+		// at most five (config/v1 types_ingress.go, ConsumingUser).
+		DescribeTable("refuses consuming users the CRD does not allow",
+			func(ctx SpecContext, users []configv1.ConsumingUser, want contract.Refusal) {
+				ns := f.SpecNamespace(ctx, "component-invalid")
+				route := componentRoute{ns: ns, name: "console", secret: "cert", domain: f.Domain}
+				By("positive control: one service account is admitted")
+				setComponentRoutes(ctx, f, route.spec(), route.status(configv1.ConsumingUser("system:serviceaccount:"+ns+":component")))
+				err := updateComponentRouteStatus(ctx, f, route.status(users...))
+				framework.ExpectRefusal(Default, err, want)
+			},
+			Entry("a user that is no service account", []configv1.ConsumingUser{"system:admin"}, contract.ComponentRouteConsumingUserPattern),
+			Entry("six users", []configv1.ConsumingUser{
+				"system:serviceaccount:a:a", "system:serviceaccount:a:b", "system:serviceaccount:a:c",
+				"system:serviceaccount:a:d", "system:serviceaccount:a:e", "system:serviceaccount:a:f",
+			}, contract.ComponentRouteConsumingUsersOverLimit),
+		)
 	})
-
-	DescribeTable("grants nothing unless spec and status agree on a Secret and a service account",
-		func(ctx SpecContext, mutate func(spec *configv1.ComponentRouteSpec, status *configv1.ComponentRouteStatus) (bool, bool)) {
-			ns := framework.SpecNamespace(ctx, "component-none")
-			route := componentRoute{ns: ns, name: "console", secret: "custom-cert-" + ns}
-			spec, status := route.spec()[0], route.status(configv1.ConsumingUser("system:serviceaccount:" + ns + ":component"))[0]
-			By("positive control: the agreeing entry is granted")
-			setComponentRoutes(ctx, []configv1.ComponentRouteSpec{spec}, []configv1.ComponentRouteStatus{status})
-			eventuallyGrant(ctx, route, "component")
-			keepSpec, keepStatus := mutate(&spec, &status)
-			var specs []configv1.ComponentRouteSpec
-			var statuses []configv1.ComponentRouteStatus
-			if keepSpec {
-				specs = append(specs, spec)
-			}
-			if keepStatus {
-				statuses = append(statuses, status)
-			}
-			setComponentRoutes(ctx, specs, statuses)
-			eventuallyNoGrant(ctx, route)
-		},
-		Entry("spec without status", func(*configv1.ComponentRouteSpec, *configv1.ComponentRouteStatus) (bool, bool) { return true, false }),
-		Entry("status without spec", func(*configv1.ComponentRouteSpec, *configv1.ComponentRouteStatus) (bool, bool) { return false, true }),
-		Entry("an empty Secret name", func(spec *configv1.ComponentRouteSpec, _ *configv1.ComponentRouteStatus) (bool, bool) {
-			spec.ServingCertKeyPairSecret.Name = ""
-			return true, true
-		}),
-		Entry("no consuming users", func(_ *configv1.ComponentRouteSpec, status *configv1.ComponentRouteStatus) (bool, bool) {
-			status.ConsumingUsers = nil
-			return true, true
-		}),
-	)
-
-	// The pinned openshift/api CRD: consumingUsers are service accounts,
-	// at most five (config/v1 types_ingress.go, ConsumingUser).
-	DescribeTable("refuses consuming users the CRD does not allow",
-		func(ctx SpecContext, users []configv1.ConsumingUser, want contract.Refusal) {
-			ns := framework.SpecNamespace(ctx, "component-invalid")
-			route := componentRoute{ns: ns, name: "console", secret: "cert"}
-			By("positive control: one service account is admitted")
-			setComponentRoutes(ctx, route.spec(), route.status(configv1.ConsumingUser("system:serviceaccount:"+ns+":component")))
-			err := updateComponentRouteStatus(ctx, route.status(users...))
-			framework.ExpectRefusal(Default, err, want)
-		},
-		Entry("a user that is no service account", []configv1.ConsumingUser{"system:admin"}, contract.ComponentRouteConsumingUserPattern),
-		Entry("six users", []configv1.ConsumingUser{
-			"system:serviceaccount:a:a", "system:serviceaccount:a:b", "system:serviceaccount:a:c",
-			"system:serviceaccount:a:d", "system:serviceaccount:a:e", "system:serviceaccount:a:f",
-		}, contract.ComponentRouteConsumingUsersOverLimit),
-	)
-})
+}
 
 // componentRoute is one entry of the Ingress config's componentRoutes.
-type componentRoute struct{ ns, name, secret string }
+type componentRoute struct{ ns, name, secret, domain string }
 
 // grantSelector selects the operator's Role and RoleBinding for the route.
 func (c componentRoute) grantSelector() metav1.ListOptions {
@@ -135,7 +137,7 @@ func (c componentRoute) grantSelector() metav1.ListOptions {
 func (c componentRoute) spec() []configv1.ComponentRouteSpec {
 	return []configv1.ComponentRouteSpec{{
 		Namespace: c.ns, Name: c.name,
-		Hostname:                 configv1.Hostname(c.name + "-custom." + framework.E.Domain),
+		Hostname:                 configv1.Hostname(c.name + "-custom." + c.domain),
 		ServingCertKeyPairSecret: configv1.SecretNameReference{Name: c.secret},
 	}}
 }
@@ -143,7 +145,7 @@ func (c componentRoute) spec() []configv1.ComponentRouteSpec {
 func (c componentRoute) status(users ...configv1.ConsumingUser) []configv1.ComponentRouteStatus {
 	return []configv1.ComponentRouteStatus{{
 		Namespace: c.ns, Name: c.name,
-		DefaultHostname: configv1.Hostname(c.name + "." + framework.E.Domain),
+		DefaultHostname: configv1.Hostname(c.name + "." + c.domain),
 		ConsumingUsers:  users,
 		RelatedObjects:  []configv1.ObjectReference{{Group: "route.openshift.io", Resource: "routes", Namespace: c.ns, Name: c.name}},
 	}}
@@ -151,35 +153,35 @@ func (c componentRoute) status(users ...configv1.ConsumingUser) []configv1.Compo
 
 // setComponentRoutes replaces the Ingress config's component routes (spec,
 // then status) and restores the previous ones when the spec ends.
-func setComponentRoutes(ctx context.Context, spec []configv1.ComponentRouteSpec, status []configv1.ComponentRouteStatus) {
-	ingresses := framework.E.ConfigAPI.ConfigV1().Ingresses()
+func setComponentRoutes(ctx context.Context, f *framework.Framework, spec []configv1.ComponentRouteSpec, status []configv1.ComponentRouteStatus) {
+	ingresses := f.ConfigAPI.ConfigV1().Ingresses()
 	live, err := ingresses.Get(ctx, contract.IngressConfig, metav1.GetOptions{})
 	Expect(err).NotTo(HaveOccurred())
 	prevSpec, prevStatus := live.Spec.ComponentRoutes, live.Status.ComponentRoutes
 	DeferCleanup(func(ctx SpecContext) {
 		Eventually(func(g Gomega) {
-			g.Expect(updateComponentRouteStatus(ctx, prevStatus)).To(Succeed())
-			g.Expect(updateComponentRouteSpec(ctx, prevSpec)).To(Succeed())
-		}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).Should(Succeed())
+			g.Expect(updateComponentRouteStatus(ctx, f, prevStatus)).To(Succeed())
+			g.Expect(updateComponentRouteSpec(ctx, f, prevSpec)).To(Succeed())
+		}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
 	})
 	Eventually(func(g Gomega) {
-		g.Expect(updateComponentRouteSpec(ctx, spec)).To(Succeed())
-		g.Expect(updateComponentRouteStatus(ctx, status)).To(Succeed())
-	}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).Should(Succeed())
+		g.Expect(updateComponentRouteSpec(ctx, f, spec)).To(Succeed())
+		g.Expect(updateComponentRouteStatus(ctx, f, status)).To(Succeed())
+	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
 }
 
-func updateComponentRouteSpec(ctx context.Context, spec []configv1.ComponentRouteSpec) error {
-	return updateIngressConfig(ctx, func(i *configv1.Ingress) { i.Spec.ComponentRoutes = spec }, false)
+func updateComponentRouteSpec(ctx context.Context, f *framework.Framework, spec []configv1.ComponentRouteSpec) error {
+	return updateIngressConfig(ctx, f, func(i *configv1.Ingress) { i.Spec.ComponentRoutes = spec }, false)
 }
 
-func updateComponentRouteStatus(ctx context.Context, status []configv1.ComponentRouteStatus) error {
-	return updateIngressConfig(ctx, func(i *configv1.Ingress) { i.Status.ComponentRoutes = status }, true)
+func updateComponentRouteStatus(ctx context.Context, f *framework.Framework, status []configv1.ComponentRouteStatus) error {
+	return updateIngressConfig(ctx, f, func(i *configv1.Ingress) { i.Status.ComponentRoutes = status }, true)
 }
 
 // updateIngressConfig changes the live Ingress config, through its status
 // subresource when status is set.
-func updateIngressConfig(ctx context.Context, change func(*configv1.Ingress), status bool) error {
-	ingresses := framework.E.ConfigAPI.ConfigV1().Ingresses()
+func updateIngressConfig(ctx context.Context, f *framework.Framework, change func(*configv1.Ingress), status bool) error {
+	ingresses := f.ConfigAPI.ConfigV1().Ingresses()
 	live, err := ingresses.Get(ctx, contract.IngressConfig, metav1.GetOptions{})
 	if err != nil {
 		return err
@@ -202,17 +204,17 @@ type grant struct {
 // eventuallyGrant waits until exactly one labelled Role and one RoleBinding
 // of that name exist for the route, the binding owned by the Role and
 // binding exactly the service accounts.
-func eventuallyGrant(ctx context.Context, c componentRoute, serviceAccounts ...string) grant {
+func eventuallyGrant(ctx context.Context, f *framework.Framework, c componentRoute, serviceAccounts ...string) grant {
 	var got grant
-	Eventually(func(g Gomega) { got = currentGrant(ctx, g, c, serviceAccounts...) }).
-		WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).WithPolling(framework.Opts.Timeouts.Poll).Should(Succeed())
+	Eventually(func(g Gomega) { got = currentGrant(ctx, f, g, c, serviceAccounts...) }).
+		WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
 	return got
 }
 
 // currentGrant checks the route's grant once, for an Eventually.
-func currentGrant(ctx context.Context, g Gomega, c componentRoute, serviceAccounts ...string) grant {
+func currentGrant(ctx context.Context, f *framework.Framework, g Gomega, c componentRoute, serviceAccounts ...string) grant {
 	selector := c.grantSelector()
-	rbac := framework.E.Clientset.RbacV1()
+	rbac := f.Clientset.RbacV1()
 	roles, err := rbac.Roles(contract.ConfigNamespace).List(ctx, selector)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(roles.Items).To(HaveLen(1), "labelled Roles of %s/%s", c.ns, c.name)
@@ -234,9 +236,9 @@ func currentGrant(ctx context.Context, g Gomega, c componentRoute, serviceAccoun
 }
 
 // eventuallyNoGrant waits until the route has neither Role nor RoleBinding.
-func eventuallyNoGrant(ctx context.Context, c componentRoute) {
+func eventuallyNoGrant(ctx context.Context, f *framework.Framework, c componentRoute) {
 	selector := c.grantSelector()
-	rbac := framework.E.Clientset.RbacV1()
+	rbac := f.Clientset.RbacV1()
 	Eventually(func(g Gomega) {
 		roles, err := rbac.Roles(contract.ConfigNamespace).List(ctx, selector)
 		g.Expect(err).NotTo(HaveOccurred())
@@ -244,14 +246,14 @@ func eventuallyNoGrant(ctx context.Context, c componentRoute) {
 		bindings, err := rbac.RoleBindings(contract.ConfigNamespace).List(ctx, selector)
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(bindings.Items).To(BeEmpty())
-	}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).WithPolling(framework.Opts.Timeouts.Poll).Should(Succeed())
+	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
 }
 
 // expectAccess asks the API server whether the service account may get the
 // Secret (a SubjectAccessReview), waiting for RBAC to settle.
-func expectAccess(ctx context.Context, saNamespace, sa, namespace, secret string, allowed bool) {
+func expectAccess(ctx context.Context, f *framework.Framework, saNamespace, sa, namespace, secret string, allowed bool) {
 	Eventually(func(g Gomega) {
-		review, err := framework.E.Clientset.AuthorizationV1().SubjectAccessReviews().Create(ctx, &authorizationv1.SubjectAccessReview{
+		review, err := f.Clientset.AuthorizationV1().SubjectAccessReviews().Create(ctx, &authorizationv1.SubjectAccessReview{
 			Spec: authorizationv1.SubjectAccessReviewSpec{
 				User:               fmt.Sprintf("system:serviceaccount:%s:%s", saNamespace, sa),
 				Groups:             []string{"system:serviceaccounts", "system:serviceaccounts:" + saNamespace, "system:authenticated"},
@@ -260,5 +262,5 @@ func expectAccess(ctx context.Context, saNamespace, sa, namespace, secret string
 		}, metav1.CreateOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(review.Status.Allowed).To(Equal(allowed), "get secrets/%s in %s as %s/%s: %s", secret, namespace, saNamespace, sa, review.Status.Reason)
-	}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).WithPolling(framework.Opts.Timeouts.Poll).Should(Succeed())
+	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
 }

@@ -58,247 +58,249 @@ func (want headerExpectations) check(g Gomega, got http.Header, who string) {
 // edgeRouteWithHeaders deploys an echo backend and an edge route with the
 // header actions; it returns the request to send (Host in mixed case: the
 // router lowercases it before any action).
-func edgeRouteWithHeaders(ctx SpecContext, prefix string, actions routev1.RouteHTTPHeaderActions) (httpclient.Request, *framework.Echo) {
-	ns := framework.SpecNamespace(ctx, prefix)
-	backend := framework.DeployEcho(ctx, ns)
-	route := framework.RouteTo(backend, "headers", framework.EchoHTTPPort)
+func edgeRouteWithHeaders(ctx SpecContext, f *framework.Framework, prefix string, actions routev1.RouteHTTPHeaderActions) (httpclient.Request, *framework.Echo) {
+	ns := f.SpecNamespace(ctx, prefix)
+	backend := f.DeployEcho(ctx, ns)
+	route := f.RouteTo(backend, "headers", framework.EchoHTTPPort)
 	route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
 	route.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: actions}
-	framework.CreateRoute(ctx, route)
-	req := framework.HTTPS(route.Spec.Host, "/")
+	f.CreateRoute(ctx, route)
+	req := f.HTTPS(route.Spec.Host, "/")
 	req.SNI = route.Spec.Host
 	req.Host = strings.ToUpper(route.Spec.Host[:1]) + route.Spec.Host[1:]
 	return req, backend
 }
 
 // Seed 001: header actions of the Route and of the IngressController.
-var _ = Describe("HTTP header actions", Label("header-actions"), func() {
-	It("applies a route's request and response actions, with dynamic and literal values", func(ctx SpecContext) {
-		req, backend := edgeRouteWithHeaders(ctx, "headers-route", routev1.RouteHTTPHeaderActions{
-			Request: []routev1.RouteHTTPHeader{
-				routeSet("X-Route-Set", "route"),
-				routeSet("X-Literal", `it's "quoted" \ back; semi`),
-				routeSet("X-Host-Lower", "%[req.hdr(host),lower]"),
-				routeSet("X-Host-B64", "%[req.hdr(host),base64]"),
-				routeDelete("X-Client-Secret"),
-			},
-			Response: []routev1.RouteHTTPHeader{
-				routeSet("X-Resp-Set", "route"),
-				routeDelete("X-Backend-Leak"),
-				routeSet("X-Value-Lower", "%[res.hdr(X-Value),lower]"),
-			},
-		})
-		req = framework.WithHeader(req, "X-Client-Secret", "s3cret")
-		req = framework.WithHeader(req, echo.SetResponseHeader, "X-Backend-Leak: internal")
-		req = framework.WithHeader(req, echo.SetResponseHeader, "X-Value: MiXeD")
-		framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-			backend.Served(g, resp)
-			headerExpectations{
-				"X-Route-Set":  {"route"},
-				"X-Literal":    {`it's "quoted" \ back; semi`},
-				"X-Host-Lower": {strings.ToLower(req.Host)},
-				// Every frontend lowercases Host before any action
-				// (haproxy-config.template: set-header Host %[req.hdr(Host),lower]).
-				"X-Host-B64":      {base64.StdEncoding.EncodeToString([]byte(strings.ToLower(req.Host)))},
-				"X-Client-Secret": nil,
-			}.check(g, http.Header(resp.Echo.Headers), "the backend")
-			headerExpectations{
-				"X-Resp-Set":     {"route"},
-				"X-Backend-Leak": nil,
-				"X-Value-Lower":  {"mixed"},
-			}.check(g, resp.Header, "the client")
-		})
-	})
-
-	// cluster-ingress-operator test/e2e/set_delete_test.go,
-	// TestSetRouteResponseHeaders: route actions apply on a plain HTTP route
-	// too. Values that look like HAProxy syntax arrive literally: the
-	// router strong-quotes them (openshift/router pkg/router/template/router.go,
-	// SanitizeHeaderValue).
-	It("applies a plain HTTP route's actions, with values that look like HAProxy syntax taken literally", func(ctx SpecContext) {
-		ns := framework.SpecNamespace(ctx, "headers-http")
-		backend := framework.DeployEcho(ctx, ns)
-		route := framework.RouteTo(backend, "plain", framework.EchoHTTPPort)
-		route.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: routev1.RouteHTTPHeaderActions{
-			Request: []routev1.RouteHTTPHeader{
-				routeSet("X-Condition", "foo if bar"),
-				routeSet("X-Backslash", `ends\`),
-			},
-			Response: []routev1.RouteHTTPHeader{routeSet("X-Frame-Options", "DENY")},
-		}}
-		framework.CreateRoute(ctx, route)
-		framework.EventuallyResponds(ctx, framework.HTTP(route.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
-			backend.Served(g, resp)
-			headerExpectations{"X-Condition": {"foo if bar"}, "X-Backslash": {`ends\`}}.check(g, http.Header(resp.Echo.Headers), "the backend")
-			headerExpectations{"X-Frame-Options": {"DENY"}}.check(g, resp.Header, "the client")
-		})
-	})
-
-	// Upstream deletes all twelve X-SSL* request headers in public, fe_sni
-	// and fe_no_sni whether or not mutual TLS is on, so no client can
-	// claim a certificate identity (haproxy-config.template,
-	// ROUTER_MUTUAL_TLS_HEADER_FILTER, default true).
-	DescribeTable("strips client-sent X-SSL* headers without mutual TLS",
-		func(ctx SpecContext, https bool) {
-			ns := framework.SpecNamespace(ctx, "headers-xssl")
-			backend := framework.DeployEcho(ctx, ns)
-			route := framework.RouteTo(backend, "edge", framework.EchoHTTPPort)
-			route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge, InsecureEdgeTerminationPolicy: routev1.InsecureEdgeTerminationPolicyAllow}
-			framework.CreateRoute(ctx, route)
-			req := framework.HTTP(route.Spec.Host, "/")
-			if https {
-				req = framework.HTTPS(route.Spec.Host, "/")
-			}
-			spoofed := headerExpectations{"X-Not-Ssl": {"kept"}}
-			req = framework.WithHeader(req, "X-Not-Ssl", "kept")
-			for _, h := range xsslHeaders {
-				req = framework.WithHeader(req, h, "spoofed")
-				spoofed[h] = nil
-			}
-			framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-				backend.Served(g, resp)
-				spoofed.check(g, http.Header(resp.Echo.Headers), "the backend")
-			})
-		},
-		Entry("over plain HTTP", false),
-		Entry("over HTTPS", true),
-	)
-
-	// The refusal is matched against every upstream wording of its rule:
-	// the Route CRD's CEL (kind, MicroShift) and library-go's route
-	// validation (openshift-apiserver), contract/refusals.go.
-	DescribeTable("refuses invalid route header actions with the API's message",
-		func(ctx SpecContext, mutate func(*routev1.Route), want contract.Refusal) {
-			ns := framework.SpecNamespace(ctx, "headers-invalid")
-			backend := &framework.Echo{Namespace: ns, Service: "echo"}
-			By("positive control: twenty valid actions are admitted")
-			valid := framework.RouteTo(backend, "valid", framework.EchoHTTPPort)
-			valid.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
-			valid.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{}
-			for i := 0; i < 20; i++ {
-				valid.Spec.HTTPHeaders.Actions.Request = append(valid.Spec.HTTPHeaders.Actions.Request, routeSet(fmt.Sprintf("X-H%d", i), "v"))
-			}
-			_, err := framework.E.Routes.RouteV1().Routes(ns).Create(ctx, valid, metav1.CreateOptions{})
-			Expect(err).NotTo(HaveOccurred())
-
-			bad := framework.RouteTo(backend, "invalid", framework.EchoHTTPPort)
-			bad.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
-			bad.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{}
-			mutate(bad)
-			_, err = framework.E.Routes.RouteV1().Routes(ns).Create(ctx, bad, metav1.CreateOptions{})
-			framework.ExpectRefusal(Default, err, want)
-		},
-		Entry("Strict-Transport-Security is denied", func(r *routev1.Route) {
-			r.Spec.HTTPHeaders.Actions.Response = []routev1.RouteHTTPHeader{routeSet("Strict-Transport-Security", "max-age=1")}
-		}, contract.RouteHeaderDenied("strict-transport-security")),
-		Entry("Proxy is denied", func(r *routev1.Route) {
-			r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{routeSet("Proxy", "x")}
-		}, contract.RouteHeaderDenied("proxy")),
-		Entry("Cookie is denied", func(r *routev1.Route) {
-			r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{routeDelete("Cookie")}
-		}, contract.RouteHeaderDenied("cookie")),
-		Entry("Set-Cookie is denied", func(r *routev1.Route) {
-			r.Spec.HTTPHeaders.Actions.Response = []routev1.RouteHTTPHeader{routeSet("Set-Cookie", "a=b")}
-		}, contract.RouteHeaderDenied("set-cookie")),
-		Entry("21 actions", func(r *routev1.Route) {
-			for i := 0; i < 21; i++ {
-				r.Spec.HTTPHeaders.Actions.Request = append(r.Spec.HTTPHeaders.Actions.Request, routeSet(fmt.Sprintf("X-H%d", i), "v"))
-			}
-		}, contract.RouteRequestHeaderActionsOverLimit),
-		Entry("the same header twice", func(r *routev1.Route) {
-			r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{routeSet("X-A", "1"), routeDelete("X-A")}
-		}, contract.RouteHeaderDuplicate),
-		Entry("a fetcher that is not allowed", func(r *routev1.Route) {
-			r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{routeSet("X-Src", "%[src]")}
-		}, contract.RouteRequestHeaderValueNotAllowed),
-		Entry("Set without a value", func(r *routev1.Route) {
-			r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{{Name: "X-A", Action: routev1.RouteHTTPHeaderActionUnion{Type: routev1.Set}}}
-		}, contract.RouteHeaderSetWithoutValue),
-		Entry("actions on a passthrough route", func(r *routev1.Route) {
-			r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationPassthrough}
-			r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{routeSet("X-A", "1")}
-		}, contract.RouteHeaderActionsOnPassthrough),
-	)
-
-	Describe("of the IngressController", Serial, func() {
-		It("come first in requests and last in responses, so the route wins requests and the IngressController responses", func(ctx SpecContext) {
-			framework.UpdateIngressController(ctx, func(ic *operatorv1.IngressController) {
-				ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
-					Request: []operatorv1.IngressControllerHTTPHeader{
-						icSet("X-Both", "from-ingresscontroller"),
-						icSet("X-IC-Set", "ic"),
-						icSet("X-Set-Then-Delete", "ic"),
-						icDelete("X-Delete-Then-Set"),
-						icSet("X-Host-Lower", "%[req.hdr(host),lower]"),
-					},
-					Response: []operatorv1.IngressControllerHTTPHeader{
-						icSet("X-Both", "from-ingresscontroller"),
-						icDelete("X-Backend-Leak"),
-					},
-				}}
-			})
-			req, backend := edgeRouteWithHeaders(ctx, "headers-ic", routev1.RouteHTTPHeaderActions{
+func describeHTTPHeaderActions(f *framework.Framework) {
+	Describe("HTTP header actions", Label("header-actions"), func() {
+		It("applies a route's request and response actions, with dynamic and literal values", func(ctx SpecContext) {
+			req, backend := edgeRouteWithHeaders(ctx, f, "headers-route", routev1.RouteHTTPHeaderActions{
 				Request: []routev1.RouteHTTPHeader{
-					routeSet("X-Both", "from-route"),
-					routeDelete("X-Set-Then-Delete"),
-					routeSet("X-Delete-Then-Set", "route"),
+					routeSet("X-Route-Set", "route"),
+					routeSet("X-Literal", `it's "quoted" \ back; semi`),
+					routeSet("X-Host-Lower", "%[req.hdr(host),lower]"),
+					routeSet("X-Host-B64", "%[req.hdr(host),base64]"),
+					routeDelete("X-Client-Secret"),
 				},
-				Response: []routev1.RouteHTTPHeader{routeSet("X-Both", "from-route")},
+				Response: []routev1.RouteHTTPHeader{
+					routeSet("X-Resp-Set", "route"),
+					routeDelete("X-Backend-Leak"),
+					routeSet("X-Value-Lower", "%[res.hdr(X-Value),lower]"),
+				},
 			})
-			req = framework.WithHeader(req, "X-Delete-Then-Set", "from-client")
+			req = framework.WithHeader(req, "X-Client-Secret", "s3cret")
 			req = framework.WithHeader(req, echo.SetResponseHeader, "X-Backend-Leak: internal")
-			framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+			req = framework.WithHeader(req, echo.SetResponseHeader, "X-Value: MiXeD")
+			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
 				backend.Served(g, resp)
 				headerExpectations{
-					"X-Both":            {"from-route"},
-					"X-Ic-Set":          {"ic"},
-					"X-Set-Then-Delete": nil,
-					"X-Delete-Then-Set": {"route"},
-					"X-Host-Lower":      {strings.ToLower(req.Host)},
+					"X-Route-Set":  {"route"},
+					"X-Literal":    {`it's "quoted" \ back; semi`},
+					"X-Host-Lower": {strings.ToLower(req.Host)},
+					// Every frontend lowercases Host before any action
+					// (haproxy-config.template: set-header Host %[req.hdr(Host),lower]).
+					"X-Host-B64":      {base64.StdEncoding.EncodeToString([]byte(strings.ToLower(req.Host)))},
+					"X-Client-Secret": nil,
 				}.check(g, http.Header(resp.Echo.Headers), "the backend")
 				headerExpectations{
-					"X-Both":         {"from-ingresscontroller"},
+					"X-Resp-Set":     {"route"},
 					"X-Backend-Leak": nil,
+					"X-Value-Lower":  {"mixed"},
 				}.check(g, resp.Header, "the client")
 			})
 		})
 
 		// cluster-ingress-operator test/e2e/set_delete_test.go,
-		// TestSetIngressControllerResponseHeaders: the public frontend
-		// applies them to plain HTTP routes too.
-		It("apply to a plain HTTP route", func(ctx SpecContext) {
-			framework.UpdateIngressController(ctx, func(ic *operatorv1.IngressController) {
-				ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
-					Response: []operatorv1.IngressControllerHTTPHeader{icSet("X-Frame-Options", "DENY")},
-					Request:  []operatorv1.IngressControllerHTTPHeader{icSet("X-Condition", "foo if bar")},
-				}}
-			})
-			ns := framework.SpecNamespace(ctx, "headers-ic-http")
-			backend := framework.DeployEcho(ctx, ns)
-			route := framework.CreateRoute(ctx, framework.RouteTo(backend, "plain", framework.EchoHTTPPort))
-			framework.EventuallyResponds(ctx, framework.HTTP(route.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
+		// TestSetRouteResponseHeaders: route actions apply on a plain HTTP route
+		// too. Values that look like HAProxy syntax arrive literally: the
+		// router strong-quotes them (openshift/router pkg/router/template/router.go,
+		// SanitizeHeaderValue).
+		It("applies a plain HTTP route's actions, with values that look like HAProxy syntax taken literally", func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "headers-http")
+			backend := f.DeployEcho(ctx, ns)
+			route := f.RouteTo(backend, "plain", framework.EchoHTTPPort)
+			route.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: routev1.RouteHTTPHeaderActions{
+				Request: []routev1.RouteHTTPHeader{
+					routeSet("X-Condition", "foo if bar"),
+					routeSet("X-Backslash", `ends\`),
+				},
+				Response: []routev1.RouteHTTPHeader{routeSet("X-Frame-Options", "DENY")},
+			}}
+			f.CreateRoute(ctx, route)
+			f.EventuallyResponds(ctx, f.HTTP(route.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
 				backend.Served(g, resp)
-				headerExpectations{"X-Condition": {"foo if bar"}}.check(g, http.Header(resp.Echo.Headers), "the backend")
+				headerExpectations{"X-Condition": {"foo if bar"}, "X-Backslash": {`ends\`}}.check(g, http.Header(resp.Echo.Headers), "the backend")
 				headerExpectations{"X-Frame-Options": {"DENY"}}.check(g, resp.Header, "the client")
 			})
 		})
 
-		It("refuses Host on the IngressController, while a route may set it", func(ctx SpecContext) {
-			ns := framework.SpecNamespace(ctx, "headers-ic-host")
-			By("positive control: a route may set Host")
-			r := framework.RouteTo(&framework.Echo{Namespace: ns, Service: "echo"}, "host", framework.EchoHTTPPort)
-			r.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{routeSet("Host", "other.example")}}}
-			_, err := framework.E.Routes.RouteV1().Routes(ns).Create(ctx, r, metav1.CreateOptions{})
-			Expect(err).NotTo(HaveOccurred())
+		// Upstream deletes all twelve X-SSL* request headers in public, fe_sni
+		// and fe_no_sni whether or not mutual TLS is on, so no client can
+		// claim a certificate identity (haproxy-config.template,
+		// ROUTER_MUTUAL_TLS_HEADER_FILTER, default true).
+		DescribeTable("strips client-sent X-SSL* headers without mutual TLS",
+			func(ctx SpecContext, https bool) {
+				ns := f.SpecNamespace(ctx, "headers-xssl")
+				backend := f.DeployEcho(ctx, ns)
+				route := f.RouteTo(backend, "edge", framework.EchoHTTPPort)
+				route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge, InsecureEdgeTerminationPolicy: routev1.InsecureEdgeTerminationPolicyAllow}
+				f.CreateRoute(ctx, route)
+				req := f.HTTP(route.Spec.Host, "/")
+				if https {
+					req = f.HTTPS(route.Spec.Host, "/")
+				}
+				spoofed := headerExpectations{"X-Not-Ssl": {"kept"}}
+				req = framework.WithHeader(req, "X-Not-Ssl", "kept")
+				for _, h := range xsslHeaders {
+					req = framework.WithHeader(req, h, "spoofed")
+					spoofed[h] = nil
+				}
+				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					spoofed.check(g, http.Header(resp.Echo.Headers), "the backend")
+				})
+			},
+			Entry("over plain HTTP", false),
+			Entry("over HTTPS", true),
+		)
 
-			ics := framework.E.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)
-			ic, err := ics.Get(ctx, contract.DefaultIngressController, metav1.GetOptions{})
-			Expect(err).NotTo(HaveOccurred())
-			ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
-				Request: []operatorv1.IngressControllerHTTPHeader{icSet("Host", "other.example")},
-			}}
-			_, err = ics.Update(ctx, ic, metav1.UpdateOptions{})
-			framework.ExpectRefusal(Default, err, contract.IngressControllerHostHeaderDenied)
+		// The refusal is matched against every upstream wording of its rule:
+		// the Route CRD's CEL (kind, MicroShift) and library-go's route
+		// validation (openshift-apiserver), contract/refusals.go.
+		DescribeTable("refuses invalid route header actions with the API's message",
+			func(ctx SpecContext, mutate func(*routev1.Route), want contract.Refusal) {
+				ns := f.SpecNamespace(ctx, "headers-invalid")
+				backend := &framework.Echo{Namespace: ns, Service: "echo"}
+				By("positive control: twenty valid actions are admitted")
+				valid := f.RouteTo(backend, "valid", framework.EchoHTTPPort)
+				valid.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+				valid.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{}
+				for i := 0; i < 20; i++ {
+					valid.Spec.HTTPHeaders.Actions.Request = append(valid.Spec.HTTPHeaders.Actions.Request, routeSet(fmt.Sprintf("X-H%d", i), "v"))
+				}
+				_, err := f.Routes.RouteV1().Routes(ns).Create(ctx, valid, metav1.CreateOptions{})
+				Expect(err).NotTo(HaveOccurred())
+
+				bad := f.RouteTo(backend, "invalid", framework.EchoHTTPPort)
+				bad.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+				bad.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{}
+				mutate(bad)
+				_, err = f.Routes.RouteV1().Routes(ns).Create(ctx, bad, metav1.CreateOptions{})
+				framework.ExpectRefusal(Default, err, want)
+			},
+			Entry("Strict-Transport-Security is denied", func(r *routev1.Route) {
+				r.Spec.HTTPHeaders.Actions.Response = []routev1.RouteHTTPHeader{routeSet("Strict-Transport-Security", "max-age=1")}
+			}, contract.RouteHeaderDenied("strict-transport-security")),
+			Entry("Proxy is denied", func(r *routev1.Route) {
+				r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{routeSet("Proxy", "x")}
+			}, contract.RouteHeaderDenied("proxy")),
+			Entry("Cookie is denied", func(r *routev1.Route) {
+				r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{routeDelete("Cookie")}
+			}, contract.RouteHeaderDenied("cookie")),
+			Entry("Set-Cookie is denied", func(r *routev1.Route) {
+				r.Spec.HTTPHeaders.Actions.Response = []routev1.RouteHTTPHeader{routeSet("Set-Cookie", "a=b")}
+			}, contract.RouteHeaderDenied("set-cookie")),
+			Entry("21 actions", func(r *routev1.Route) {
+				for i := 0; i < 21; i++ {
+					r.Spec.HTTPHeaders.Actions.Request = append(r.Spec.HTTPHeaders.Actions.Request, routeSet(fmt.Sprintf("X-H%d", i), "v"))
+				}
+			}, contract.RouteRequestHeaderActionsOverLimit),
+			Entry("the same header twice", func(r *routev1.Route) {
+				r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{routeSet("X-A", "1"), routeDelete("X-A")}
+			}, contract.RouteHeaderDuplicate),
+			Entry("a fetcher that is not allowed", func(r *routev1.Route) {
+				r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{routeSet("X-Src", "%[src]")}
+			}, contract.RouteRequestHeaderValueNotAllowed),
+			Entry("Set without a value", func(r *routev1.Route) {
+				r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{{Name: "X-A", Action: routev1.RouteHTTPHeaderActionUnion{Type: routev1.Set}}}
+			}, contract.RouteHeaderSetWithoutValue),
+			Entry("actions on a passthrough route", func(r *routev1.Route) {
+				r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationPassthrough}
+				r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{routeSet("X-A", "1")}
+			}, contract.RouteHeaderActionsOnPassthrough),
+		)
+
+		Describe("of the IngressController", Serial, func() {
+			It("come first in requests and last in responses, so the route wins requests and the IngressController responses", func(ctx SpecContext) {
+				f.UpdateIngressController(ctx, func(ic *operatorv1.IngressController) {
+					ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
+						Request: []operatorv1.IngressControllerHTTPHeader{
+							icSet("X-Both", "from-ingresscontroller"),
+							icSet("X-IC-Set", "ic"),
+							icSet("X-Set-Then-Delete", "ic"),
+							icDelete("X-Delete-Then-Set"),
+							icSet("X-Host-Lower", "%[req.hdr(host),lower]"),
+						},
+						Response: []operatorv1.IngressControllerHTTPHeader{
+							icSet("X-Both", "from-ingresscontroller"),
+							icDelete("X-Backend-Leak"),
+						},
+					}}
+				})
+				req, backend := edgeRouteWithHeaders(ctx, f, "headers-ic", routev1.RouteHTTPHeaderActions{
+					Request: []routev1.RouteHTTPHeader{
+						routeSet("X-Both", "from-route"),
+						routeDelete("X-Set-Then-Delete"),
+						routeSet("X-Delete-Then-Set", "route"),
+					},
+					Response: []routev1.RouteHTTPHeader{routeSet("X-Both", "from-route")},
+				})
+				req = framework.WithHeader(req, "X-Delete-Then-Set", "from-client")
+				req = framework.WithHeader(req, echo.SetResponseHeader, "X-Backend-Leak: internal")
+				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					headerExpectations{
+						"X-Both":            {"from-route"},
+						"X-Ic-Set":          {"ic"},
+						"X-Set-Then-Delete": nil,
+						"X-Delete-Then-Set": {"route"},
+						"X-Host-Lower":      {strings.ToLower(req.Host)},
+					}.check(g, http.Header(resp.Echo.Headers), "the backend")
+					headerExpectations{
+						"X-Both":         {"from-ingresscontroller"},
+						"X-Backend-Leak": nil,
+					}.check(g, resp.Header, "the client")
+				})
+			})
+
+			// cluster-ingress-operator test/e2e/set_delete_test.go,
+			// TestSetIngressControllerResponseHeaders: the public frontend
+			// applies them to plain HTTP routes too.
+			It("apply to a plain HTTP route", func(ctx SpecContext) {
+				f.UpdateIngressController(ctx, func(ic *operatorv1.IngressController) {
+					ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
+						Response: []operatorv1.IngressControllerHTTPHeader{icSet("X-Frame-Options", "DENY")},
+						Request:  []operatorv1.IngressControllerHTTPHeader{icSet("X-Condition", "foo if bar")},
+					}}
+				})
+				ns := f.SpecNamespace(ctx, "headers-ic-http")
+				backend := f.DeployEcho(ctx, ns)
+				route := f.CreateRoute(ctx, f.RouteTo(backend, "plain", framework.EchoHTTPPort))
+				f.EventuallyResponds(ctx, f.HTTP(route.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					headerExpectations{"X-Condition": {"foo if bar"}}.check(g, http.Header(resp.Echo.Headers), "the backend")
+					headerExpectations{"X-Frame-Options": {"DENY"}}.check(g, resp.Header, "the client")
+				})
+			})
+
+			It("refuses Host on the IngressController, while a route may set it", func(ctx SpecContext) {
+				ns := f.SpecNamespace(ctx, "headers-ic-host")
+				By("positive control: a route may set Host")
+				r := f.RouteTo(&framework.Echo{Namespace: ns, Service: "echo"}, "host", framework.EchoHTTPPort)
+				r.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{routeSet("Host", "other.example")}}}
+				_, err := f.Routes.RouteV1().Routes(ns).Create(ctx, r, metav1.CreateOptions{})
+				Expect(err).NotTo(HaveOccurred())
+
+				ics := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)
+				ic, err := ics.Get(ctx, contract.DefaultIngressController, metav1.GetOptions{})
+				Expect(err).NotTo(HaveOccurred())
+				ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
+					Request: []operatorv1.IngressControllerHTTPHeader{icSet("Host", "other.example")},
+				}}
+				_, err = ics.Update(ctx, ic, metav1.UpdateOptions{})
+				framework.ExpectRefusal(Default, err, contract.IngressControllerHostHeaderDenied)
+			})
 		})
 	})
-})
+}

@@ -28,58 +28,60 @@ type hstsCase struct {
 // passthrough or plain HTTP routes.
 // Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
 // ($hstsPattern and the backend's Strict-Transport-Security set-header).
-var _ = Describe("HSTS per route", Label("hsts"), func() {
-	DescribeTable("Strict-Transport-Security from the hsts_header annotation",
-		func(ctx SpecContext, c hstsCase) {
-			ns := framework.SpecNamespace(ctx, "hsts")
-			name := "r"
-			host := framework.Host(ns, name)
-			backend := framework.DeployEcho(ctx, ns, host)
-			port := framework.EchoHTTPPort
-			if c.termination == routev1.TLSTerminationReencrypt || c.termination == routev1.TLSTerminationPassthrough {
-				port = framework.EchoHTTPSPort
-			}
-			route := framework.RouteTo(backend, name, port)
-			route.Annotations = map[string]string{contract.HSTSAnnotation: c.annotation}
-			if c.termination != "" {
-				route.Spec.TLS = &routev1.TLSConfig{Termination: c.termination, InsecureEdgeTerminationPolicy: c.insecure}
-				if c.termination == routev1.TLSTerminationReencrypt {
-					route.Spec.TLS.DestinationCACertificate = string(backend.CA.CertPEM)
+func describeHSTSPerRoute(f *framework.Framework) {
+	Describe("HSTS per route", Label("hsts"), func() {
+		DescribeTable("Strict-Transport-Security from the hsts_header annotation",
+			func(ctx SpecContext, c hstsCase) {
+				ns := f.SpecNamespace(ctx, "hsts")
+				name := "r"
+				host := f.Host(ns, name)
+				backend := f.DeployEcho(ctx, ns, host)
+				port := framework.EchoHTTPPort
+				if c.termination == routev1.TLSTerminationReencrypt || c.termination == routev1.TLSTerminationPassthrough {
+					port = framework.EchoHTTPSPort
 				}
-			}
-			framework.CreateRoute(ctx, route)
-			req := framework.HTTPS(host, "/")
-			if c.overHTTP {
-				req = framework.HTTP(host, "/")
-			}
-			if c.termination == routev1.TLSTerminationPassthrough {
-				req.RootCAs = pki.Pool(backend.CA)
-			}
-			framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-				backend.Served(g, resp)
-				if c.header == "" {
-					g.Expect(resp.Header.Values("Strict-Transport-Security")).To(BeEmpty())
-				} else {
-					g.Expect(resp.Header.Values("Strict-Transport-Security")).To(Equal([]string{c.header}))
+				route := f.RouteTo(backend, name, port)
+				route.Annotations = map[string]string{contract.HSTSAnnotation: c.annotation}
+				if c.termination != "" {
+					route.Spec.TLS = &routev1.TLSConfig{Termination: c.termination, InsecureEdgeTerminationPolicy: c.insecure}
+					if c.termination == routev1.TLSTerminationReencrypt {
+						route.Spec.TLS.DestinationCACertificate = string(backend.CA.CertPEM)
+					}
 				}
-			})
-		},
-		Entry("edge, max-age", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=31536000", header: "max-age=31536000"}),
-		Entry("edge, includeSubDomains and preload", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=31536000;includeSubDomains;preload", header: "max-age=31536000;includeSubDomains;preload"}),
-		Entry("reencrypt", hstsCase{termination: routev1.TLSTerminationReencrypt, annotation: "max-age=600;includeSubDomains", header: "max-age=600;includeSubDomains"}),
-		Entry("directives in any case, spaces around ; and =", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "MAX-AGE = 600 ; INCLUDESUBDOMAINS", header: "MAX-AGE = 600 ; INCLUDESUBDOMAINS"}),
-		Entry("quoted max-age", hstsCase{termination: routev1.TLSTerminationEdge, annotation: `max-age="600"`, header: `max-age="600"`}),
-		Entry("directives before max-age", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "preload;max-age=600", header: "preload;max-age=600"}),
-		Entry("max-age=0 (removes the host from HSTS)", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=0", header: "max-age=0"}),
-		Entry("no max-age: no header", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "includeSubDomains;preload"}),
-		Entry("an unknown directive: no header", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=600;always"}),
-		Entry("passthrough: never", hstsCase{termination: routev1.TLSTerminationPassthrough, annotation: "max-age=600"}),
-		Entry("plain HTTP route: never", hstsCase{annotation: "max-age=600", overHTTP: true}),
-		// Upstream sends it over HTTP too: plain HTTP reaches the same
-		// backend and its set-header has no ssl_fc condition
-		// (openshift/router images/router/haproxy/conf/haproxy-config.template,
-		// the edge/reencrypt backend; pkg/router/template/util/haproxy/map_entry.go).
-		Entry("edge with Allow, over HTTP: sent as over HTTPS", hstsCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, annotation: "max-age=600", overHTTP: true, header: "max-age=600"}),
-		Entry("edge with Allow, over HTTPS", hstsCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, annotation: "max-age=600", header: "max-age=600"}),
-	)
-})
+				f.CreateRoute(ctx, route)
+				req := f.HTTPS(host, "/")
+				if c.overHTTP {
+					req = f.HTTP(host, "/")
+				}
+				if c.termination == routev1.TLSTerminationPassthrough {
+					req.RootCAs = pki.Pool(backend.CA)
+				}
+				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					if c.header == "" {
+						g.Expect(resp.Header.Values("Strict-Transport-Security")).To(BeEmpty())
+					} else {
+						g.Expect(resp.Header.Values("Strict-Transport-Security")).To(Equal([]string{c.header}))
+					}
+				})
+			},
+			Entry("edge, max-age", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=31536000", header: "max-age=31536000"}),
+			Entry("edge, includeSubDomains and preload", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=31536000;includeSubDomains;preload", header: "max-age=31536000;includeSubDomains;preload"}),
+			Entry("reencrypt", hstsCase{termination: routev1.TLSTerminationReencrypt, annotation: "max-age=600;includeSubDomains", header: "max-age=600;includeSubDomains"}),
+			Entry("directives in any case, spaces around ; and =", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "MAX-AGE = 600 ; INCLUDESUBDOMAINS", header: "MAX-AGE = 600 ; INCLUDESUBDOMAINS"}),
+			Entry("quoted max-age", hstsCase{termination: routev1.TLSTerminationEdge, annotation: `max-age="600"`, header: `max-age="600"`}),
+			Entry("directives before max-age", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "preload;max-age=600", header: "preload;max-age=600"}),
+			Entry("max-age=0 (removes the host from HSTS)", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=0", header: "max-age=0"}),
+			Entry("no max-age: no header", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "includeSubDomains;preload"}),
+			Entry("an unknown directive: no header", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=600;always"}),
+			Entry("passthrough: never", hstsCase{termination: routev1.TLSTerminationPassthrough, annotation: "max-age=600"}),
+			Entry("plain HTTP route: never", hstsCase{annotation: "max-age=600", overHTTP: true}),
+			// Upstream sends it over HTTP too: plain HTTP reaches the same
+			// backend and its set-header has no ssl_fc condition
+			// (openshift/router images/router/haproxy/conf/haproxy-config.template,
+			// the edge/reencrypt backend; pkg/router/template/util/haproxy/map_entry.go).
+			Entry("edge with Allow, over HTTP: sent as over HTTPS", hstsCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, annotation: "max-age=600", overHTTP: true, header: "max-age=600"}),
+			Entry("edge with Allow, over HTTPS", hstsCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, annotation: "max-age=600", header: "max-age=600"}),
+		)
+	})
+}

@@ -46,8 +46,8 @@ func refused(r contract.Refusal) *contract.Refusal { return &r }
 
 // edgeRouteWithHSTS is an edge route to the backend carrying the
 // hsts_header annotation.
-func edgeRouteWithHSTS(backend *framework.Echo, name, hsts string) *routev1.Route {
-	r := framework.RouteTo(backend, name, framework.EchoHTTPPort)
+func edgeRouteWithHSTS(f *framework.Framework, backend *framework.Echo, name, hsts string) *routev1.Route {
+	r := f.RouteTo(backend, name, framework.EchoHTTPPort)
 	r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
 	r.Annotations = map[string]string{contract.HSTSAnnotation: hsts}
 	return r
@@ -55,157 +55,159 @@ func edgeRouteWithHSTS(backend *framework.Echo, name, hsts string) *routev1.Rout
 
 // Seed 000: spec.requiredHSTSPolicies of Ingress "cluster", enforced when
 // a route is admitted. The cluster has one Ingress: Serial.
-var _ = Describe("Required HSTS policies", Label("hsts-policy"), Serial, func() {
-	DescribeTable("route admission",
-		func(ctx SpecContext, c policyCase) {
-			ns := framework.SpecNamespaceWithLabels(ctx, "hsts-policy", c.nsLabels)
-			backend := framework.DeployEcho(ctx, ns)
-			framework.SetRequiredHSTSPolicies(ctx, c.policies(framework.E.Domain))
-			route := framework.RouteTo(backend, "r", framework.EchoHTTPPort)
-			route.Spec.Host = c.subdomain + route.Spec.Host
-			if c.termination != "" {
-				route.Spec.TLS = &routev1.TLSConfig{Termination: c.termination}
-			}
-			if c.annotation != nil {
-				route.Annotations = map[string]string{contract.HSTSAnnotation: *c.annotation}
-			}
-			if c.refusal == nil {
-				framework.CreateRoute(ctx, route)
-				return
-			}
-			By("positive control: a compliant route in the same namespace is admitted")
-			framework.CreateRoute(ctx, framework.RouteTo(backend, "control", framework.EchoHTTPPort))
-			framework.EventuallyRouteRefused(ctx, route, *c.refusal)
-		},
-		Entry("max-age inside the range", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1000")}),
-		Entry("max-age above the range", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1001"), refusal: refused(contract.HSTSMaxAgeGreater(1000))}),
-		Entry("max-age below the range", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationReencrypt, annotation: annotation("max-age=99"), refusal: refused(contract.HSTSMaxAgeLess(100))}),
-		Entry("no annotation in a required domain", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, refusal: refused(contract.HSTSMaxAgeMissingOrWrong)}),
-		// The seed's prose accepts a quoted max-age (the router does); its
-		// code reads max-age=<digits> only, so admission refuses it. We follow the code.
-		Entry(`a quoted max-age (the code, not the prose)`, policyCase{policies: wildcard(nil), termination: routev1.TLSTerminationEdge, annotation: annotation(`max-age="500"`), refusal: refused(contract.HSTSMaxAgeMissingOrWrong)}),
-		Entry("a wildcard pattern matches across dots (filepath.Match)", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), subdomain: "deep.", termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired)}),
-		Entry("an exact pattern for another host does not apply", policyCase{policies: func(domain string) []configv1.RequiredHSTSPolicy {
-			return []configv1.RequiredHSTSPolicy{{DomainPatterns: []string{"exact." + domain}, PreloadPolicy: configv1.RequirePreloadPolicy}}
-		}, termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1")}),
-		Entry("RequirePreload met", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;preload")}),
-		Entry("RequirePreload unmet", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired)}),
-		Entry("RequireNoPreload", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequireNoPreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;preload"), refusal: refused(contract.HSTSPreloadForbidden)}),
-		Entry("RequireIncludeSubDomains", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.IncludeSubDomainsPolicy = configv1.RequireIncludeSubDomains }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSIncludeSubDomainsReq)}),
-		Entry("RequireNoIncludeSubDomains", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.IncludeSubDomainsPolicy = configv1.RequireNoIncludeSubDomains }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;includeSubDomains"), refusal: refused(contract.HSTSIncludeSubDomainsFor)}),
-		Entry("NoOpinion allows either", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
-			p.PreloadPolicy, p.IncludeSubDomainsPolicy = configv1.NoOpinionPreloadPolicy, configv1.NoOpinionIncludeSubDomains
-		}), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;includeSubDomains;preload")}),
-		Entry("namespaceSelector matches", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
-			p.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"hsts": "strict"}}
-			p.PreloadPolicy = configv1.RequirePreloadPolicy
-		}), nsLabels: map[string]string{"hsts": "strict"}, termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired)}),
-		Entry("namespaceSelector does not match", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
-			p.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"hsts": "strict"}}
-			p.PreloadPolicy = configv1.RequirePreloadPolicy
-		}), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1")}),
-		Entry("the first matching policy decides", policyCase{policies: func(domain string) []configv1.RequiredHSTSPolicy {
-			return []configv1.RequiredHSTSPolicy{
-				{DomainPatterns: []string{"*." + domain}, PreloadPolicy: configv1.NoOpinionPreloadPolicy},
-				{DomainPatterns: []string{"*." + domain}, PreloadPolicy: configv1.RequirePreloadPolicy},
-			}
-		}, termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1")}),
-		Entry("passthrough routes are not checked", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationPassthrough, annotation: annotation("max-age=5000")}),
-		Entry("plain HTTP routes are not checked", policyCase{policies: wildcard(maxAge(100, 1000)), annotation: annotation("max-age=5000")}),
-	)
+func describeRequiredHSTSPolicies(f *framework.Framework) {
+	Describe("Required HSTS policies", Label("hsts-policy"), Serial, func() {
+		DescribeTable("route admission",
+			func(ctx SpecContext, c policyCase) {
+				ns := f.SpecNamespaceWithLabels(ctx, "hsts-policy", c.nsLabels)
+				backend := f.DeployEcho(ctx, ns)
+				f.SetRequiredHSTSPolicies(ctx, c.policies(f.Domain))
+				route := f.RouteTo(backend, "r", framework.EchoHTTPPort)
+				route.Spec.Host = c.subdomain + route.Spec.Host
+				if c.termination != "" {
+					route.Spec.TLS = &routev1.TLSConfig{Termination: c.termination}
+				}
+				if c.annotation != nil {
+					route.Annotations = map[string]string{contract.HSTSAnnotation: *c.annotation}
+				}
+				if c.refusal == nil {
+					f.CreateRoute(ctx, route)
+					return
+				}
+				By("positive control: a compliant route in the same namespace is admitted")
+				f.CreateRoute(ctx, f.RouteTo(backend, "control", framework.EchoHTTPPort))
+				f.EventuallyRouteRefused(ctx, route, *c.refusal)
+			},
+			Entry("max-age inside the range", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1000")}),
+			Entry("max-age above the range", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1001"), refusal: refused(contract.HSTSMaxAgeGreater(1000))}),
+			Entry("max-age below the range", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationReencrypt, annotation: annotation("max-age=99"), refusal: refused(contract.HSTSMaxAgeLess(100))}),
+			Entry("no annotation in a required domain", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, refusal: refused(contract.HSTSMaxAgeMissingOrWrong)}),
+			// The seed's prose accepts a quoted max-age (the router does); its
+			// code reads max-age=<digits> only, so admission refuses it. We follow the code.
+			Entry(`a quoted max-age (the code, not the prose)`, policyCase{policies: wildcard(nil), termination: routev1.TLSTerminationEdge, annotation: annotation(`max-age="500"`), refusal: refused(contract.HSTSMaxAgeMissingOrWrong)}),
+			Entry("a wildcard pattern matches across dots (filepath.Match)", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), subdomain: "deep.", termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired)}),
+			Entry("an exact pattern for another host does not apply", policyCase{policies: func(domain string) []configv1.RequiredHSTSPolicy {
+				return []configv1.RequiredHSTSPolicy{{DomainPatterns: []string{"exact." + domain}, PreloadPolicy: configv1.RequirePreloadPolicy}}
+			}, termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1")}),
+			Entry("RequirePreload met", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;preload")}),
+			Entry("RequirePreload unmet", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired)}),
+			Entry("RequireNoPreload", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequireNoPreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;preload"), refusal: refused(contract.HSTSPreloadForbidden)}),
+			Entry("RequireIncludeSubDomains", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.IncludeSubDomainsPolicy = configv1.RequireIncludeSubDomains }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSIncludeSubDomainsReq)}),
+			Entry("RequireNoIncludeSubDomains", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.IncludeSubDomainsPolicy = configv1.RequireNoIncludeSubDomains }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;includeSubDomains"), refusal: refused(contract.HSTSIncludeSubDomainsFor)}),
+			Entry("NoOpinion allows either", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
+				p.PreloadPolicy, p.IncludeSubDomainsPolicy = configv1.NoOpinionPreloadPolicy, configv1.NoOpinionIncludeSubDomains
+			}), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;includeSubDomains;preload")}),
+			Entry("namespaceSelector matches", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
+				p.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"hsts": "strict"}}
+				p.PreloadPolicy = configv1.RequirePreloadPolicy
+			}), nsLabels: map[string]string{"hsts": "strict"}, termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired)}),
+			Entry("namespaceSelector does not match", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
+				p.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"hsts": "strict"}}
+				p.PreloadPolicy = configv1.RequirePreloadPolicy
+			}), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1")}),
+			Entry("the first matching policy decides", policyCase{policies: func(domain string) []configv1.RequiredHSTSPolicy {
+				return []configv1.RequiredHSTSPolicy{
+					{DomainPatterns: []string{"*." + domain}, PreloadPolicy: configv1.NoOpinionPreloadPolicy},
+					{DomainPatterns: []string{"*." + domain}, PreloadPolicy: configv1.RequirePreloadPolicy},
+				}
+			}, termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1")}),
+			Entry("passthrough routes are not checked", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationPassthrough, annotation: annotation("max-age=5000")}),
+			Entry("plain HTTP routes are not checked", policyCase{policies: wildcard(maxAge(100, 1000)), annotation: annotation("max-age=5000")}),
+		)
 
-	It("checks an update only when it changes the annotation, and leaves admitted routes serving", func(ctx SpecContext) {
-		ns := framework.SpecNamespace(ctx, "hsts-policy-update")
-		backend := framework.DeployEcho(ctx, ns)
-		route := edgeRouteWithHSTS(backend, "r", "max-age=5000")
-		framework.CreateRoute(ctx, route)
+		It("checks an update only when it changes the annotation, and leaves admitted routes serving", func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "hsts-policy-update")
+			backend := f.DeployEcho(ctx, ns)
+			route := edgeRouteWithHSTS(f, backend, "r", "max-age=5000")
+			f.CreateRoute(ctx, route)
 
-		By("a policy the route breaks arrives after it was admitted")
-		framework.SetRequiredHSTSPolicies(ctx, wildcard(maxAge(100, 1000))(framework.E.Domain))
-		framework.EventuallyResponds(ctx, framework.HTTPS(route.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
-			backend.Served(g, resp)
-			g.Expect(resp.Header.Values("Strict-Transport-Security")).To(Equal([]string{"max-age=5000"}))
+			By("a policy the route breaks arrives after it was admitted")
+			f.SetRequiredHSTSPolicies(ctx, wildcard(maxAge(100, 1000))(f.Domain))
+			f.EventuallyResponds(ctx, f.HTTPS(route.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
+				backend.Served(g, resp)
+				g.Expect(resp.Header.Values("Strict-Transport-Security")).To(Equal([]string{"max-age=5000"}))
+			})
+
+			routes := f.Routes.RouteV1().Routes(ns)
+			By("an update that leaves the annotation alone is admitted")
+			Eventually(func(g Gomega) {
+				live, err := routes.Get(ctx, route.Name, metav1.GetOptions{})
+				g.Expect(err).NotTo(HaveOccurred())
+				live.Labels = map[string]string{"touched": "yes"}
+				_, err = routes.Update(ctx, live, metav1.UpdateOptions{})
+				g.Expect(err).NotTo(HaveOccurred())
+			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
+
+			By("an update that changes the annotation is checked")
+			f.EventuallyRouteUpdateRefused(ctx, ns, route.Name, func(r *routev1.Route) {
+				r.Annotations[contract.HSTSAnnotation] = "max-age=4000"
+			}, contract.HSTSMaxAgeGreater(1000))
+
+			// Upstream: an update that drops the annotation changes it, and a
+			// route without one has no max-age (requiredrouteannotations/admission.go).
+			By("an update that removes the annotation is checked too")
+			f.EventuallyRouteUpdateRefused(ctx, ns, route.Name, func(r *routev1.Route) {
+				delete(r.Annotations, contract.HSTSAnnotation)
+			}, contract.HSTSMaxAgeMissingOrWrong)
 		})
 
-		routes := framework.E.Routes.RouteV1().Routes(ns)
-		By("an update that leaves the annotation alone is admitted")
-		Eventually(func(g Gomega) {
-			live, err := routes.Get(ctx, route.Name, metav1.GetOptions{})
-			g.Expect(err).NotTo(HaveOccurred())
-			live.Labels = map[string]string{"touched": "yes"}
-			_, err = routes.Update(ctx, live, metav1.UpdateOptions{})
-			g.Expect(err).NotTo(HaveOccurred())
-		}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).Should(Succeed())
+		// As cluster-ingress-operator test/e2e/hsts_policy_test.go
+		// (TestHstsPolicyWorks) sets it: the directives are required, max-age
+		// 0..99999; the admitted value reaches the client verbatim.
+		It("admits max-age=0 with the required directives and sends it verbatim, and refuses a max-age over the largest", func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "hsts-policy-works")
+			backend := f.DeployEcho(ctx, ns)
+			f.SetRequiredHSTSPolicies(ctx, []configv1.RequiredHSTSPolicy{{
+				DomainPatterns:          []string{"*." + f.Domain},
+				PreloadPolicy:           configv1.RequirePreloadPolicy,
+				IncludeSubDomainsPolicy: configv1.RequireIncludeSubDomains,
+				MaxAge:                  configv1.MaxAgePolicy{SmallestMaxAge: ptr.To[int32](0), LargestMaxAge: ptr.To[int32](99999)},
+			}})
+			f.EventuallyRouteRefused(ctx, edgeRouteWithHSTS(f, backend, "invalid-route", "max-age=99999999"), contract.HSTSMaxAgeGreater(99999))
+			valid := f.CreateRoute(ctx, edgeRouteWithHSTS(f, backend, "valid-route", "max-age=0;preload;includesubdomains"))
+			f.EventuallyResponds(ctx, f.HTTPS(valid.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
+				backend.Served(g, resp)
+				g.Expect(resp.Header.Values("Strict-Transport-Security")).To(Equal([]string{"max-age=0;preload;includesubdomains"}))
+			})
+		})
 
-		By("an update that changes the annotation is checked")
-		framework.EventuallyRouteUpdateRefused(ctx, ns, route.Name, func(r *routev1.Route) {
-			r.Annotations[contract.HSTSAnnotation] = "max-age=4000"
-		}, contract.HSTSMaxAgeGreater(1000))
+		// Upstream parses max-age as a 32-bit integer and refuses with the
+		// parser's own error (requiredrouteannotations/admission.go, hstsConfigFromRoute).
+		It("refuses a max-age beyond a 32-bit integer", func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "hsts-policy-int32")
+			backend := f.DeployEcho(ctx, ns)
+			f.SetRequiredHSTSPolicies(ctx, wildcard(nil)(f.Domain))
+			By("positive control: the largest 32-bit max-age is admitted")
+			f.CreateRoute(ctx, edgeRouteWithHSTS(f, backend, "r", "max-age=2147483647"))
+			f.EventuallyRouteRefused(ctx, edgeRouteWithHSTS(f, backend, "over", "max-age=2147483648"), contract.HSTSMaxAgeOutOfRange("2147483648"))
+		})
 
-		// Upstream: an update that drops the annotation changes it, and a
-		// route without one has no max-age (requiredrouteannotations/admission.go).
-		By("an update that removes the annotation is checked too")
-		framework.EventuallyRouteUpdateRefused(ctx, ns, route.Name, func(r *routev1.Route) {
-			delete(r.Annotations, contract.HSTSAnnotation)
-		}, contract.HSTSMaxAgeMissingOrWrong)
-	})
+		It("matches the domain patterns against the hosts in the route's status too", func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "hsts-policy-status")
+			backend := f.DeployEcho(ctx, ns)
+			statusHost := "r." + ns + ".status-only." + f.Domain
+			f.SetRequiredHSTSPolicies(ctx, []configv1.RequiredHSTSPolicy{{
+				DomainPatterns: []string{"*.status-only." + f.Domain},
+				PreloadPolicy:  configv1.RequirePreloadPolicy,
+			}})
+			route := edgeRouteWithHSTS(f, backend, "r", "max-age=1")
+			By("positive control: spec.host is outside the policy, so the route is admitted")
+			f.CreateRoute(ctx, route)
 
-	// As cluster-ingress-operator test/e2e/hsts_policy_test.go
-	// (TestHstsPolicyWorks) sets it: the directives are required, max-age
-	// 0..99999; the admitted value reaches the client verbatim.
-	It("admits max-age=0 with the required directives and sends it verbatim, and refuses a max-age over the largest", func(ctx SpecContext) {
-		ns := framework.SpecNamespace(ctx, "hsts-policy-works")
-		backend := framework.DeployEcho(ctx, ns)
-		framework.SetRequiredHSTSPolicies(ctx, []configv1.RequiredHSTSPolicy{{
-			DomainPatterns:          []string{"*." + framework.E.Domain},
-			PreloadPolicy:           configv1.RequirePreloadPolicy,
-			IncludeSubDomainsPolicy: configv1.RequireIncludeSubDomains,
-			MaxAge:                  configv1.MaxAgePolicy{SmallestMaxAge: ptr.To[int32](0), LargestMaxAge: ptr.To[int32](99999)},
-		}})
-		framework.EventuallyRouteRefused(ctx, edgeRouteWithHSTS(backend, "invalid-route", "max-age=99999999"), contract.HSTSMaxAgeGreater(99999))
-		valid := framework.CreateRoute(ctx, edgeRouteWithHSTS(backend, "valid-route", "max-age=0;preload;includesubdomains"))
-		framework.EventuallyResponds(ctx, framework.HTTPS(valid.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
-			backend.Served(g, resp)
-			g.Expect(resp.Header.Values("Strict-Transport-Security")).To(Equal([]string{"max-age=0;preload;includesubdomains"}))
+			routes := f.Routes.RouteV1().Routes(ns)
+			By("another router reports the route under a host inside the policy")
+			Eventually(func(g Gomega) {
+				live, err := routes.Get(ctx, route.Name, metav1.GetOptions{})
+				g.Expect(err).NotTo(HaveOccurred())
+				live.Status.Ingress = append(live.Status.Ingress, routev1.RouteIngress{Host: statusHost, RouterName: "another-router"})
+				_, err = routes.UpdateStatus(ctx, live, metav1.UpdateOptions{})
+				g.Expect(err).NotTo(HaveOccurred())
+			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
+
+			By("an annotation change is now checked against that host")
+			f.EventuallyRouteUpdateRefused(ctx, ns, route.Name, func(r *routev1.Route) {
+				r.Annotations[contract.HSTSAnnotation] = "max-age=2"
+			}, contract.HSTSPreloadRequired)
 		})
 	})
-
-	// Upstream parses max-age as a 32-bit integer and refuses with the
-	// parser's own error (requiredrouteannotations/admission.go, hstsConfigFromRoute).
-	It("refuses a max-age beyond a 32-bit integer", func(ctx SpecContext) {
-		ns := framework.SpecNamespace(ctx, "hsts-policy-int32")
-		backend := framework.DeployEcho(ctx, ns)
-		framework.SetRequiredHSTSPolicies(ctx, wildcard(nil)(framework.E.Domain))
-		By("positive control: the largest 32-bit max-age is admitted")
-		framework.CreateRoute(ctx, edgeRouteWithHSTS(backend, "r", "max-age=2147483647"))
-		framework.EventuallyRouteRefused(ctx, edgeRouteWithHSTS(backend, "over", "max-age=2147483648"), contract.HSTSMaxAgeOutOfRange("2147483648"))
-	})
-
-	It("matches the domain patterns against the hosts in the route's status too", func(ctx SpecContext) {
-		ns := framework.SpecNamespace(ctx, "hsts-policy-status")
-		backend := framework.DeployEcho(ctx, ns)
-		statusHost := "r." + ns + ".status-only." + framework.E.Domain
-		framework.SetRequiredHSTSPolicies(ctx, []configv1.RequiredHSTSPolicy{{
-			DomainPatterns: []string{"*.status-only." + framework.E.Domain},
-			PreloadPolicy:  configv1.RequirePreloadPolicy,
-		}})
-		route := edgeRouteWithHSTS(backend, "r", "max-age=1")
-		By("positive control: spec.host is outside the policy, so the route is admitted")
-		framework.CreateRoute(ctx, route)
-
-		routes := framework.E.Routes.RouteV1().Routes(ns)
-		By("another router reports the route under a host inside the policy")
-		Eventually(func(g Gomega) {
-			live, err := routes.Get(ctx, route.Name, metav1.GetOptions{})
-			g.Expect(err).NotTo(HaveOccurred())
-			live.Status.Ingress = append(live.Status.Ingress, routev1.RouteIngress{Host: statusHost, RouterName: "another-router"})
-			_, err = routes.UpdateStatus(ctx, live, metav1.UpdateOptions{})
-			g.Expect(err).NotTo(HaveOccurred())
-		}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).Should(Succeed())
-
-		By("an annotation change is now checked against that host")
-		framework.EventuallyRouteUpdateRefused(ctx, ns, route.Name, func(r *routev1.Route) {
-			r.Annotations[contract.HSTSAnnotation] = "max-age=2"
-		}, contract.HSTSPreloadRequired)
-	})
-})
+}

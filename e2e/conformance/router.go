@@ -19,89 +19,91 @@ import (
 // IngressController change.
 // Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
 // (frontends public, public_ssl, fe_sni, fe_no_sni; the route backends).
-var _ = Describe("Router", Label("router"), func() {
-	DescribeTable("serves a route of each termination through the 127.0.0.1 port mappings",
-		func(ctx SpecContext, termination routev1.TLSTerminationType, port string, https bool, wantListener string) {
-			ns := framework.SpecNamespace(ctx, "router-termination")
-			name := "route"
-			if termination != "" {
-				name = string(termination)
-			}
-			host := framework.Host(ns, name)
-			backend := framework.DeployEcho(ctx, ns, host)
-			route := framework.RouteTo(backend, name, port)
-			if termination != "" {
-				route.Spec.TLS = &routev1.TLSConfig{Termination: termination}
-			}
-			if termination == routev1.TLSTerminationReencrypt {
-				route.Spec.TLS.DestinationCACertificate = string(backend.CA.CertPEM)
-			}
-			framework.CreateRoute(ctx, route)
-
-			req := framework.HTTP(host, "/"+name)
-			if https {
-				req = framework.HTTPS(host, "/"+name)
-			}
-			if termination == routev1.TLSTerminationPassthrough {
-				req.RootCAs = pki.Pool(backend.CA) // the backend's own certificate reaches the client
-			}
-			framework.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-				backend.Served(g, resp)
-				g.Expect(resp.Echo.Listener).To(Equal(wantListener))
-				g.Expect(resp.Echo.Host).To(Equal(host))
-				g.Expect(resp.Echo.Path).To(Equal("/" + name))
+func describeRouter(f *framework.Framework) {
+	Describe("Router", Label("router"), func() {
+		DescribeTable("serves a route of each termination through the 127.0.0.1 port mappings",
+			func(ctx SpecContext, termination routev1.TLSTerminationType, port string, https bool, wantListener string) {
+				ns := f.SpecNamespace(ctx, "router-termination")
+				name := "route"
+				if termination != "" {
+					name = string(termination)
+				}
+				host := f.Host(ns, name)
+				backend := f.DeployEcho(ctx, ns, host)
+				route := f.RouteTo(backend, name, port)
+				if termination != "" {
+					route.Spec.TLS = &routev1.TLSConfig{Termination: termination}
+				}
 				if termination == routev1.TLSTerminationReencrypt {
-					// Upstream puts no sni on a reencrypt server line
-					// (haproxy-config.template, the backend's server line).
-					g.Expect(resp.Echo.TLS.ServerName).To(BeEmpty(), "the router sent SNI to the backend")
+					route.Spec.TLS.DestinationCACertificate = string(backend.CA.CertPEM)
+				}
+				f.CreateRoute(ctx, route)
+
+				req := f.HTTP(host, "/"+name)
+				if https {
+					req = f.HTTPS(host, "/"+name)
+				}
+				if termination == routev1.TLSTerminationPassthrough {
+					req.RootCAs = pki.Pool(backend.CA) // the backend's own certificate reaches the client
+				}
+				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					g.Expect(resp.Echo.Listener).To(Equal(wantListener))
+					g.Expect(resp.Echo.Host).To(Equal(host))
+					g.Expect(resp.Echo.Path).To(Equal("/" + name))
+					if termination == routev1.TLSTerminationReencrypt {
+						// Upstream puts no sni on a reencrypt server line
+						// (haproxy-config.template, the backend's server line).
+						g.Expect(resp.Echo.TLS.ServerName).To(BeEmpty(), "the router sent SNI to the backend")
+					}
+				})
+			},
+			Entry("insecure (plain HTTP)", routev1.TLSTerminationType(""), framework.EchoHTTPPort, false, "http"),
+			Entry("edge", routev1.TLSTerminationEdge, framework.EchoHTTPPort, true, "http"),
+			Entry("reencrypt (backend verified with destinationCACertificate)", routev1.TLSTerminationReencrypt, framework.EchoHTTPSPort, true, "https"),
+			Entry("passthrough", routev1.TLSTerminationPassthrough, framework.EchoHTTPSPort, true, "https"),
+		)
+
+		It("applies an IngressController clientTLS change", Serial, Label("mtls"), func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "router-clienttls")
+			host := f.Host(ns, "edge")
+			backend := f.DeployEcho(ctx, ns)
+			route := f.RouteTo(backend, "edge", framework.EchoHTTPPort)
+			route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+			f.CreateRoute(ctx, route)
+
+			By("before the change a client without a certificate is served")
+			f.EventuallyResponds(ctx, f.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
+				backend.Served(g, resp)
+			})
+
+			ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "clientTLS CA " + ns}})
+			Expect(err).NotTo(HaveOccurred())
+			leaf, err := ca.IssueClient(pki.ClientOptions{Subject: pki.Subject{Organization: "Example", CommonName: "client"}})
+			Expect(err).NotTo(HaveOccurred())
+			cert, err := leaf.TLSCertificate()
+			Expect(err).NotTo(HaveOccurred())
+			caMap := &corev1.ConfigMap{
+				ObjectMeta: metav1.ObjectMeta{Name: "client-ca-" + ns, Namespace: contract.ConfigNamespace},
+				Data:       map[string]string{contract.ClientCAKey: string(ca.CertPEM)},
+			}
+			_, err = f.Clientset.CoreV1().ConfigMaps(contract.ConfigNamespace).Create(ctx, caMap, metav1.CreateOptions{})
+			Expect(err).NotTo(HaveOccurred())
+			DeferCleanup(func(ctx SpecContext) {
+				Expect(f.Clientset.CoreV1().ConfigMaps(contract.ConfigNamespace).Delete(ctx, caMap.Name, metav1.DeleteOptions{})).To(Succeed())
+			})
+
+			By("clientTLS Required: no certificate is refused, a valid one served")
+			f.UpdateIngressController(ctx, func(ic *operatorv1.IngressController) {
+				ic.Spec.ClientTLS = operatorv1.ClientTLS{
+					ClientCertificatePolicy: operatorv1.ClientCertificatePolicyRequired,
+					ClientCA:                configv1.ConfigMapNameReference{Name: caMap.Name},
 				}
 			})
-		},
-		Entry("insecure (plain HTTP)", routev1.TLSTerminationType(""), framework.EchoHTTPPort, false, "http"),
-		Entry("edge", routev1.TLSTerminationEdge, framework.EchoHTTPPort, true, "http"),
-		Entry("reencrypt (backend verified with destinationCACertificate)", routev1.TLSTerminationReencrypt, framework.EchoHTTPSPort, true, "https"),
-		Entry("passthrough", routev1.TLSTerminationPassthrough, framework.EchoHTTPSPort, true, "https"),
-	)
-
-	It("applies an IngressController clientTLS change", Serial, Label("mtls"), func(ctx SpecContext) {
-		ns := framework.SpecNamespace(ctx, "router-clienttls")
-		host := framework.Host(ns, "edge")
-		backend := framework.DeployEcho(ctx, ns)
-		route := framework.RouteTo(backend, "edge", framework.EchoHTTPPort)
-		route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
-		framework.CreateRoute(ctx, route)
-
-		By("before the change a client without a certificate is served")
-		framework.EventuallyResponds(ctx, framework.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
-			backend.Served(g, resp)
-		})
-
-		ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "clientTLS CA " + ns}})
-		Expect(err).NotTo(HaveOccurred())
-		leaf, err := ca.IssueClient(pki.ClientOptions{Subject: pki.Subject{Organization: "Example", CommonName: "client"}})
-		Expect(err).NotTo(HaveOccurred())
-		cert, err := leaf.TLSCertificate()
-		Expect(err).NotTo(HaveOccurred())
-		caMap := &corev1.ConfigMap{
-			ObjectMeta: metav1.ObjectMeta{Name: "client-ca-" + ns, Namespace: contract.ConfigNamespace},
-			Data:       map[string]string{contract.ClientCAKey: string(ca.CertPEM)},
-		}
-		_, err = framework.E.Clientset.CoreV1().ConfigMaps(contract.ConfigNamespace).Create(ctx, caMap, metav1.CreateOptions{})
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(func(ctx SpecContext) {
-			Expect(framework.E.Clientset.CoreV1().ConfigMaps(contract.ConfigNamespace).Delete(ctx, caMap.Name, metav1.DeleteOptions{})).To(Succeed())
-		})
-
-		By("clientTLS Required: no certificate is refused, a valid one served")
-		framework.UpdateIngressController(ctx, func(ic *operatorv1.IngressController) {
-			ic.Spec.ClientTLS = operatorv1.ClientTLS{
-				ClientCertificatePolicy: operatorv1.ClientCertificatePolicyRequired,
-				ClientCA:                configv1.ConfigMapNameReference{Name: caMap.Name},
-			}
-		})
-		framework.EventuallyRefused(ctx, framework.HTTPS(host, "/"), "certificate required")
-		framework.EventuallyResponds(ctx, framework.WithCert(framework.HTTPS(host, "/"), &cert), func(g Gomega, resp *httpclient.Response) {
-			backend.Served(g, resp)
+			f.EventuallyRefused(ctx, f.HTTPS(host, "/"), "certificate required")
+			f.EventuallyResponds(ctx, framework.WithCert(f.HTTPS(host, "/"), &cert), func(g Gomega, resp *httpclient.Response) {
+				backend.Served(g, resp)
+			})
 		})
 	})
-})
+}

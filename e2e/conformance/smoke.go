@@ -21,125 +21,127 @@ import (
 
 // The smoke checks of the hermetic cluster itself: what every other spec
 // relies on, and the proof that the cluster cannot reach outside.
-var _ = Describe("Hermetic kind cluster", Label("smoke"), func() {
-	It("has every node Ready", func(ctx SpecContext) {
-		nodes, err := framework.E.Clientset.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(nodes.Items).NotTo(BeEmpty())
-		for _, n := range nodes.Items {
-			Expect(kind.NodeReady(&n)).To(BeTrue(), "node %s Ready", n.Name)
-		}
-	})
-
-	It("serves a FROM scratch pod to the host through a 127.0.0.1 port mapping", func(ctx SpecContext) {
-		ns := framework.SpecNamespace(ctx, "smoke-hostport")
-		c := framework.ScratchContainer("echo", framework.E.Image("echo"), "-http", ":8080", "-https", "")
-		c.Ports = []corev1.ContainerPort{{ContainerPort: 8080, HostPort: kind.SmokeNodePort}}
-		c.ReadinessProbe = framework.HTTPReadiness("/", 8080)
-		framework.CreatePod(ctx, &corev1.Pod{
-			ObjectMeta: metav1.ObjectMeta{Name: "echo-hostport", Namespace: ns},
-			Spec:       corev1.PodSpec{Containers: []corev1.Container{c}},
-		})
-		Expect(framework.E.SmokeAddr).To(HavePrefix(kind.Loopback+":"), "the smoke port is mapped to loopback only")
-		// Three answers in a row from this pod: a single success is not convergence.
-		Eventually(func(g Gomega) {
-			for i := 0; i < 3; i++ {
-				body := getEcho(g, "http://"+framework.E.SmokeAddr+"/smoke")
-				g.Expect(body.Pod).To(Equal("echo-hostport"))
-				g.Expect(body.Namespace).To(Equal(ns))
-				g.Expect(body.Path).To(Equal("/smoke"))
+func describeHermeticKindCluster(f *framework.Framework) {
+	Describe("Hermetic kind cluster", Label("smoke"), func() {
+		It("has every node Ready", func(ctx SpecContext) {
+			nodes, err := f.Clientset.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(nodes.Items).NotTo(BeEmpty())
+			for _, n := range nodes.Items {
+				Expect(kind.NodeReady(&n)).To(BeTrue(), "node %s Ready", n.Name)
 			}
-		}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).Should(Succeed())
-	})
-
-	It("resolves a Service name from another pod", func(ctx SpecContext) {
-		ns := framework.SpecNamespace(ctx, "smoke-dns")
-		svc := echoService(ctx, ns)
-		p := framework.DeployProbe(ctx, ns)
-		fqdn := fmt.Sprintf("%s.%s.svc.cluster.local", svc.Name, ns)
-		Eventually(func(g Gomega) {
-			res, err := p.DNS(ctx, fqdn)
-			g.Expect(err).NotTo(HaveOccurred())
-			g.Expect(res.RCode).To(Equal("RCodeSuccess"), "answer for %s: %+v", fqdn, res)
-			g.Expect(res.Answers).To(ConsistOf(svc.Spec.ClusterIP))
-			got, err := p.HTTP(ctx, fmt.Sprintf("http://%s.%s.svc:8080/via-service", svc.Name, ns))
-			g.Expect(err).NotTo(HaveOccurred())
-			g.Expect(got.Error).To(BeEmpty())
-			g.Expect(got.Status).To(Equal(http.StatusOK))
-			g.Expect(got.Body).To(ContainSubstring(`"path": "/via-service"`))
-		}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).Should(Succeed())
-	})
-
-	Describe("the seal", Ordered, func() {
-		var (
-			decoy *framework.Decoy
-			p     *framework.Probe
-			ns    string
-		)
-		BeforeAll(func(ctx SpecContext) {
-			var err error
-			decoy, err = framework.StartDecoy(ctx)
-			Expect(err).NotTo(HaveOccurred())
-			DeferCleanup(decoy.Close)
-			ns = framework.SpecNamespace(ctx, "smoke-seal")
-			p = framework.DeployProbe(ctx, ns)
 		})
 
-		It("refuses at once a pod's connection to a host outside the cluster", func(ctx SpecContext) {
-			By("positive control: the decoy answers the host")
-			before := decoy.Accepted()
-			conn, err := net.DialTimeout("tcp", decoy.Addr, 2*time.Second)
-			Expect(err).NotTo(HaveOccurred(), "the host reaches its decoy %s", decoy.Addr)
-			conn.Close()
-			Eventually(decoy.Accepted).Should(Equal(before + 1))
-
-			By("positive control: the pod reaches a Service in the cluster")
-			svc := echoService(ctx, ns)
+		It("serves a FROM scratch pod to the host through a 127.0.0.1 port mapping", func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "smoke-hostport")
+			c := f.ScratchContainer("echo", f.Image("echo"), "-http", ":8080", "-https", "")
+			c.Ports = []corev1.ContainerPort{{ContainerPort: 8080, HostPort: kind.SmokeNodePort}}
+			c.ReadinessProbe = framework.HTTPReadiness("/", 8080)
+			f.CreatePod(ctx, &corev1.Pod{
+				ObjectMeta: metav1.ObjectMeta{Name: "echo-hostport", Namespace: ns},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{c}},
+			})
+			Expect(f.SmokeAddr).To(HavePrefix(kind.Loopback+":"), "the smoke port is mapped to loopback only")
+			// Three answers in a row from this pod: a single success is not convergence.
 			Eventually(func(g Gomega) {
-				res, err := p.Dial(ctx, net.JoinHostPort(svc.Spec.ClusterIP, "8080"), "2s")
+				for i := 0; i < 3; i++ {
+					body := getEcho(g, "http://"+f.SmokeAddr+"/smoke")
+					g.Expect(body.Pod).To(Equal("echo-hostport"))
+					g.Expect(body.Namespace).To(Equal(ns))
+					g.Expect(body.Path).To(Equal("/smoke"))
+				}
+			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
+		})
+
+		It("resolves a Service name from another pod", func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "smoke-dns")
+			svc := echoService(ctx, f, ns)
+			p := f.DeployProbe(ctx, ns)
+			fqdn := fmt.Sprintf("%s.%s.svc.cluster.local", svc.Name, ns)
+			Eventually(func(g Gomega) {
+				res, err := p.DNS(ctx, fqdn)
 				g.Expect(err).NotTo(HaveOccurred())
-				g.Expect(res.Connected).To(BeTrue(), "%+v", res)
-			}).WithContext(ctx).WithTimeout(framework.Opts.Timeouts.Converge).Should(Succeed())
-
-			By("the pod's connection to the decoy is refused by the node's egress guard")
-			res, err := p.Dial(ctx, decoy.Addr, "5s")
-			Expect(err).NotTo(HaveOccurred())
-			Expect(res.Connected).To(BeFalse())
-			Expect(res.Reason).To(Equal("connection refused"), "%+v", res)
-			Expect(res.ElapsedMs).To(BeNumerically("<", 1000), "refused at once, not after a timeout")
-			Expect(decoy.Accepted()).To(Equal(before+1), "nothing but the host's control reached the decoy")
+				g.Expect(res.RCode).To(Equal("RCodeSuccess"), "answer for %s: %+v", fqdn, res)
+				g.Expect(res.Answers).To(ConsistOf(svc.Spec.ClusterIP))
+				got, err := p.HTTP(ctx, fmt.Sprintf("http://%s.%s.svc:8080/via-service", svc.Name, ns))
+				g.Expect(err).NotTo(HaveOccurred())
+				g.Expect(got.Error).To(BeEmpty())
+				g.Expect(got.Status).To(Equal(http.StatusOK))
+				g.Expect(got.Body).To(ContainSubstring(`"path": "/via-service"`))
+			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
 		})
 
-		It("drops at the host what the node itself sends outside", func(ctx SpecContext) {
-			By("positive control: the node reaches a pod")
-			out, code, err := framework.NodeExec(ctx, "curl", "-sS", "--max-time", "5", fmt.Sprintf("http://%s:8080/healthz", p.IP))
-			Expect(err).NotTo(HaveOccurred())
-			Expect(code).To(Equal(0), out)
-			Expect(out).To(Equal("ok\n"))
+		Describe("the seal", Ordered, func() {
+			var (
+				decoy *framework.Decoy
+				p     *framework.Probe
+				ns    string
+			)
+			BeforeAll(func(ctx SpecContext) {
+				var err error
+				decoy, err = framework.StartDecoy(ctx)
+				Expect(err).NotTo(HaveOccurred())
+				DeferCleanup(decoy.Close)
+				ns = f.SpecNamespace(ctx, "smoke-seal")
+				p = f.DeployProbe(ctx, ns)
+			})
 
-			By("the node's connection to the decoy times out: the host's DOCKER-USER rule drops it")
-			before := decoy.Accepted()
-			out, code, err = framework.NodeExec(ctx, "curl", "-sS", "--max-time", "3", "http://"+decoy.Addr+"/")
-			Expect(err).NotTo(HaveOccurred())
-			Expect(code).To(Equal(28), "curl exit 28 is a timeout; got %d: %s", code, out)
-			Expect(decoy.Accepted()).To(Equal(before))
-		})
+			It("refuses at once a pod's connection to a host outside the cluster", func(ctx SpecContext) {
+				By("positive control: the decoy answers the host")
+				before := decoy.Accepted()
+				conn, err := net.DialTimeout("tcp", decoy.Addr, 2*time.Second)
+				Expect(err).NotTo(HaveOccurred(), "the host reaches its decoy %s", decoy.Addr)
+				conn.Close()
+				Eventually(decoy.Accepted).Should(Equal(before + 1))
 
-		It("answers names outside the cluster with NXDOMAIN from CoreDNS itself", func(ctx SpecContext) {
-			By("positive control: a cluster name resolves")
-			res, err := p.DNS(ctx, "kubernetes.default.svc.cluster.local")
-			Expect(err).NotTo(HaveOccurred())
-			Expect(res.RCode).To(Equal("RCodeSuccess"), "%+v", res)
-			Expect(res.Answers).NotTo(BeEmpty())
+				By("positive control: the pod reaches a Service in the cluster")
+				svc := echoService(ctx, f, ns)
+				Eventually(func(g Gomega) {
+					res, err := p.Dial(ctx, net.JoinHostPort(svc.Spec.ClusterIP, "8080"), "2s")
+					g.Expect(err).NotTo(HaveOccurred())
+					g.Expect(res.Connected).To(BeTrue(), "%+v", res)
+				}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
 
-			By("a name outside the cluster is NXDOMAIN, with CoreDNS's own SOA: nothing was forwarded")
-			res, err = p.DNS(ctx, "router-conformance-decoy.example.com")
-			Expect(err).NotTo(HaveOccurred())
-			Expect(res.RCode).To(Equal("RCodeNameError"), "%+v", res)
-			Expect(res.Authority).To(ConsistOf("SOA " + kind.DNSSealMarker))
+				By("the pod's connection to the decoy is refused by the node's egress guard")
+				res, err := p.Dial(ctx, decoy.Addr, "5s")
+				Expect(err).NotTo(HaveOccurred())
+				Expect(res.Connected).To(BeFalse())
+				Expect(res.Reason).To(Equal("connection refused"), "%+v", res)
+				Expect(res.ElapsedMs).To(BeNumerically("<", 1000), "refused at once, not after a timeout")
+				Expect(decoy.Accepted()).To(Equal(before+1), "nothing but the host's control reached the decoy")
+			})
+
+			It("drops at the host what the node itself sends outside", func(ctx SpecContext) {
+				By("positive control: the node reaches a pod")
+				out, code, err := f.NodeExec(ctx, "curl", "-sS", "--max-time", "5", fmt.Sprintf("http://%s:8080/healthz", p.IP))
+				Expect(err).NotTo(HaveOccurred())
+				Expect(code).To(Equal(0), out)
+				Expect(out).To(Equal("ok\n"))
+
+				By("the node's connection to the decoy times out: the host's DOCKER-USER rule drops it")
+				before := decoy.Accepted()
+				out, code, err = f.NodeExec(ctx, "curl", "-sS", "--max-time", "3", "http://"+decoy.Addr+"/")
+				Expect(err).NotTo(HaveOccurred())
+				Expect(code).To(Equal(28), "curl exit 28 is a timeout; got %d: %s", code, out)
+				Expect(decoy.Accepted()).To(Equal(before))
+			})
+
+			It("answers names outside the cluster with NXDOMAIN from CoreDNS itself", func(ctx SpecContext) {
+				By("positive control: a cluster name resolves")
+				res, err := p.DNS(ctx, "kubernetes.default.svc.cluster.local")
+				Expect(err).NotTo(HaveOccurred())
+				Expect(res.RCode).To(Equal("RCodeSuccess"), "%+v", res)
+				Expect(res.Answers).NotTo(BeEmpty())
+
+				By("a name outside the cluster is NXDOMAIN, with CoreDNS's own SOA: nothing was forwarded")
+				res, err = p.DNS(ctx, "router-conformance-decoy.example.com")
+				Expect(err).NotTo(HaveOccurred())
+				Expect(res.RCode).To(Equal("RCodeNameError"), "%+v", res)
+				Expect(res.Authority).To(ConsistOf("SOA " + kind.DNSSealMarker))
+			})
 		})
 	})
-})
+}
 
 // getEcho fetches url from the host with keep-alives off and decodes the
 // echo backend's answer.
@@ -158,9 +160,9 @@ func getEcho(g Gomega, url string) echo.Response {
 
 // echoService deploys the echo backend (framework.DeployEcho) and returns
 // its ClusterIP Service.
-func echoService(ctx context.Context, ns string) *corev1.Service {
-	backend := framework.DeployEcho(ctx, ns)
-	svc, err := framework.E.Clientset.CoreV1().Services(ns).Get(ctx, backend.Service, metav1.GetOptions{})
+func echoService(ctx context.Context, f *framework.Framework, ns string) *corev1.Service {
+	backend := f.DeployEcho(ctx, ns)
+	svc, err := f.Clientset.CoreV1().Services(ns).Get(ctx, backend.Service, metav1.GetOptions{})
 	Expect(err).NotTo(HaveOccurred())
 	return svc
 }

@@ -28,7 +28,7 @@ import (
 // Run runs every spec with opts (framework.DefaultOptions() and what the
 // caller changes); it fails t when the options are wrong or a spec fails.
 func Run(t *testing.T, opts framework.Options) {
-	if err := Configure(opts); err != nil {
+	if _, err := Declare(opts); err != nil {
 		t.Fatalf("options: %v", err)
 	}
 	RegisterFailHandler(Fail)
@@ -38,57 +38,72 @@ func Run(t *testing.T, opts framework.Options) {
 // SuiteName is the suite's name in Ginkgo's reports.
 const SuiteName = "Router conformance"
 
-// Configure checks opts and makes them the run's options; a test that
-// calls RunSpecs itself (as ./e2e does, so that the ginkgo CLI sees a
-// Ginkgo suite) calls it first.
-func Configure(opts framework.Options) error {
+// Declare checks opts and declares the suite: its set-up, its reports
+// and every spec, all sharing one framework; call it before RunSpecs (a
+// test that calls RunSpecs itself does, as ./e2e does so that the ginkgo
+// CLI sees a Ginkgo suite).
+func Declare(opts framework.Options) (*framework.Framework, error) {
 	if err := framework.Validate(&opts); err != nil {
-		return err
+		return nil, err
 	}
-	framework.Opts = opts
-	return nil
+	f := framework.New(opts)
+	declareSuiteNodes(f)
+	for _, describe := range []func(*framework.Framework){
+		describeHermeticKindCluster,
+		describeRouter,
+		describeHSTSPerRoute,
+		describeRequiredHSTSPolicies,
+		describeHTTPHeaderActions,
+		describeClientTLS,
+		describeComponentRoutes,
+	} {
+		describe(f)
+	}
+	return f, nil
 }
-
-// A spec of a feature the profile does not claim is skipped, and the
-// report lists the feature as unsupported.
-var _ = BeforeEach(framework.SkipUnclaimed)
-
-// profile is set on the first parallel process only: it owns the cluster.
-var profile framework.Profile
 
 func logf(format string, args ...any) { GinkgoWriter.Printf(format+"\n", args...) }
 
-var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
-	var err error
-	profile, err = framework.NewProfile(framework.Opts)
-	Expect(err).NotTo(HaveOccurred())
-	start := time.Now()
-	env, err := profile.Up(ctx, logf)
-	Expect(err).NotTo(HaveOccurred(), "bring up the %s profile", framework.Opts.Profile)
-	logf("%s profile ready in %s", framework.Opts.Profile, time.Since(start).Round(time.Second))
-	return env.Marshal()
-}, func(data []byte) {
-	env, err := framework.Connect(data)
-	Expect(err).NotTo(HaveOccurred())
-	framework.E = env
-}, NodeTimeout(75*time.Minute))
+// declareSuiteNodes declares what runs around the specs: the profile's
+// bring-up and tear-down, the feature gate, failure dumps and the report.
+func declareSuiteNodes(f *framework.Framework) {
+	// A spec of a feature the profile does not claim is skipped, and the
+	// report lists the feature as unsupported.
+	BeforeEach(f.SkipUnclaimed)
 
-// The conformance report and summary, from every process's specs.
-var _ = ReportAfterSuite("conformance report", func(report Report) {
-	Expect(framework.WriteConformance(report)).To(Succeed())
-})
+	// The profile is built on the first parallel process only: it owns
+	// the cluster.
+	var profile framework.Profile
+	SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
+		var err error
+		profile, err = framework.NewProfile(f.Opts)
+		Expect(err).NotTo(HaveOccurred())
+		start := time.Now()
+		env, err := profile.Up(ctx, logf)
+		Expect(err).NotTo(HaveOccurred(), "bring up the %s profile", f.Opts.Profile)
+		logf("%s profile ready in %s", f.Opts.Profile, time.Since(start).Round(time.Second))
+		return env.Marshal()
+	}, func(data []byte) {
+		Expect(f.Connect(data)).To(Succeed())
+	}, NodeTimeout(75*time.Minute))
 
-// Every failed spec leaves its diagnostics, whichever process ran it.
-var _ = ReportAfterEach(func(ctx SpecContext, report SpecReport) {
-	if report.Failed() {
-		framework.RecordFailure(ctx, report)
-	}
-})
+	// The conformance report and summary, from every process's specs.
+	ReportAfterSuite("conformance report", func(report Report) {
+		Expect(f.WriteConformance(report)).To(Succeed())
+	})
 
-var _ = SynchronizedAfterSuite(func() {}, func(ctx SpecContext) {
-	if profile != nil {
-		// Any process's failed spec left a dump: the profile keeps its
-		// logs beside it.
-		Expect(profile.Down(context.WithoutCancel(ctx), framework.FailuresRecorded(), logf)).To(Succeed())
-	}
-}, NodeTimeout(5*time.Minute))
+	// Every failed spec leaves its diagnostics, whichever process ran it.
+	ReportAfterEach(func(ctx SpecContext, report SpecReport) {
+		if report.Failed() {
+			f.RecordFailure(ctx, report)
+		}
+	})
+
+	SynchronizedAfterSuite(func() {}, func(ctx SpecContext) {
+		if profile != nil {
+			// Any process's failed spec left a dump: the profile keeps its
+			// logs beside it.
+			Expect(profile.Down(context.WithoutCancel(ctx), f.FailuresRecorded(), logf)).To(Succeed())
+		}
+	}, NodeTimeout(5*time.Minute))
+}

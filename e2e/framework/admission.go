@@ -24,20 +24,20 @@ var dryRun = []string{metav1.DryRunAll}
 // the Ingress config through informer caches (on OpenShift, of several API
 // servers), so a policy set a moment ago may not apply yet; the dry runs
 // store nothing while it settles.
-func EventuallyRouteRefused(ctx context.Context, route *routev1.Route, want contract.Refusal) {
-	routes := E.Routes.RouteV1().Routes(route.Namespace)
+func (f *Framework) EventuallyRouteRefused(ctx context.Context, route *routev1.Route, want contract.Refusal) {
+	routes := f.Routes.RouteV1().Routes(route.Namespace)
 	Eventually(func(g Gomega) {
 		_, err := routes.Create(ctx, route.DeepCopy(), metav1.CreateOptions{DryRun: dryRun})
 		ExpectRefusal(g, err, want)
-	}).WithContext(ctx).WithTimeout(Opts.Timeouts.Converge).Should(Succeed())
+	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
 	_, err := routes.Create(ctx, route.DeepCopy(), metav1.CreateOptions{})
 	ExpectRefusal(Default, err, want)
 }
 
 // EventuallyRouteUpdateRefused is EventuallyRouteRefused for an update of
 // the live route by change.
-func EventuallyRouteUpdateRefused(ctx context.Context, ns, name string, change func(*routev1.Route), want contract.Refusal) {
-	routes := E.Routes.RouteV1().Routes(ns)
+func (f *Framework) EventuallyRouteUpdateRefused(ctx context.Context, ns, name string, change func(*routev1.Route), want contract.Refusal) {
+	routes := f.Routes.RouteV1().Routes(ns)
 	attempt := func(g Gomega, opts metav1.UpdateOptions) {
 		live, err := routes.Get(ctx, name, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
@@ -45,6 +45,6 @@ func EventuallyRouteUpdateRefused(ctx context.Context, ns, name string, change f
 		_, err = routes.Update(ctx, live, opts)
 		ExpectRefusal(g, err, want)
 	}
-	Eventually(func(g Gomega) { attempt(g, metav1.UpdateOptions{DryRun: dryRun}) }).WithContext(ctx).WithTimeout(Opts.Timeouts.Converge).Should(Succeed())
+	Eventually(func(g Gomega) { attempt(g, metav1.UpdateOptions{DryRun: dryRun}) }).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
 	attempt(Default, metav1.UpdateOptions{})
 }

@@ -43,26 +43,33 @@ const (
 	EchoHTTPSPort = "https"
 )
 
-// DeployEcho runs one echo replica in ns and waits until it is ready.
-func DeployEcho(ctx context.Context, ns string, extraHosts ...string) *Echo {
+// DeployEcho runs one echo replica in ns behind Service "echo" and waits
+// until it is ready.
+func (f *Framework) DeployEcho(ctx context.Context, ns string, extraHosts ...string) *Echo {
+	return f.DeployNamedEcho(ctx, ns, "echo", extraHosts...)
+}
+
+// DeployNamedEcho is DeployEcho with the Deployment's and the Service's
+// name: for specs that need several backends in one namespace.
+func (f *Framework) DeployNamedEcho(ctx context.Context, ns, name string, extraHosts ...string) *Echo {
 	ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "echo backend CA " + ns}})
 	Expect(err).NotTo(HaveOccurred())
-	cert, err := ca.IssueServer(pki.ServerOptions{Hosts: append([]string{"echo." + ns + ".svc"}, extraHosts...)})
+	cert, err := ca.IssueServer(pki.ServerOptions{Hosts: append([]string{name + "." + ns + ".svc"}, extraHosts...)})
 	Expect(err).NotTo(HaveOccurred())
-	_, err = E.Clientset.CoreV1().Secrets(ns).Create(ctx, &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Name: "echo-tls", Namespace: ns},
+	_, err = f.Clientset.CoreV1().Secrets(ns).Create(ctx, &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: name + "-tls", Namespace: ns},
 		Type:       corev1.SecretTypeTLS,
 		Data:       map[string][]byte{"tls.crt": cert.ChainPEM(), "tls.key": cert.KeyPEM},
 	}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred())
 
-	labels := map[string]string{"app": "echo"}
-	c := ScratchContainer("echo", E.Image("echo"), "-http", ":8080", "-https", ":8443", "-cert", "/tls/tls.crt", "-key", "/tls/tls.key")
+	labels := map[string]string{"app": name}
+	c := f.ScratchContainer("echo", f.Image("echo"), "-http", ":8080", "-https", ":8443", "-cert", "/tls/tls.crt", "-key", "/tls/tls.key")
 	c.Ports = []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}, {Name: "https", ContainerPort: 8443}}
 	c.ReadinessProbe = HTTPReadiness("/", 8080)
 	c.VolumeMounts = []corev1.VolumeMount{{Name: "tls", MountPath: "/tls", ReadOnly: true}}
-	CreateDeployment(ctx, &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "echo", Namespace: ns},
+	f.CreateDeployment(ctx, &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
 		Spec: appsv1.DeploymentSpec{
 			Replicas: ptr.To[int32](1),
 			Selector: &metav1.LabelSelector{MatchLabels: labels},
@@ -70,22 +77,22 @@ func DeployEcho(ctx context.Context, ns string, extraHosts ...string) *Echo {
 				ObjectMeta: metav1.ObjectMeta{Labels: labels},
 				Spec: corev1.PodSpec{
 					Containers: []corev1.Container{c},
-					Volumes:    []corev1.Volume{{Name: "tls", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: "echo-tls"}}}},
+					Volumes:    []corev1.Volume{{Name: "tls", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: name + "-tls"}}}},
 				},
 			},
 		},
 	})
-	_, err = E.Clientset.CoreV1().Services(ns).Create(ctx, &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{Name: "echo", Namespace: ns},
+	_, err = f.Clientset.CoreV1().Services(ns).Create(ctx, &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
 		Spec: corev1.ServiceSpec{Selector: labels, Ports: []corev1.ServicePort{
 			{Name: EchoHTTPPort, Port: 8080, TargetPort: intstr.FromString("http")},
 			{Name: EchoHTTPSPort, Port: 8443, TargetPort: intstr.FromString("https")},
 		}},
 	}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred())
-	pods, err := E.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=echo"})
+	pods, err := f.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=" + name})
 	Expect(err).NotTo(HaveOccurred())
-	e := &Echo{Namespace: ns, Service: "echo", CA: ca}
+	e := &Echo{Namespace: ns, Service: name, CA: ca}
 	for _, p := range pods.Items {
 		if p.DeletionTimestamp == nil {
 			e.Pods = append(e.Pods, p.Name)

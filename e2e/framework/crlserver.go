@@ -26,13 +26,14 @@ import (
 // (port 80): the distribution point the router downloads from.
 type CRLServer struct {
 	Namespace string
+	f         *Framework
 }
 
 const crlConfigMap = "crls"
 
 // DeployCRLServer starts the CRL distribution point in ns.
-func DeployCRLServer(ctx context.Context, ns string) *CRLServer {
-	cs := E.Clientset
+func (f *Framework) DeployCRLServer(ctx context.Context, ns string) *CRLServer {
+	cs := f.Clientset
 	_, err := cs.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: crlConfigMap, Namespace: ns}}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred())
 	_, err = cs.CoreV1().ServiceAccounts(ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "crlserver", Namespace: ns}}, metav1.CreateOptions{})
@@ -50,10 +51,10 @@ func DeployCRLServer(ctx context.Context, ns string) *CRLServer {
 	Expect(err).NotTo(HaveOccurred())
 
 	labels := map[string]string{"app": "crlserver"}
-	c := ScratchContainer("crlserver", E.Image("crlserver"), "-listen", ":8080", "-configmaps", crlConfigMap)
+	c := f.ScratchContainer("crlserver", f.Image("crlserver"), "-listen", ":8080", "-configmaps", crlConfigMap)
 	c.Ports = []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}}
 	c.ReadinessProbe = HTTPReadiness(crlserver.HealthzPath, 8080)
-	CreateDeployment(ctx, &appsv1.Deployment{
+	f.CreateDeployment(ctx, &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Name: "crlserver", Namespace: ns},
 		Spec: appsv1.DeploymentSpec{
 			Replicas: ptr.To[int32](1),
@@ -66,7 +67,7 @@ func DeployCRLServer(ctx context.Context, ns string) *CRLServer {
 		Spec:       corev1.ServiceSpec{Selector: labels, Ports: []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromString("http")}}},
 	}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred())
-	return &CRLServer{Namespace: ns}
+	return &CRLServer{Namespace: ns, f: f}
 }
 
 // URL is the distribution point of a key, as the router resolves it
@@ -96,8 +97,8 @@ func (s *CRLServer) publish(ctx context.Context, crls map[string][]byte, binary 
 		gz[k+crlserver.GzipSuffix] = buf.Bytes()
 	}
 	var last error
-	err := wait.PollUntilContextTimeout(ctx, Opts.Timeouts.Poll, Opts.Timeouts.Converge, true, func(ctx context.Context) (bool, error) {
-		cms := E.Clientset.CoreV1().ConfigMaps(s.Namespace)
+	err := wait.PollUntilContextTimeout(ctx, s.f.Opts.Timeouts.Poll, s.f.Opts.Timeouts.Converge, true, func(ctx context.Context) (bool, error) {
+		cms := s.f.Clientset.CoreV1().ConfigMaps(s.Namespace)
 		cm, err := cms.Get(ctx, crlConfigMap, metav1.GetOptions{})
 		if err == nil {
 			cm.Data, cm.BinaryData = data, gz
@@ -115,7 +116,7 @@ func (s *CRLServer) publish(ctx context.Context, crls map[string][]byte, binary 
 // Fetches are the successful downloads per path, read through the API
 // server's service proxy.
 func (s *CRLServer) Fetches(ctx context.Context) (map[string]int64, error) {
-	raw, err := E.Clientset.CoreV1().Services(s.Namespace).ProxyGet("http", "crl", "80", crlserver.FetchesPath, nil).Stream(ctx)
+	raw, err := s.f.Clientset.CoreV1().Services(s.Namespace).ProxyGet("http", "crl", "80", crlserver.FetchesPath, nil).Stream(ctx)
 	if err != nil {
 		return nil, err
 	}

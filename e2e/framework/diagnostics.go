@@ -21,9 +21,9 @@ import (
 // the router's generated HAProxy configuration, the logs (current and
 // previous) of the router, webhook and reconciler pods, and the events of
 // their namespaces.
-func DumpRouter(ctx context.Context, dir string) {
+func (f *Framework) DumpRouter(ctx context.Context, dir string) {
 	for _, ns := range []string{contract.RouterNamespace, contract.OperatorNamespace} {
-		pods, err := E.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+		pods, err := f.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			GinkgoWriter.Printf("dump %s: %v\n", ns, err)
 			continue
@@ -31,7 +31,7 @@ func DumpRouter(ctx context.Context, dir string) {
 		for _, p := range pods.Items {
 			for _, c := range p.Spec.Containers {
 				for _, previous := range []bool{false, true} {
-					logs, err := E.Clientset.CoreV1().Pods(ns).GetLogs(p.Name, &corev1.PodLogOptions{Container: c.Name, Previous: previous}).DoRaw(ctx)
+					logs, err := f.Clientset.CoreV1().Pods(ns).GetLogs(p.Name, &corev1.PodLogOptions{Container: c.Name, Previous: previous}).DoRaw(ctx)
 					if err != nil {
 						continue
 					}
@@ -43,14 +43,14 @@ func DumpRouter(ctx context.Context, dir string) {
 				}
 			}
 			if c := p.Spec.Containers[0]; c.Name == contract.RouterContainer && p.Status.Phase == corev1.PodRunning {
-				cfg, err := execIn(ctx, ns, p.Name, c.Name, "cat", "/var/lib/haproxy/router/haproxy.cfg")
+				cfg, err := f.execIn(ctx, ns, p.Name, c.Name, "cat", "/var/lib/haproxy/router/haproxy.cfg")
 				if err != nil {
 					cfg = []byte(err.Error())
 				}
 				writeDump(dir, "haproxy-"+p.Name+".cfg", cfg)
 			}
 		}
-		writeEvents(ctx, dir, ns)
+		f.writeEvents(ctx, dir, ns)
 	}
 }
 
@@ -64,8 +64,8 @@ func writeDump(dir, name string, data []byte) {
 	GinkgoWriter.Printf("dump %s: cannot write\n", name)
 }
 
-func writeEvents(ctx context.Context, dir, ns string) {
-	events, err := E.Clientset.CoreV1().Events(ns).List(ctx, metav1.ListOptions{})
+func (f *Framework) writeEvents(ctx context.Context, dir, ns string) {
+	events, err := f.Clientset.CoreV1().Events(ns).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return
 	}
@@ -77,10 +77,10 @@ func writeEvents(ctx context.Context, dir, ns string) {
 }
 
 // execIn runs a command in a container (the API's exec, no kubectl).
-func execIn(ctx context.Context, ns, pod, container string, command ...string) ([]byte, error) {
-	req := E.Clientset.CoreV1().RESTClient().Post().Resource("pods").Namespace(ns).Name(pod).SubResource("exec").
+func (f *Framework) execIn(ctx context.Context, ns, pod, container string, command ...string) ([]byte, error) {
+	req := f.Clientset.CoreV1().RESTClient().Post().Resource("pods").Namespace(ns).Name(pod).SubResource("exec").
 		VersionedParams(&corev1.PodExecOptions{Container: container, Command: command, Stdout: true, Stderr: true}, scheme.ParameterCodec)
-	exec, err := remotecommand.NewSPDYExecutor(E.Config, "POST", req.URL())
+	exec, err := remotecommand.NewSPDYExecutor(f.Config, "POST", req.URL())
 	if err != nil {
 		return nil, err
 	}

@@ -47,9 +47,6 @@ type Env struct {
 	Resources *resources.Resources     `json:"-"`
 }
 
-// E is the environment of this process, set in the suite's set-up.
-var E *Env
-
 // Marshal is what the first process passes to the others.
 func (e *Env) Marshal() []byte {
 	b, err := json.Marshal(e)

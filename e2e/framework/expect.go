@@ -9,42 +9,42 @@ import (
 	"github.com/router-conformance/suite/e2e/httpclient"
 )
 
-// EventuallyResponds polls req until Opts.Timeouts.Consecutive responses in a row pass
+// EventuallyResponds polls req until Timeouts.Consecutive responses in a row pass
 // check.
-func EventuallyResponds(ctx context.Context, req httpclient.Request, check func(g Gomega, resp *httpclient.Response)) {
-	EventuallyRespondsWithin(ctx, Opts.Timeouts.Converge, req, check)
+func (f *Framework) EventuallyResponds(ctx context.Context, req httpclient.Request, check func(g Gomega, resp *httpclient.Response)) {
+	f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.Converge, req, check)
 }
 
 // EventuallyRespondsWithin is EventuallyResponds with its own timeout, for
 // changes that take effect on a schedule (a CRL refresh, a retry backoff).
-func EventuallyRespondsWithin(ctx context.Context, timeout time.Duration, req httpclient.Request, check func(g Gomega, resp *httpclient.Response)) {
+func (f *Framework) EventuallyRespondsWithin(ctx context.Context, timeout time.Duration, req httpclient.Request, check func(g Gomega, resp *httpclient.Response)) {
 	Eventually(func(g Gomega) {
-		for i := 0; i < Opts.Timeouts.Consecutive; i++ {
+		for i := 0; i < f.Opts.Timeouts.Consecutive; i++ {
 			resp, err := Do(ctx, req)
 			g.Expect(err).NotTo(HaveOccurred(), "request to %s%s", req.Host, req.Path)
 			check(g, resp)
 		}
-	}).WithContext(ctx).WithTimeout(timeout).WithPolling(Opts.Timeouts.Poll).Should(Succeed())
+	}).WithContext(ctx).WithTimeout(timeout).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
 }
 
-// EventuallyRefused polls req until Opts.Timeouts.Consecutive attempts in a row are
+// EventuallyRefused polls req until Timeouts.Consecutive attempts in a row are
 // refused in the TLS handshake with exactly alert ("certificate required",
 // "revoked certificate", ...). An answer, or any other error, is no refusal.
-func EventuallyRefused(ctx context.Context, req httpclient.Request, alert string) {
-	EventuallyRefusedWithin(ctx, Opts.Timeouts.Converge, req, alert)
+func (f *Framework) EventuallyRefused(ctx context.Context, req httpclient.Request, alert string) {
+	f.EventuallyRefusedWithin(ctx, f.Opts.Timeouts.Converge, req, alert)
 }
 
 // EventuallyRefusedWithin is EventuallyRefused with its own timeout, and
 // any of several exact refusals where upstream and the reference router
 // refuse the same client differently (an alert, or a bare close).
-func EventuallyRefusedWithin(ctx context.Context, timeout time.Duration, req httpclient.Request, alerts ...string) {
+func (f *Framework) EventuallyRefusedWithin(ctx context.Context, timeout time.Duration, req httpclient.Request, alerts ...string) {
 	Eventually(func(g Gomega) {
-		for i := 0; i < Opts.Timeouts.Consecutive; i++ {
+		for i := 0; i < f.Opts.Timeouts.Consecutive; i++ {
 			resp, err := Do(ctx, req)
 			if err == nil {
 				g.Expect(resp.Status).To(Equal(-1), "want a refusal %q, got an HTTP %d answer", alerts, resp.Status)
 			}
 			g.Expect(alerts).To(ContainElement(httpclient.Alert(err)), "want a refusal %q; got %v", alerts, err)
 		}
-	}).WithContext(ctx).WithTimeout(timeout).WithPolling(Opts.Timeouts.Poll).Should(Succeed())
+	}).WithContext(ctx).WithTimeout(timeout).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
 }

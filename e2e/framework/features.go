@@ -20,17 +20,30 @@ var Features = []reports.Feature{
 	{Name: "Required HSTS policies", Label: "hsts-policy", Description: "Ingress spec.requiredHSTSPolicies enforced at route admission"},
 	{Name: "HTTP header actions", Label: "header-actions", Description: "IngressController and Route spec.httpHeaders.actions: Set/Delete, order, precedence, dynamic values, validation"},
 	{Name: "Client TLS", Label: "client-tls", Description: "IngressController spec.clientTLS: required/optional, CRLs from distribution points, subject filters"},
-	{Name: "Delegation (IngressRoute DAG)", Label: "delegation", Description: "later work"},
+	{Name: "Delegation (IngressRoute DAG)", Label: "delegation", Description: "contour.heptio.com/v1alpha1 IngressRoute: roots, delegation across namespaces, most specific prefix, orphans, cycles, TLS, status"},
 	{Name: "Component routes", Label: "component-routes", Description: "Ingress spec/status.componentRoutes: the ingress operator grants the consuming service accounts read access to exactly the named Secret (RBAC part; the component and router parts are later work)"},
 }
 
 // KindFeatures are the features the hermetic profile's reference router claims.
 var KindFeatures = []string{"smoke", "router", "hsts", "hsts-policy", "header-actions", "client-tls", "component-routes"}
 
+// OpenShiftRouterFeatures are claimed by default for any other router
+// (-router-image, or the existing profile): the OpenShift router's, which
+// has no IngressRoute. A router that implements it says so with -features.
+var OpenShiftRouterFeatures = []string{"smoke", "router", "hsts", "hsts-policy", "header-actions", "client-tls", "component-routes"}
+
+// DefaultFeatures are the features claimed when -features is not given.
+func DefaultFeatures(o *Options) []string {
+	if o.Profile == KindProfile && o.RouterImage == "" {
+		return KindFeatures
+	}
+	return OpenShiftRouterFeatures
+}
+
 // Claimed is the set of feature labels the run's profile claims.
-func Claimed() map[string]bool {
+func (f *Framework) Claimed() map[string]bool {
 	out := map[string]bool{}
-	for _, l := range Opts.Features {
+	for _, l := range f.Opts.Features {
 		out[l] = true
 	}
 	return out
@@ -62,14 +75,14 @@ func FeaturesOf(labels []string) []string {
 // needs (as the Gateway API suite's ConformanceTest.Features); the report
 // lists an unclaimed feature as unsupported. A spec that names no feature
 // is a defect of the suite.
-func SkipUnclaimed() {
+func (f *Framework) SkipUnclaimed() {
 	needs := FeaturesOf(CurrentSpecReport().Labels())
 	if len(needs) == 0 {
 		Fail("this spec carries no feature label: label it with the feature(s) it needs (e2e/framework/features.go)")
 	}
-	for _, f := range needs {
-		if !Claimed()[f] {
-			Skip("needs feature " + f + ", which this profile does not claim: reported as unsupported")
+	for _, feature := range needs {
+		if !f.Claimed()[feature] {
+			Skip("needs feature " + feature + ", which this profile does not claim: reported as unsupported")
 		}
 	}
 }

@@ -16,8 +16,8 @@ import (
 // until the change has taken effect (observed, rolled out, Available),
 // and restores the previous spec when the spec ends. Only for Serial specs:
 // the IngressController is one for the whole cluster.
-func UpdateIngressController(ctx context.Context, change func(*operatorv1.IngressController)) {
-	ics := E.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)
+func (f *Framework) UpdateIngressController(ctx context.Context, change func(*operatorv1.IngressController)) {
+	ics := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)
 	var previous operatorv1.IngressControllerSpec
 	Eventually(func(g Gomega) {
 		ic, err := ics.Get(ctx, contract.DefaultIngressController, metav1.GetOptions{})
@@ -26,7 +26,7 @@ func UpdateIngressController(ctx context.Context, change func(*operatorv1.Ingres
 		change(ic)
 		_, err = ics.Update(ctx, ic, metav1.UpdateOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
-	}).WithContext(ctx).WithTimeout(Opts.Timeouts.Converge).Should(Succeed())
+	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
 	DeferCleanup(func(ctx SpecContext) {
 		Eventually(func(g Gomega) {
 			ic, err := ics.Get(ctx, contract.DefaultIngressController, metav1.GetOptions{})
@@ -34,26 +34,26 @@ func UpdateIngressController(ctx context.Context, change func(*operatorv1.Ingres
 			ic.Spec = previous
 			_, err = ics.Update(ctx, ic, metav1.UpdateOptions{})
 			g.Expect(err).NotTo(HaveOccurred())
-		}).WithContext(ctx).WithTimeout(Opts.Timeouts.Converge).Should(Succeed())
-		WaitIngressControllerSettled(ctx)
+		}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
+		f.WaitIngressControllerSettled(ctx)
 	})
-	WaitIngressControllerSettled(ctx)
+	f.WaitIngressControllerSettled(ctx)
 }
 
 // WaitIngressControllerSettled waits until the default IngressController's
 // current spec runs.
-func WaitIngressControllerSettled(ctx context.Context) {
+func (f *Framework) WaitIngressControllerSettled(ctx context.Context) {
 	Eventually(func(g Gomega) {
-		ic, err := E.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Get(ctx, contract.DefaultIngressController, metav1.GetOptions{})
+		ic, err := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Get(ctx, contract.DefaultIngressController, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(contract.IngressControllerSettled(ic)).To(BeTrue(), "IngressController status: %+v", ic.Status)
-	}).WithContext(ctx).WithTimeout(Opts.Timeouts.PodReady).Should(Succeed())
+	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed())
 }
 
 // SetRequiredHSTSPolicies replaces the cluster's required HSTS policies
 // and restores the previous ones when the spec ends (Serial specs only).
-func SetRequiredHSTSPolicies(ctx context.Context, policies []configv1.RequiredHSTSPolicy) {
-	ingresses := E.ConfigAPI.ConfigV1().Ingresses()
+func (f *Framework) SetRequiredHSTSPolicies(ctx context.Context, policies []configv1.RequiredHSTSPolicy) {
+	ingresses := f.ConfigAPI.ConfigV1().Ingresses()
 	var previous []configv1.RequiredHSTSPolicy
 	update := func(ctx context.Context, p []configv1.RequiredHSTSPolicy, keep bool) {
 		Eventually(func(g Gomega) {
@@ -65,7 +65,7 @@ func SetRequiredHSTSPolicies(ctx context.Context, policies []configv1.RequiredHS
 			ing.Spec.RequiredHSTSPolicies = p
 			_, err = ingresses.Update(ctx, ing, metav1.UpdateOptions{})
 			g.Expect(err).NotTo(HaveOccurred())
-		}).WithContext(ctx).WithTimeout(Opts.Timeouts.Converge).Should(Succeed())
+		}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
 	}
 	update(ctx, policies, true)
 	DeferCleanup(func(ctx SpecContext) { update(ctx, previous, false) })

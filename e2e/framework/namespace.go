@@ -17,13 +17,13 @@ import (
 // SpecNamespace creates a namespace that belongs to the running spec:
 // labelled with the spec, dumped to the report directory if the spec
 // fails, deleted when it ends.
-func SpecNamespace(ctx context.Context, prefix string) string {
-	return SpecNamespaceWithLabels(ctx, prefix, nil)
+func (f *Framework) SpecNamespace(ctx context.Context, prefix string) string {
+	return f.SpecNamespaceWithLabels(ctx, prefix, nil)
 }
 
 // SpecNamespaceWithLabels is SpecNamespace with extra labels (for
 // namespace selectors).
-func SpecNamespaceWithLabels(ctx context.Context, prefix string, labels map[string]string) string {
+func (f *Framework) SpecNamespaceWithLabels(ctx context.Context, prefix string, labels map[string]string) string {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{
 		GenerateName: prefix + "-",
 		Labels:       map[string]string{"router-conformance/spec": "true"},
@@ -31,14 +31,14 @@ func SpecNamespaceWithLabels(ctx context.Context, prefix string, labels map[stri
 	for k, v := range labels {
 		ns.Labels[k] = v
 	}
-	created, err := E.Clientset.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{})
+	created, err := f.Clientset.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "create the spec's namespace")
 	name := created.Name
 	DeferCleanup(func(ctx SpecContext) {
 		if CurrentSpecReport().Failed() {
-			DumpNamespace(ctx, name)
+			f.DumpNamespace(ctx, name)
 		}
-		err := E.Clientset.CoreV1().Namespaces().Delete(ctx, name, metav1.DeleteOptions{})
+		err := f.Clientset.CoreV1().Namespaces().Delete(ctx, name, metav1.DeleteOptions{})
 		Expect(err).NotTo(HaveOccurred(), "delete namespace %s", name)
 	})
 	return name
@@ -47,21 +47,21 @@ func SpecNamespaceWithLabels(ctx context.Context, prefix string, labels map[stri
 var unsafeChars = regexp.MustCompile(`[^a-zA-Z0-9._-]+`)
 
 // failureDir is where a spec's diagnostics go.
-func failureDir(specText string) string {
-	return filepath.Join(Opts.ReportDir, "failures", unsafeChars.ReplaceAllString(specText, "_"))
+func (f *Framework) failureDir(specText string) string {
+	return filepath.Join(f.Opts.ReportDir, "failures", unsafeChars.ReplaceAllString(specText, "_"))
 }
 
 // DumpNamespace writes the namespace's pods, their logs and its events to
 // <report-dir>/failures/<spec>/, for whoever reads a failed run.
-func DumpNamespace(ctx context.Context, ns string) {
-	dir := failureDir(CurrentSpecReport().FullText())
-	if pods, err := E.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{}); err == nil {
+func (f *Framework) DumpNamespace(ctx context.Context, ns string) {
+	dir := f.failureDir(CurrentSpecReport().FullText())
+	if pods, err := f.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{}); err == nil {
 		if b, err := json.MarshalIndent(pods, "", "  "); err == nil {
 			writeDump(dir, "pods.json", b)
 		}
 		for _, p := range pods.Items {
 			for _, c := range p.Spec.Containers {
-				logs, err := E.Clientset.CoreV1().Pods(ns).GetLogs(p.Name, &corev1.PodLogOptions{Container: c.Name}).DoRaw(ctx)
+				logs, err := f.Clientset.CoreV1().Pods(ns).GetLogs(p.Name, &corev1.PodLogOptions{Container: c.Name}).DoRaw(ctx)
 				if err != nil {
 					logs = []byte(err.Error())
 				}
@@ -69,22 +69,22 @@ func DumpNamespace(ctx context.Context, ns string) {
 			}
 		}
 	}
-	writeEvents(ctx, dir, ns)
+	f.writeEvents(ctx, dir, ns)
 	GinkgoWriter.Printf("diagnostics of namespace %s written to %s\n", ns, dir)
 }
 
 // RecordFailure notes a failed spec in the report directory (so the
 // process that owns the cluster knows to keep its logs).
-func RecordFailure(ctx context.Context, report SpecReport) {
-	dir := failureDir(report.FullText())
+func (f *Framework) RecordFailure(ctx context.Context, report SpecReport) {
+	dir := f.failureDir(report.FullText())
 	writeDump(dir, "failure.txt", []byte(report.FailureMessage()+"\n\n"+report.FailureLocation().String()+"\n"))
-	if E != nil {
-		DumpRouter(ctx, filepath.Join(dir, "router"))
+	if f.Env != nil {
+		f.DumpRouter(ctx, filepath.Join(dir, "router"))
 	}
 }
 
 // FailuresRecorded reports whether any spec of this run recorded a failure.
-func FailuresRecorded() bool {
-	entries, err := os.ReadDir(filepath.Join(Opts.ReportDir, "failures"))
+func (f *Framework) FailuresRecorded() bool {
+	entries, err := os.ReadDir(filepath.Join(f.Opts.ReportDir, "failures"))
 	return err == nil && len(entries) > 0
 }

@@ -8,8 +8,8 @@ import (
 
 // NodeExec runs a command in the kind node's container and returns its
 // combined output and exit code (-1 if it could not run).
-func NodeExec(ctx context.Context, args ...string) (string, int, error) {
-	cmd := exec.CommandContext(ctx, "docker", append([]string{"exec", E.NodeName}, args...)...)
+func (f *Framework) NodeExec(ctx context.Context, args ...string) (string, int, error) {
+	cmd := exec.CommandContext(ctx, "docker", append([]string{"exec", f.NodeName}, args...)...)
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
 	switch {

@@ -78,86 +78,101 @@ type optionsFile struct {
 	} `json:"timeouts"`
 }
 
-// Opts is filled from the flags when the suite starts.
-var Opts Options
-
-var (
-	configFile string
-	features   string
-)
-
-// RegisterFlags declares the suite's flags on fs.
-func RegisterFlags(fs *flag.FlagSet) {
-	d := DefaultOptions()
-	fs.StringVar(&configFile, "config", "", "YAML file of options (flags given on the command line win)")
-	fs.StringVar(&features, "features", "", "comma-separated feature labels the implementation claims (default: all of the kind profile's)")
-	fs.StringVar(&Opts.Kubeconfig, "kubeconfig", "", "existing profile: the cluster's kubeconfig")
-	fs.StringVar(&Opts.HTTPAddr, "http-addr", "", "existing profile: host:port reaching the router's HTTP port")
-	fs.StringVar(&Opts.HTTPSAddr, "https-addr", "", "existing profile: host:port reaching the router's HTTPS port")
-	fs.StringVar(&Opts.Domain, "domain", "", "existing profile: the IngressController's apps domain")
-	fs.StringVar(&Opts.RouterImage, "router-image", "", "kind profile: a local Docker image to run as the router instead of the reference one (make e2e ROUTER_IMAGE=...)")
-	fs.StringVar(&Opts.ImplementationOrganization, "implementation-organization", "", "who makes the router, in the report")
-	fs.StringVar(&Opts.ImplementationURL, "implementation-url", "", "where the router lives, in the report")
-	fs.Func("implementation-contact", "whom to ask about the router, in the report (repeatable)", func(v string) error {
-		Opts.ImplementationContact = append(Opts.ImplementationContact, v)
-		return nil
-	})
-	fs.StringVar(&Opts.ImplementationName, "implementation-name", "", "the router's name in the report (default: reference-router, or the -router-image repository)")
-	fs.StringVar(&Opts.ImplementationVersion, "implementation-version", "", "the router's version in the report (default: the image's version label, its tag, or the suite version)")
-	fs.StringVar(&Opts.Profile, "profile", d.Profile, "cluster profile: kind (hermetic, built here) or existing (any kubeconfig)")
-	fs.StringVar(&Opts.ClusterName, "cluster-name", d.ClusterName, "kind cluster name")
-	fs.BoolVar(&Opts.Reuse, "reuse", false, "reuse an existing kind cluster of that name (fast dev loop)")
-	fs.BoolVar(&Opts.Keep, "keep", false, "keep the cluster after the run (debugging)")
-	fs.StringVar(&Opts.RepoRoot, "repo", d.RepoRoot, "the suite's checkout")
-	fs.StringVar(&Opts.ReportDir, "report-dir", d.ReportDir, "where reports and failure dumps go")
-	fs.DurationVar(&Opts.Timeouts.ClusterReady, "timeout-cluster-ready", d.Timeouts.ClusterReady, "node and CoreDNS readiness")
-	fs.DurationVar(&Opts.Timeouts.PodReady, "timeout-pod-ready", d.Timeouts.PodReady, "a spec's pods becoming ready")
-	fs.DurationVar(&Opts.Timeouts.Converge, "timeout-converge", d.Timeouts.Converge, "a request reaching its expected outcome")
-	fs.DurationVar(&Opts.Timeouts.CRLRefresh, "timeout-crl-refresh", d.Timeouts.CRLRefresh, "a CRL change reaching the router (upstream retries a failed download after 5 minutes)")
-	fs.DurationVar(&Opts.Timeouts.Poll, "poll-interval", d.Timeouts.Poll, "the interval between two attempts of a wait")
-	fs.IntVar(&Opts.Timeouts.Consecutive, "consecutive", d.Timeouts.Consecutive, "answers in a row that make convergence")
+// Flags are the suite's options as command-line flags, with the -config
+// file beneath them.
+type Flags struct {
+	fs                   *flag.FlagSet
+	opts                 Options
+	configFile, features string
 }
 
-// Finish applies the -config file under the flags given on the command
-// line, fills defaults and checks the result; call after flag.Parse.
-func Finish(fs *flag.FlagSet) error {
+// RegisterFlags declares the suite's flags on fs.
+func RegisterFlags(fs *flag.FlagSet) *Flags {
+	d := DefaultOptions()
+	fl := &Flags{fs: fs}
+	o := &fl.opts
+	fs.StringVar(&fl.configFile, "config", "", "YAML file of options (flags given on the command line win)")
+	fs.StringVar(&fl.features, "features", "", "comma-separated feature labels the implementation claims (default: every feature for the reference router; the OpenShift router's, without delegation, for -router-image or the existing profile)")
+	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "existing profile: the cluster's kubeconfig")
+	fs.StringVar(&o.HTTPAddr, "http-addr", "", "existing profile: host:port reaching the router's HTTP port")
+	fs.StringVar(&o.HTTPSAddr, "https-addr", "", "existing profile: host:port reaching the router's HTTPS port")
+	fs.StringVar(&o.Domain, "domain", "", "existing profile: the IngressController's apps domain")
+	fs.StringVar(&o.RouterImage, "router-image", "", "kind profile: a local Docker image to run as the router instead of the reference one (make e2e ROUTER_IMAGE=...)")
+	fs.StringVar(&o.ImplementationOrganization, "implementation-organization", "", "who makes the router, in the report")
+	fs.StringVar(&o.ImplementationURL, "implementation-url", "", "where the router lives, in the report")
+	fs.Func("implementation-contact", "whom to ask about the router, in the report (repeatable)", func(v string) error {
+		o.ImplementationContact = append(o.ImplementationContact, v)
+		return nil
+	})
+	fs.StringVar(&o.ImplementationName, "implementation-name", "", "the router's name in the report (default: reference-router, or the -router-image repository)")
+	fs.StringVar(&o.ImplementationVersion, "implementation-version", "", "the router's version in the report (default: the image's version label, its tag, or the suite version)")
+	fs.StringVar(&o.Profile, "profile", d.Profile, "cluster profile: kind (hermetic, built here) or existing (any kubeconfig)")
+	fs.StringVar(&o.ClusterName, "cluster-name", d.ClusterName, "kind cluster name")
+	fs.BoolVar(&o.Reuse, "reuse", false, "reuse an existing kind cluster of that name (fast dev loop)")
+	fs.BoolVar(&o.Keep, "keep", false, "keep the cluster after the run (debugging)")
+	fs.StringVar(&o.RepoRoot, "repo", d.RepoRoot, "the suite's checkout")
+	fs.StringVar(&o.ReportDir, "report-dir", d.ReportDir, "where reports and failure dumps go")
+	fs.DurationVar(&o.Timeouts.ClusterReady, "timeout-cluster-ready", d.Timeouts.ClusterReady, "node and CoreDNS readiness")
+	fs.DurationVar(&o.Timeouts.PodReady, "timeout-pod-ready", d.Timeouts.PodReady, "a spec's pods becoming ready")
+	fs.DurationVar(&o.Timeouts.Converge, "timeout-converge", d.Timeouts.Converge, "a request reaching its expected outcome")
+	fs.DurationVar(&o.Timeouts.CRLRefresh, "timeout-crl-refresh", d.Timeouts.CRLRefresh, "a CRL change reaching the router (upstream retries a failed download after 5 minutes)")
+	fs.DurationVar(&o.Timeouts.Poll, "poll-interval", d.Timeouts.Poll, "the interval between two attempts of a wait")
+	fs.IntVar(&o.Timeouts.Consecutive, "consecutive", d.Timeouts.Consecutive, "answers in a row that make convergence")
+	return fl
+}
+
+// Options applies the -config file under the flags given on the command
+// line, fills defaults and checks the result; call after the flags are
+// parsed.
+func (fl *Flags) Options() (Options, error) {
 	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if configFile != "" {
-		data, err := os.ReadFile(configFile)
+	fl.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	o := fl.opts
+	if fl.configFile != "" {
+		file, err := readOptionsFile(fl.configFile)
 		if err != nil {
-			return fmt.Errorf("-config: %w", err)
+			return Options{}, err
 		}
-		var file optionsFile
-		if err := yaml.UnmarshalStrict(data, &file); err != nil {
-			return fmt.Errorf("-config %s: %w", configFile, err)
-		}
-		for _, t := range []struct {
-			text string
-			dst  *time.Duration
-		}{{file.Timeouts.ClusterReady, &file.Options.Timeouts.ClusterReady}, {file.Timeouts.PodReady, &file.Options.Timeouts.PodReady}, {file.Timeouts.Converge, &file.Options.Timeouts.Converge},
-			{file.Timeouts.CRLRefresh, &file.Options.Timeouts.CRLRefresh}, {file.Timeouts.Poll, &file.Options.Timeouts.Poll}} {
-			if t.text == "" {
-				continue
-			}
-			d, err := time.ParseDuration(t.text)
-			if err != nil {
-				return fmt.Errorf("-config %s: timeouts: %w", configFile, err)
-			}
-			*t.dst = d
-		}
-		file.Options.Timeouts.Consecutive = file.Timeouts.Consecutive
-		merge(&Opts, file.Options, set)
+		merge(&o, file, set)
 	}
-	if set["features"] || len(Opts.Features) == 0 {
-		Opts.Features = nil
-		for _, f := range strings.Split(features, ",") {
+	if set["features"] || len(o.Features) == 0 {
+		o.Features = nil
+		for _, f := range strings.Split(fl.features, ",") {
 			if f = strings.TrimSpace(f); f != "" {
-				Opts.Features = append(Opts.Features, f)
+				o.Features = append(o.Features, f)
 			}
 		}
 	}
-	return Validate(&Opts)
+	return o, Validate(&o)
+}
+
+// readOptionsFile reads a -config file; its durations are Go duration
+// strings.
+func readOptionsFile(path string) (Options, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Options{}, fmt.Errorf("-config: %w", err)
+	}
+	var file optionsFile
+	if err := yaml.UnmarshalStrict(data, &file); err != nil {
+		return Options{}, fmt.Errorf("-config %s: %w", path, err)
+	}
+	for _, t := range []struct {
+		text string
+		dst  *time.Duration
+	}{{file.Timeouts.ClusterReady, &file.Options.Timeouts.ClusterReady}, {file.Timeouts.PodReady, &file.Options.Timeouts.PodReady}, {file.Timeouts.Converge, &file.Options.Timeouts.Converge},
+		{file.Timeouts.CRLRefresh, &file.Options.Timeouts.CRLRefresh}, {file.Timeouts.Poll, &file.Options.Timeouts.Poll}} {
+		if t.text == "" {
+			continue
+		}
+		d, err := time.ParseDuration(t.text)
+		if err != nil {
+			return Options{}, fmt.Errorf("-config %s: timeouts: %w", path, err)
+		}
+		*t.dst = d
+	}
+	file.Options.Timeouts.Consecutive = file.Timeouts.Consecutive
+	return file.Options, nil
 }
 
 // Validate fills the claimed features' default and checks o: what
@@ -165,7 +180,7 @@ func Finish(fs *flag.FlagSet) error {
 // go through (conformance.Run).
 func Validate(o *Options) error {
 	if len(o.Features) == 0 {
-		o.Features = KindFeatures
+		o.Features = DefaultFeatures(o)
 	}
 	for _, f := range o.Features {
 		if FeatureOf([]string{f}) == "" {

@@ -13,23 +13,23 @@ func TestConfigFileUnderFlags(t *testing.T) {
 	if err := os.WriteFile(file, []byte("clusterName: from-file\nkeep: true\nfeatures: [hsts, client-tls]\ntimeouts:\n  converge: 45s\n  podReady: 3m\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	Opts = Options{}
 	fs := flag.NewFlagSet("e2e", flag.ContinueOnError)
-	RegisterFlags(fs)
+	flags := RegisterFlags(fs)
 	if err := fs.Parse([]string{"-config", file, "-timeout-converge", "10s"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := Finish(fs); err != nil {
+	opts, err := flags.Options()
+	if err != nil {
 		t.Fatal(err)
 	}
-	if Opts.ClusterName != "from-file" || !Opts.Keep || Opts.Timeouts.PodReady != 3*time.Minute {
-		t.Errorf("file values not applied: %+v", Opts)
+	if opts.ClusterName != "from-file" || !opts.Keep || opts.Timeouts.PodReady != 3*time.Minute {
+		t.Errorf("file values not applied: %+v", opts)
 	}
-	if Opts.Timeouts.Converge != 10*time.Second {
-		t.Errorf("the flag must win over the file: converge %s", Opts.Timeouts.Converge)
+	if opts.Timeouts.Converge != 10*time.Second {
+		t.Errorf("the flag must win over the file: converge %s", opts.Timeouts.Converge)
 	}
-	if len(Opts.Features) != 2 || Opts.Features[0] != "hsts" {
-		t.Errorf("features = %v", Opts.Features)
+	if len(opts.Features) != 2 || opts.Features[0] != "hsts" {
+		t.Errorf("features = %v", opts.Features)
 	}
 }
 
@@ -43,29 +43,28 @@ func TestBadOptionsSayWhatIsWrong(t *testing.T) {
 		{[]string{"-features", "hsts,teleport"}, `-features: "teleport" is no feature of the conformance table`},
 		{[]string{"-timeout-converge", "0s"}, "-timeout-converge must be positive"},
 	} {
-		Opts = Options{}
 		fs := flag.NewFlagSet("e2e", flag.ContinueOnError)
-		RegisterFlags(fs)
+		flags := RegisterFlags(fs)
 		if err := fs.Parse(tc.args); err != nil {
 			t.Fatal(err)
 		}
-		if err := Finish(fs); err == nil || err.Error() != tc.want {
+		if _, err := flags.Options(); err == nil || err.Error() != tc.want {
 			t.Errorf("%v: got %v, want %q", tc.args, err, tc.want)
 		}
 	}
 }
 
 func TestTheExampleConfigLoads(t *testing.T) {
-	Opts = Options{}
 	fs := flag.NewFlagSet("e2e", flag.ContinueOnError)
-	RegisterFlags(fs)
+	flags := RegisterFlags(fs)
 	if err := fs.Parse([]string{"-config", "../example-config.yaml"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := Finish(fs); err != nil {
+	opts, err := flags.Options()
+	if err != nil {
 		t.Fatalf("e2e/example-config.yaml: %v", err)
 	}
-	if Opts.Timeouts.Converge != 30*time.Second || len(Opts.Features) != len(KindFeatures) || Opts.Profile != KindProfile || Opts.Timeouts.CRLRefresh != 5*time.Minute+30*time.Second || Opts.Timeouts.Consecutive != 3 {
-		t.Errorf("example config read as %+v", Opts)
+	if opts.Timeouts.Converge != 30*time.Second || len(opts.Features) != len(KindFeatures) || opts.Profile != KindProfile || opts.Timeouts.CRLRefresh != 5*time.Minute+30*time.Second || opts.Timeouts.Consecutive != 3 {
+		t.Errorf("example config read as %+v", opts)
 	}
 }

@@ -14,11 +14,11 @@ import (
 // ScratchContainer is a container of one of the suite's FROM scratch
 // images: unprivileged, read-only; never pulled on the kind profile (the
 // images are loaded), pulled if missing on an existing cluster.
-func ScratchContainer(name, image string, args ...string) corev1.Container {
+func (f *Framework) ScratchContainer(name, image string, args ...string) corev1.Container {
 	return corev1.Container{
 		Name:            name,
 		Image:           image,
-		ImagePullPolicy: E.FixturePullPolicy,
+		ImagePullPolicy: f.FixturePullPolicy,
 		Args:            args,
 		Env: []corev1.EnvVar{
 			{Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
@@ -43,28 +43,28 @@ func HTTPReadiness(path string, port int32) *corev1.Probe {
 }
 
 // CreatePod creates pod and waits until it is Ready; it returns the live pod.
-func CreatePod(ctx context.Context, pod *corev1.Pod) *corev1.Pod {
-	_, err := E.Clientset.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{})
+func (f *Framework) CreatePod(ctx context.Context, pod *corev1.Pod) *corev1.Pod {
+	_, err := f.Clientset.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "create pod %s/%s", pod.Namespace, pod.Name)
 	var live *corev1.Pod
 	Eventually(func(g Gomega) {
-		p, err := E.Clientset.CoreV1().Pods(pod.Namespace).Get(ctx, pod.Name, metav1.GetOptions{})
+		p, err := f.Clientset.CoreV1().Pods(pod.Namespace).Get(ctx, pod.Name, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(podReady(p)).To(BeTrue(), "pod %s/%s phase %s: %v", p.Namespace, p.Name, p.Status.Phase, p.Status.ContainerStatuses)
 		live = p
-	}).WithContext(ctx).WithTimeout(Opts.Timeouts.PodReady).WithPolling(Opts.Timeouts.Poll).Should(Succeed())
+	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.PodReady).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
 	return live
 }
 
 // CreateDeployment creates d and waits until all its replicas are ready.
-func CreateDeployment(ctx context.Context, d *appsv1.Deployment) {
-	_, err := E.Clientset.AppsV1().Deployments(d.Namespace).Create(ctx, d, metav1.CreateOptions{})
+func (f *Framework) CreateDeployment(ctx context.Context, d *appsv1.Deployment) {
+	_, err := f.Clientset.AppsV1().Deployments(d.Namespace).Create(ctx, d, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "create deployment %s/%s", d.Namespace, d.Name)
 	Eventually(func(g Gomega) {
-		live, err := E.Clientset.AppsV1().Deployments(d.Namespace).Get(ctx, d.Name, metav1.GetOptions{})
+		live, err := f.Clientset.AppsV1().Deployments(d.Namespace).Get(ctx, d.Name, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(live.Status.ReadyReplicas).To(Equal(*live.Spec.Replicas), "deployment %s/%s ready replicas", d.Namespace, d.Name)
-	}).WithContext(ctx).WithTimeout(Opts.Timeouts.PodReady).WithPolling(Opts.Timeouts.Poll).Should(Succeed())
+	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.PodReady).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
 }
 
 func podReady(p *corev1.Pod) bool {

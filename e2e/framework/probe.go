@@ -16,21 +16,22 @@ import (
 // server's pod proxy.
 type Probe struct {
 	Namespace, Name, IP string
+	f                   *Framework
 }
 
 // DeployProbe starts a probe pod in ns and waits until it is ready.
-func DeployProbe(ctx context.Context, ns string) *Probe {
-	c := ScratchContainer("probe", E.Image("probe"))
+func (f *Framework) DeployProbe(ctx context.Context, ns string) *Probe {
+	c := f.ScratchContainer("probe", f.Image("probe"))
 	c.ReadinessProbe = HTTPReadiness("/healthz", probe.Port)
-	pod := CreatePod(ctx, &corev1.Pod{
+	pod := f.CreatePod(ctx, &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "probe", Namespace: ns, Labels: map[string]string{"app": "probe"}},
 		Spec:       corev1.PodSpec{Containers: []corev1.Container{c}},
 	})
-	return &Probe{Namespace: ns, Name: pod.Name, IP: pod.Status.PodIP}
+	return &Probe{Namespace: ns, Name: pod.Name, IP: pod.Status.PodIP, f: f}
 }
 
 func (p *Probe) get(ctx context.Context, path string, params map[string]string, out any) error {
-	raw, err := E.Clientset.CoreV1().Pods(p.Namespace).ProxyGet("http", p.Name, strconv.Itoa(probe.Port), path, params).DoRaw(ctx)
+	raw, err := p.f.Clientset.CoreV1().Pods(p.Namespace).ProxyGet("http", p.Name, strconv.Itoa(probe.Port), path, params).DoRaw(ctx)
 	if err != nil {
 		return fmt.Errorf("probe %s/%s %s: %w", p.Namespace, p.Name, path, err)
 	}

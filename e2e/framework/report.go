@@ -12,19 +12,17 @@ import (
 
 // WriteConformance writes conformance.{yaml,json} and summary.md into the
 // report directory from the suite's report.
-func WriteConformance(report types.Report) error {
+func (f *Framework) WriteConformance(report types.Report) error {
 	meta := reports.Meta{
-		Implementation: implementation(),
+		Implementation: f.implementation(),
 		SuiteVersion:   SuiteVersion,
-		Profile:        Opts.Profile,
+		Profile:        f.Opts.Profile,
 		Date:           report.StartTime,
 		Duration:       report.RunTime.Round(time.Second).String(),
 	}
 	meta.KubernetesVersion = "unknown"
-	if E != nil {
-		if E.KubernetesVersion != "" {
-			meta.KubernetesVersion = E.KubernetesVersion
-		}
+	if f.Env != nil && f.KubernetesVersion != "" {
+		meta.KubernetesVersion = f.KubernetesVersion
 	}
 	var specs []reports.SpecResult
 	for _, s := range report.SpecReports {
@@ -40,25 +38,25 @@ func WriteConformance(report types.Report) error {
 		}
 		specs = append(specs, reports.SpecResult{Name: s.FullText(), Labels: s.Labels(), State: state, Duration: s.RunTime})
 	}
-	return reports.Build(meta, Features, Claimed(), specs).Write(Opts.ReportDir)
+	return reports.Build(meta, Features, f.Claimed(), specs).Write(f.Opts.ReportDir)
 }
 
 // implementation names the router under test: the options win, then what
 // the router image says of itself.
-func implementation() reports.Implementation {
+func (f *Framework) implementation() reports.Implementation {
 	impl := reports.Implementation{
-		Organization: Opts.ImplementationOrganization, Name: Opts.ImplementationName, URL: Opts.ImplementationURL,
-		Contact: Opts.ImplementationContact, Version: Opts.ImplementationVersion,
+		Organization: f.Opts.ImplementationOrganization, Name: f.Opts.ImplementationName, URL: f.Opts.ImplementationURL,
+		Contact: f.Opts.ImplementationContact, Version: f.Opts.ImplementationVersion,
 	}
 	var img images.RouterImage
-	if E != nil {
-		img = E.Router
+	if f.Env != nil {
+		img = f.Router
 		impl.Image, impl.ImageID, impl.HAProxyVersion = img.Ref, img.ID, img.HAProxyVersion
 	}
 	repo, tag := splitRef(img.Ref)
 	if impl.Name == "" {
 		impl.Name = "reference-router"
-		if Opts.RouterImage != "" {
+		if f.Opts.RouterImage != "" {
 			impl.Name = repo
 		}
 	}
@@ -66,7 +64,7 @@ func implementation() reports.Implementation {
 		switch {
 		case img.Version != "":
 			impl.Version = img.Version
-		case Opts.RouterImage != "" && tag != "":
+		case f.Opts.RouterImage != "" && tag != "":
 			impl.Version = tag
 		default:
 			impl.Version = SuiteVersion

@@ -11,13 +11,13 @@ import (
 )
 
 // HTTP is a plain HTTP request for host through the router.
-func HTTP(host, path string) httpclient.Request {
-	return httpclient.Request{Addr: E.HTTPAddr, Host: host, Path: path}
+func (f *Framework) HTTP(host, path string) httpclient.Request {
+	return httpclient.Request{Addr: f.HTTPAddr, Host: host, Path: path}
 }
 
 // HTTPS is a TLS request for host through the router (SNI = host).
-func HTTPS(host, path string) httpclient.Request {
-	return httpclient.Request{Addr: E.HTTPSAddr, HTTPS: true, Host: host, Path: path}
+func (f *Framework) HTTPS(host, path string) httpclient.Request {
+	return httpclient.Request{Addr: f.HTTPSAddr, HTTPS: true, Host: host, Path: path}
 }
 
 // WithCert returns r sending cert, whatever CA the router asks for.

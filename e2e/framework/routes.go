@@ -12,16 +12,16 @@ import (
 )
 
 // Host is a route host unique to the spec's namespace.
-func Host(ns, name string) string { return fmt.Sprintf("%s-%s.%s", name, ns, E.Domain) }
+func (f *Framework) Host(ns, name string) string { return fmt.Sprintf("%s-%s.%s", name, ns, f.Domain) }
 
 // RouteTo builds a route to the echo backend's port ("http" or "https"),
 // with a unique host; set its TLS, annotations and headers before creating
 // it.
-func RouteTo(backend *Echo, name, port string) *routev1.Route {
+func (f *Framework) RouteTo(backend *Echo, name, port string) *routev1.Route {
 	return &routev1.Route{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: backend.Namespace},
 		Spec: routev1.RouteSpec{
-			Host: Host(backend.Namespace, name),
+			Host: f.Host(backend.Namespace, name),
 			To:   routev1.RouteTargetReference{Kind: "Service", Name: backend.Service},
 			Port: &routev1.RoutePort{TargetPort: intstr.FromString(port)},
 		},
@@ -30,21 +30,21 @@ func RouteTo(backend *Echo, name, port string) *routev1.Route {
 
 // CreateRoute creates r (failing the spec if the API refuses it) and waits
 // until this router admits it.
-func CreateRoute(ctx context.Context, r *routev1.Route) *routev1.Route {
-	created, err := E.Routes.RouteV1().Routes(r.Namespace).Create(ctx, r, metav1.CreateOptions{})
+func (f *Framework) CreateRoute(ctx context.Context, r *routev1.Route) *routev1.Route {
+	created, err := f.Routes.RouteV1().Routes(r.Namespace).Create(ctx, r, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "create route %s/%s", r.Namespace, r.Name)
-	WaitAdmitted(ctx, created)
+	f.WaitAdmitted(ctx, created)
 	return created
 }
 
 // WaitAdmitted waits for the route's Admitted=True condition from the
 // router named "default".
-func WaitAdmitted(ctx context.Context, r *routev1.Route) {
+func (f *Framework) WaitAdmitted(ctx context.Context, r *routev1.Route) {
 	Eventually(func(g Gomega) {
-		live, err := E.Routes.RouteV1().Routes(r.Namespace).Get(ctx, r.Name, metav1.GetOptions{})
+		live, err := f.Routes.RouteV1().Routes(r.Namespace).Get(ctx, r.Name, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(Admitted(live)).To(Equal(corev1.ConditionTrue), "route %s/%s status %+v", r.Namespace, r.Name, live.Status)
-	}).WithContext(ctx).WithTimeout(Opts.Timeouts.Converge).Should(Succeed())
+	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
 }
 
 // Admitted is the status of the default router's Admitted condition.

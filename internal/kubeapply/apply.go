@@ -14,6 +14,8 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/e2e-framework/klient/k8s"
 	"sigs.k8s.io/e2e-framework/klient/k8s/resources"
+
+	irv1 "github.com/router-conformance/suite/apis/contour/v1alpha1"
 )
 
 // Apply creates obj, or replaces the live object with it when it exists
@@ -34,13 +36,13 @@ func Apply(ctx context.Context, r *resources.Resources, obj k8s.Object) error {
 }
 
 // Resources returns an e2e-framework client that knows the OpenShift
-// (Route, IngressController, Ingress config) and CRD types.
+// (Route, IngressController, Ingress config), IngressRoute and CRD types.
 func Resources(cfg *rest.Config) (*resources.Resources, error) {
 	r, err := resources.New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	for _, add := range []func(*runtime.Scheme) error{apiextensionsv1.AddToScheme, routev1.Install, operatorv1.Install, configv1.Install} {
+	for _, add := range []func(*runtime.Scheme) error{apiextensionsv1.AddToScheme, routev1.Install, operatorv1.Install, configv1.Install, irv1.AddToScheme} {
 		if err := add(r.GetScheme()); err != nil {
 			return nil, err
 		}

@@ -1,0 +1,26 @@
+package framework
+
+// Framework is what every spec works with: the run's options, and the
+// environment (clients, addresses, images) that the suite's set-up
+// connects on each parallel process. It is built once per process and
+// handed to the specs when they are declared, so the framework keeps no
+// state of its own.
+type Framework struct {
+	// Env is nil until Connect: specs use it only while they run.
+	*Env
+	Opts Options
+}
+
+// New returns the framework of a run with validated options.
+func New(opts Options) *Framework { return &Framework{Opts: opts} }
+
+// Connect opens this process's clients from what the first process
+// marshalled (Env.Marshal).
+func (f *Framework) Connect(data []byte) error {
+	env, err := Connect(data)
+	if err != nil {
+		return err
+	}
+	f.Env = env
+	return nil
+}

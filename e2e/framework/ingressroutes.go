@@ -1,0 +1,60 @@
+package framework
+
+import (
+	"context"
+	"net/http"
+
+	. "github.com/onsi/gomega"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	irv1 "github.com/router-conformance/suite/apis/contour/v1alpha1"
+	"github.com/router-conformance/suite/e2e/httpclient"
+)
+
+// CreateIngressRoute creates ir; the spec's namespace takes it away.
+func (f *Framework) CreateIngressRoute(ctx context.Context, ir *irv1.IngressRoute) *irv1.IngressRoute {
+	Expect(f.Resources.Create(ctx, ir)).To(Succeed(), "create IngressRoute %s/%s", ir.Namespace, ir.Name)
+	return ir
+}
+
+// UpdateIngressRoute applies change to the live object, again on a
+// conflict (the router writes its status meanwhile).
+func (f *Framework) UpdateIngressRoute(ctx context.Context, ns, name string, change func(*irv1.IngressRoute)) {
+	Eventually(func(g Gomega) {
+		var live irv1.IngressRoute
+		g.Expect(f.Resources.Get(ctx, name, ns, &live)).To(Succeed())
+		change(&live)
+		err := f.Resources.Update(ctx, &live)
+		g.Expect(apierrors.IsConflict(err)).To(BeFalse(), "conflict: try again")
+		g.Expect(err).NotTo(HaveOccurred())
+	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+}
+
+// DeleteIngressRoute deletes one IngressRoute.
+func (f *Framework) DeleteIngressRoute(ctx context.Context, ns, name string) {
+	Expect(f.Resources.Delete(ctx, &irv1.IngressRoute{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}})).To(Succeed(), "delete IngressRoute %s/%s", ns, name)
+}
+
+// GetIngressRoute reads one IngressRoute.
+func (f *Framework) GetIngressRoute(ctx context.Context, g Gomega, ns, name string) *irv1.IngressRoute {
+	var live irv1.IngressRoute
+	g.ExpectWithOffset(1, f.Resources.Get(ctx, name, ns, &live)).To(Succeed(), "get IngressRoute %s/%s", ns, name)
+	return &live
+}
+
+// EventuallyIngressRouteStatus waits until the router's status of the
+// IngressRoute passes check.
+func (f *Framework) EventuallyIngressRouteStatus(ctx context.Context, ns, name string, check func(g Gomega, st irv1.Status)) {
+	Eventually(func(g Gomega) {
+		check(g, f.GetIngressRoute(ctx, g, ns, name).Status)
+	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+}
+
+// NotServed checks that resp is the router's own no-route answer: 503,
+// and no backend saw the request (upstream's error-page-503.http; the
+// reference router answers alike).
+func NotServed(g Gomega, resp *httpclient.Response) {
+	g.ExpectWithOffset(1, resp.Status).To(Equal(http.StatusServiceUnavailable), "want the router's no-route answer; body: %s", resp.Body)
+	g.ExpectWithOffset(1, resp.Echo).To(BeNil(), "a backend answered: %+v", resp.Echo)
+}
