@@ -1,12 +1,14 @@
-// Package controller watches Routes, Services and EndpointSlices, turns
-// the admitted routes into an HAProxy configuration, reloads HAProxy when
-// it changes (coalescing bursts), and reports each route's Admitted
-// condition in its status.
+// Package controller watches Routes, Services and EndpointSlices (and,
+// when their CRD is served, IngressRoutes and Secrets), turns the admitted
+// routes and the served IngressRoute hosts into an HAProxy configuration,
+// reloads HAProxy when it changes (coalescing bursts), and reports each
+// route's Admitted condition and each IngressRoute's status.
 package controller
 
 import (
 	"crypto/tls"
 	"fmt"
+	"net"
 	"sort"
 	"strconv"
 	"strings"
@@ -123,22 +125,28 @@ func endpoints(route *routev1.Route, service *corev1.Service, slices []*discover
 		if port == nil {
 			continue
 		}
-		for _, e := range s.Endpoints {
-			if e.Conditions.Ready != nil && !*e.Conditions.Ready {
-				continue
-			}
-			for _, a := range e.Addresses {
-				addr := a + ":" + strconv.Itoa(int(*port))
-				if strings.Contains(a, ":") {
-					addr = "[" + a + "]:" + strconv.Itoa(int(*port))
-				}
-				out = append(out, haproxy.Endpoint{Addr: addr})
-			}
+		for _, addr := range readyAddrs(s, *port) {
+			out = append(out, haproxy.Endpoint{Addr: addr})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Addr < out[j].Addr })
 	for i := range out {
 		out[i].Name = fmt.Sprintf("ep%d", i+1)
+	}
+	return out
+}
+
+// readyAddrs are the slice's ready (or not known unready) addresses with
+// port, IPv6 in brackets.
+func readyAddrs(s *discoveryv1.EndpointSlice, port int32) []string {
+	var out []string
+	for _, e := range s.Endpoints {
+		if e.Conditions.Ready != nil && !*e.Conditions.Ready {
+			continue
+		}
+		for _, a := range e.Addresses {
+			out = append(out, net.JoinHostPort(a, strconv.Itoa(int(port))))
+		}
 	}
 	return out
 }
