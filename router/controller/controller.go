@@ -19,6 +19,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -28,7 +29,8 @@ import (
 	"github.com/router-conformance/suite/router/haproxy"
 )
 
-// Controller keeps HAProxy in step with the cluster's routes.
+// Controller keeps HAProxy in step with the cluster's Routes and, when
+// Dynamic is set, IngressRoutes.
 type Controller struct {
 	Kube   kubernetes.Interface
 	Routes routeclient.Interface
@@ -46,14 +48,23 @@ type Controller struct {
 	// Coalesce is how long a burst of changes is gathered before a sync.
 	Coalesce time.Duration
 	Logf     func(format string, args ...any)
+	// Dynamic, if set, serves IngressRoutes (contour.heptio.com/v1alpha1)
+	// once their CRD is served, alongside the Routes, and writes their
+	// status.
+	Dynamic dynamic.Interface
+	// IngressRouteRetry is how often the router looks for the IngressRoute
+	// CRD while it is not served; 0 means 30s.
+	IngressRouteRetry time.Duration
 
 	routeLister   routelisters.RouteLister
 	serviceLister corelisters.ServiceLister
 	sliceLister   discoverylisters.EndpointSliceLister
 	triggerOnce   sync.Once
 	trigger       chan struct{}
-	lastConfig    []byte
-	started       bool
+	// ir is set once the IngressRoute caches have synced.
+	ir         atomic.Pointer[ingressRouteCaches]
+	lastConfig []byte
+	started    bool
 	// reloadRequested forces a reload at the next sync although the
 	// rendered configuration did not change.
 	reloadRequested atomic.Bool
@@ -91,6 +102,9 @@ func (c *Controller) Run(ctx context.Context) error {
 		if !ok {
 			return fmt.Errorf("cache of %v did not sync (is the Route CRD installed?)", typ)
 		}
+	}
+	if c.Dynamic != nil {
+		go c.watchIngressRoutes(ctx)
 	}
 	c.poke()
 	for {
@@ -179,6 +193,12 @@ func (c *Controller) sync(ctx context.Context) error {
 		}
 		verdicts[r] = rej
 	}
+	taken := map[string]bool{}
+	for _, r := range cfg.Routes {
+		taken[r.Host] = true
+	}
+	irRoutes, snap := c.ingressRouteConfig(taken)
+	cfg.Routes = append(cfg.Routes, irRoutes...)
 	if err := c.apply(ctx, cfg); err != nil {
 		return err
 	}
@@ -187,6 +207,7 @@ func (c *Controller) sync(ctx context.Context) error {
 			c.logf("status of route %s/%s: %v", r.Namespace, r.Name, err)
 		}
 	}
+	c.reportIngressRoutes(ctx, snap)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 // Command router is the reference router: the controller and HAProxy in
 // one pod, configured by the upstream OpenShift router's environment
-// contract.
+// contract. Beyond Routes it serves IngressRoutes (contour.heptio.com)
+// when their CRD is installed.
 package main
 
 import (
@@ -18,6 +19,7 @@ import (
 	"syscall"
 
 	routeclient "github.com/openshift/client-go/route/clientset/versioned"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -200,8 +202,13 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	// IngressRoutes have no generated client: the dynamic one reads them.
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
 	c := &controller.Controller{
-		Kube: kube, Routes: routes, Base: base, Proxy: proxy,
+		Kube: kube, Routes: routes, Dynamic: dyn, Base: base, Proxy: proxy,
 		RouterName: s.routerName, CanonicalHostname: s.canonical,
 		Logf: log.Printf,
 	}
