@@ -106,7 +106,7 @@ bench-cluster: docker ## measure node-image cold/warm build, cluster create/dele
 	clusters/kind/bench.sh $(REPORTS)/bench-cluster
 
 .PHONY: bench-router
-bench-router: docker ## measure route convergence (create -> first correct answer) p50/p99 into $(REPORTS)/bench-router.{json,md}
+bench-router: docker ## measure convergence (Route, IngressRoute vertex: create -> first correct answer) p50/p99 into $(REPORTS)/bench-router.{json,md}
 	go run ./bench/routes -repo=$(CURDIR) -report-dir=$(abspath $(REPORTS)) -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse) -out $(REPORTS)/bench-router
 
 .PHONY: bench
