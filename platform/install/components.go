@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/e2e-framework/klient/k8s"
 	"sigs.k8s.io/e2e-framework/klient/k8s/resources"
 
+	irv1 "github.com/router-conformance/suite/apis/contour/v1alpha1"
 	"github.com/router-conformance/suite/pki"
 	"github.com/router-conformance/suite/platform/ingressoperator"
 )
@@ -72,15 +73,39 @@ func httpProbe(path string, port int32, scheme corev1.URIScheme) *corev1.Probe {
 
 // routerObjects: the router Deployment and RBAC exactly as the ingress
 // operator renders them for the default IngressController, whatever the
-// image; host ports 80 and 443 (the kind profile maps them to 127.0.0.1).
+// image; host ports 80 and 443 (the kind profile maps them to 127.0.0.1);
+// and, apart from the operator's role, what serving IngressRoutes takes.
 func routerObjects(o Options) []k8s.Object {
 	var objs []k8s.Object
 	for _, obj := range ingressoperator.RouterRBAC() {
 		objs = append(objs, obj)
 	}
+	objs = append(objs, ingressRouteRBAC()...)
 	return append(objs, ingressoperator.RouterDeployment(ingressoperator.RouterDeploymentOptions{
 		IngressController: "default", Image: o.Images.Router, Domain: o.Domain,
 	}))
+}
+
+// ingressRouteRBAC lets the router's ServiceAccount read IngressRoutes,
+// write their status, and read the Secrets their roots name (any
+// namespace: a root's secret lives in the root's). It is a role of its
+// own so that the operator's router role stays upstream's, which grants
+// no Secrets; the upstream router never uses it.
+func ingressRouteRBAC() []k8s.Object {
+	role := "router-conformance:router-ingressroutes"
+	return []k8s.Object{
+		&rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: role}, Rules: []rbacv1.PolicyRule{
+			rule([]string{irv1.GroupName}, []string{irv1.Plural}, readOnly),
+			rule([]string{irv1.GroupName}, []string{irv1.Plural + "/status"}, []string{"update", "patch"}),
+			rule([]string{""}, []string{"secrets"}, readOnly),
+		}},
+		&rbacv1.ClusterRoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: role},
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role},
+			Subjects: []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind,
+				Name: ingressoperator.RouterServiceAccount, Namespace: ingressoperator.RouterNamespace}},
+		},
+	}
 }
 
 func reconcilerObjects(o Options) []k8s.Object {

@@ -1,7 +1,7 @@
 // Package install puts the reference router on a cluster: the OpenShift
-// CRDs from the github.com/openshift/api module, the router, its route
-// admission webhook and the IngressController reconciler, all as typed
-// objects.
+// CRDs from the github.com/openshift/api module and the IngressRoute CRD,
+// the router, its route admission webhook and the IngressController
+// reconciler, all as typed objects.
 package install
 
 import (
@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/e2e-framework/klient/k8s/resources"
 	"sigs.k8s.io/yaml"
 
+	irv1 "github.com/router-conformance/suite/apis/contour/v1alpha1"
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/internal/kubeapply"
 	"github.com/router-conformance/suite/platform/ingressoperator"
@@ -77,11 +78,11 @@ func Install(ctx context.Context, cfg *rest.Config, o Options) error {
 	if err != nil {
 		return err
 	}
-	crds, err := LoadCRDs(o.RepoRoot)
+	crds, err := installedCRDs(o.RepoRoot)
 	if err != nil {
 		return err
 	}
-	logf("installing the Route, IngressController and Ingress CRDs")
+	logf("installing the Route, IngressController, Ingress and IngressRoute CRDs")
 	for _, crd := range crds {
 		if err := kubeapply.Apply(ctx, r, crd); err != nil {
 			return fmt.Errorf("CRD %s: %w", crd.Name, err)
@@ -171,6 +172,18 @@ func LoadCRDs(repoRoot string) ([]*apiextensionsv1.CustomResourceDefinition, err
 		crds = append(crds, &crd)
 	}
 	return crds, nil
+}
+
+// installedCRDs are the openshift/api CRDs and the IngressRoute CRD of
+// the design document (contour.heptio.com/v1alpha1), which the reference
+// router serves beside Routes. A router that does not serve IngressRoutes
+// ignores it.
+func installedCRDs(repoRoot string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	crds, err := LoadCRDs(repoRoot)
+	if err != nil {
+		return nil, err
+	}
+	return append(crds, irv1.CRD()), nil
 }
 
 func waitEstablished(ctx context.Context, r *resources.Resources, name string, timeout time.Duration) error {

@@ -1,0 +1,76 @@
+package install
+
+import (
+	"slices"
+	"testing"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+
+	irv1 "github.com/router-conformance/suite/apis/contour/v1alpha1"
+	"github.com/router-conformance/suite/platform/ingressoperator"
+)
+
+// The router's ServiceAccount may read IngressRoutes and Secrets and write
+// IngressRoute status, through a role apart from the operator's.
+func TestRouterObjectsGrantIngressRoutes(t *testing.T) {
+	roles := map[string]*rbacv1.ClusterRole{}
+	var bound []string
+	for _, obj := range routerObjects(Options{Images: Images{Router: "router:test"}}) {
+		switch o := obj.(type) {
+		case *rbacv1.ClusterRole:
+			roles[o.Name] = o
+		case *rbacv1.ClusterRoleBinding:
+			s := o.Subjects
+			if len(s) == 1 && s[0].Name == ingressoperator.RouterServiceAccount && s[0].Namespace == ingressoperator.RouterNamespace {
+				bound = append(bound, o.RoleRef.Name)
+			}
+		}
+	}
+	allowed := func(group, resource, verb string) bool {
+		for _, name := range bound {
+			if role := roles[name]; role != nil {
+				for _, r := range role.Rules {
+					if slices.Contains(r.APIGroups, group) && slices.Contains(r.Resources, resource) && slices.Contains(r.Verbs, verb) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	for _, want := range []struct{ group, resource, verb string }{
+		{irv1.GroupName, "ingressroutes", "get"}, {irv1.GroupName, "ingressroutes", "list"}, {irv1.GroupName, "ingressroutes", "watch"},
+		{irv1.GroupName, "ingressroutes/status", "update"}, {irv1.GroupName, "ingressroutes/status", "patch"},
+		{"", "secrets", "get"}, {"", "secrets", "list"}, {"", "secrets", "watch"},
+	} {
+		if !allowed(want.group, want.resource, want.verb) {
+			t.Errorf("the router may not %s %s.%s", want.verb, want.resource, want.group)
+		}
+	}
+	for _, deny := range []struct{ group, resource, verb string }{
+		{irv1.GroupName, "ingressroutes", "update"}, {"", "secrets", "update"}, {irv1.GroupName, "ingressroutes", "delete"},
+	} {
+		if allowed(deny.group, deny.resource, deny.verb) {
+			t.Errorf("the router may %s %s.%s", deny.verb, deny.resource, deny.group)
+		}
+	}
+	if op := roles[ingressoperator.RouterClusterRole]; op == nil || len(op.Rules) != 4 {
+		t.Errorf("the operator's router role changed: %+v", op)
+	}
+}
+
+func TestInstalledCRDsIncludeIngressRoute(t *testing.T) {
+	crds, err := installedCRDs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range crds {
+		names = append(names, c.Name)
+	}
+	for _, want := range []string{"routes.route.openshift.io", "ingresscontrollers.operator.openshift.io", "ingresses.config.openshift.io", "ingressroutes.contour.heptio.com"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("CRDs %v lack %s", names, want)
+		}
+	}
+}
