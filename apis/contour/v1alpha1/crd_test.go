@@ -1,4 +1,4 @@
-package ingressroute
+package v1alpha1
 
 import (
 	"strings"
