@@ -56,6 +56,7 @@ func Declare(opts framework.Options) (*framework.Framework, error) {
 		describeHTTPHeaderActions,
 		describeClientTLS,
 		describeComponentRoutes,
+		describeDelegation,
 	} {
 		describe(f)
 	}

@@ -25,7 +25,7 @@ var Features = []reports.Feature{
 }
 
 // KindFeatures are the features the hermetic profile's reference router claims.
-var KindFeatures = []string{"smoke", "router", "hsts", "hsts-policy", "header-actions", "client-tls", "component-routes"}
+var KindFeatures = []string{"smoke", "router", "hsts", "hsts-policy", "header-actions", "client-tls", "component-routes", "delegation"}
 
 // OpenShiftRouterFeatures are claimed by default for any other router
 // (-router-image, or the existing profile): the OpenShift router's, which

@@ -1,0 +1,437 @@
+package conformance
+
+import (
+	"crypto/x509"
+	"net/http"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	irv1 "github.com/router-conformance/suite/apis/contour/v1alpha1"
+	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/pki"
+)
+
+// Seed 003, the IngressRoute design document: a root IngressRoute carries
+// the virtual host; other IngressRoutes (vertices) are reachable only by
+// delegation of a path prefix; routes match most specific first; a route
+// sends traffic only to services of its own object's namespace. Where the
+// document is silent the specs follow shipped Contour (v0.15, v1.0):
+// projectcontour/contour internal/dag/builder.go and
+// docs/ingressroute.md, cited per spec. Every IngressRoute lives in the
+// spec's own namespaces, so the specs run in parallel.
+func describeDelegation(f *framework.Framework) {
+	Describe("Delegation (IngressRoute)", Label("delegation"), func() {
+		// Design document, "Virtual hosts": the root names the fqdn and its
+		// aliases; a host no root claims is not served.
+		It("a root serves its fqdn and every alias; another host gets the router's no-route answer", func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "ir-root")
+			backend := f.DeployEcho(ctx, ns)
+			fqdn := f.Host(ns, "www")
+			aliases := []string{f.Host(ns, "alias-one"), f.Host(ns, "alias-two")}
+			r := rootRoute(ns, "root", fqdn, toService("/", backend.Service))
+			r.Spec.VirtualHost.Aliases = aliases
+			f.CreateIngressRoute(ctx, r)
+
+			f.EventuallyIngressRouteStatus(ctx, ns, "root", expectValid)
+			for _, host := range append([]string{fqdn}, aliases...) {
+				f.EventuallyResponds(ctx, f.HTTP(host, "/"), backend.Served)
+			}
+			By("a host no root claims: the router's no-route answer")
+			f.EventuallyResponds(ctx, f.HTTP(f.Host(ns, "unclaimed"), "/"), framework.NotServed)
+		})
+
+		// Design document, "Routes": the longest matching prefix wins;
+		// Contour matches a prefix by whole path segments
+		// (internal/dag/builder.go, prefix conditions; envoy's prefix
+		// match on a segment boundary since v1.0 HTTPProxy).
+		It("the most specific prefix wins whatever the list order, matching whole path segments", func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "ir-prefix")
+			top := f.DeployNamedEcho(ctx, ns, "top")
+			foo := f.DeployNamedEcho(ctx, ns, "foo")
+			bar := f.DeployNamedEcho(ctx, ns, "bar")
+			host := f.Host(ns, "www")
+			// Listed least specific first: the order must not matter.
+			f.CreateIngressRoute(ctx, rootRoute(ns, "root", host,
+				toService("/", top.Service), toService("/foo", foo.Service), toService("/foo/bar", bar.Service)))
+			f.EventuallyIngressRouteStatus(ctx, ns, "root", expectValid)
+			for _, c := range []struct {
+				path    string
+				backend *framework.Echo
+			}{
+				{"/", top}, {"/foo", foo}, {"/foo/", foo}, {"/foo/baz", foo},
+				{"/foo/bar", bar}, {"/foo/bar/", bar}, {"/foo/bar/baz", bar},
+				{"/foobar", top}, {"/foo/barn", foo},
+			} {
+				By(c.path + " → " + c.backend.Service)
+				f.EventuallyResponds(ctx, f.HTTP(host, c.path), c.backend.Served)
+			}
+		})
+
+		// Design document, "Delegation": a root hands a prefix to a vertex,
+		// in its own namespace or another, and the vertex on to the next;
+		// the status of each vertex names its parent and prefix (the
+		// document's delegationStatuses).
+		It("delegates within a namespace and across namespaces, several levels deep", func(ctx SpecContext) {
+			rootNS := f.SpecNamespace(ctx, "ir-chain-root")
+			teamNS := f.SpecNamespace(ctx, "ir-chain-team")
+			rootBackend := f.DeployEcho(ctx, rootNS)
+			blogBackend := f.DeployNamedEcho(ctx, rootNS, "blog")
+			teamBackend := f.DeployEcho(ctx, teamNS)
+			host := f.Host(rootNS, "www")
+			f.CreateIngressRoute(ctx, rootRoute(rootNS, "root", host, toService("/", rootBackend.Service), delegateTo("/blog", "blog", "")))
+			f.CreateIngressRoute(ctx, vertexRoute(rootNS, "blog", toService("/blog", blogBackend.Service), delegateTo("/blog/team", "team", teamNS)))
+			f.CreateIngressRoute(ctx, vertexRoute(teamNS, "team", toService("/blog/team", teamBackend.Service)))
+
+			f.EventuallyIngressRouteStatus(ctx, rootNS, "blog", expectConnected("root", rootNS, "/blog"))
+			f.EventuallyIngressRouteStatus(ctx, teamNS, "team", expectConnected("blog", rootNS, "/blog/team"))
+			f.EventuallyResponds(ctx, f.HTTP(host, "/"), rootBackend.Served)
+			f.EventuallyResponds(ctx, f.HTTP(host, "/blog/post"), blogBackend.Served)
+			f.EventuallyResponds(ctx, f.HTTP(host, "/blog/team/page"), teamBackend.Served)
+		})
+
+		// Design document, "Services": a route names services of its own
+		// object's namespace only, so a team cannot publish another
+		// team's service. Contour v0.15 marks such an object invalid
+		// ("Service [name:port] is invalid or missing").
+		It("a route reaches only services of its own namespace: a service that exists only elsewhere makes the object invalid", func(ctx SpecContext) {
+			rootNS := f.SpecNamespace(ctx, "ir-svc-root")
+			teamNS := f.SpecNamespace(ctx, "ir-svc-team")
+			other := f.DeployNamedEcho(ctx, rootNS, "private")
+			teamBackend := f.DeployEcho(ctx, teamNS)
+			host := f.Host(rootNS, "www")
+			f.CreateIngressRoute(ctx, rootRoute(rootNS, "root", host, delegateTo("/team", "team", teamNS)))
+			f.CreateIngressRoute(ctx, vertexRoute(teamNS, "team", toService("/team", other.Service)))
+
+			f.EventuallyIngressRouteStatus(ctx, teamNS, "team", expectInvalid(teamNS+"/"+other.Service))
+			f.EventuallyResponds(ctx, f.HTTP(host, "/team"), framework.NotServed)
+			By("positive control: a service of the vertex's own namespace is served")
+			f.UpdateIngressRoute(ctx, teamNS, "team", func(ir *irv1.IngressRoute) {
+				ir.Spec.Routes = []irv1.Route{toService("/team", teamBackend.Service)}
+			})
+			f.EventuallyIngressRouteStatus(ctx, teamNS, "team", expectConnected("root", rootNS, "/team"))
+			f.EventuallyResponds(ctx, f.HTTP(host, "/team"), teamBackend.Served)
+		})
+
+		// Design document, rule 1 (no partial application) and its worry
+		// that a vertex could re-delegate a path it was never given and so
+		// publish another team's service: every route of a vertex, service
+		// or delegate, must lie under the prefix it was given, or the
+		// vertex is invalid and none of its routes is served. Contour v0.15:
+		// "the path prefix %q does not match the parent's path prefix %q".
+		It("a vertex whose routes leave its delegated prefix is invalid, and none of its routes is served", func(ctx SpecContext) {
+			rootNS := f.SpecNamespace(ctx, "ir-outside-root")
+			teamNS := f.SpecNamespace(ctx, "ir-outside-team")
+			otherNS := f.SpecNamespace(ctx, "ir-outside-other")
+			teamBackend := f.DeployEcho(ctx, teamNS)
+			otherBackend := f.DeployEcho(ctx, otherNS)
+			host := f.Host(rootNS, "www")
+			f.CreateIngressRoute(ctx, rootRoute(rootNS, "root", host, delegateTo("/team", "team", teamNS), delegateTo("/admin", "gate", rootNS)))
+			f.CreateIngressRoute(ctx, vertexRoute(teamNS, "team", toService("/team", teamBackend.Service), toService("/other", teamBackend.Service)))
+
+			By("a service route outside /team: the whole vertex is refused")
+			f.EventuallyIngressRouteStatus(ctx, teamNS, "team", expectInvalid(`"/other"`, `"/team"`))
+			f.EventuallyResponds(ctx, f.HTTP(host, "/team"), framework.NotServed)
+			f.EventuallyResponds(ctx, f.HTTP(host, "/other"), framework.NotServed)
+
+			By("a delegate route outside /team (another team's /admin): refused the same way")
+			f.CreateIngressRoute(ctx, vertexRoute(otherNS, "admin", toService("/admin", otherBackend.Service)))
+			f.UpdateIngressRoute(ctx, teamNS, "team", func(ir *irv1.IngressRoute) {
+				ir.Spec.Routes = []irv1.Route{toService("/team", teamBackend.Service), delegateTo("/admin", "admin", otherNS)}
+			})
+			f.EventuallyIngressRouteStatus(ctx, teamNS, "team", expectInvalid(`"/admin"`, `"/team"`))
+			f.EventuallyResponds(ctx, f.HTTP(host, "/team"), framework.NotServed)
+			f.EventuallyResponds(ctx, f.HTTP(host, "/admin"), framework.NotServed)
+			f.EventuallyIngressRouteStatus(ctx, otherNS, "admin", expectOrphaned)
+
+			By("positive control: within its prefix, the vertex is served")
+			f.UpdateIngressRoute(ctx, teamNS, "team", func(ir *irv1.IngressRoute) {
+				ir.Spec.Routes = []irv1.Route{toService("/team", teamBackend.Service)}
+			})
+			f.EventuallyIngressRouteStatus(ctx, teamNS, "team", expectConnected("root", rootNS, "/team"))
+			f.EventuallyResponds(ctx, f.HTTP(host, "/team"), teamBackend.Served)
+		})
+
+		// Design document, "Orphaned IngressRoutes" and the blue/green
+		// example of "Delegation": a vertex no root reaches has no effect
+		// and says so; the root switching its delegation moves the traffic.
+		It("orphans have no effect until delegated to; switching a delegation moves traffic and orphans the old vertex", func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "ir-bluegreen")
+			blue := f.DeployNamedEcho(ctx, ns, "blue")
+			green := f.DeployNamedEcho(ctx, ns, "green")
+			host := f.Host(ns, "www")
+			f.CreateIngressRoute(ctx, vertexRoute(ns, "blue", toService("/app", blue.Service)))
+			f.CreateIngressRoute(ctx, vertexRoute(ns, "green", toService("/app", green.Service)))
+			f.EventuallyIngressRouteStatus(ctx, ns, "blue", expectOrphaned)
+			f.EventuallyIngressRouteStatus(ctx, ns, "green", expectOrphaned)
+
+			By("the root delegates /app to blue: blue is connected and served")
+			f.CreateIngressRoute(ctx, rootRoute(ns, "root", host, delegateTo("/app", "blue", "")))
+			f.EventuallyIngressRouteStatus(ctx, ns, "blue", expectConnected("root", ns, "/app"))
+			f.EventuallyResponds(ctx, f.HTTP(host, "/app"), blue.Served)
+			f.EventuallyIngressRouteStatus(ctx, ns, "green", expectOrphaned)
+
+			By("switched to green: green served, blue orphaned with its last parent")
+			f.UpdateIngressRoute(ctx, ns, "root", func(ir *irv1.IngressRoute) {
+				ir.Spec.Routes = []irv1.Route{delegateTo("/app", "green", "")}
+			})
+			f.EventuallyResponds(ctx, f.HTTP(host, "/app"), green.Served)
+			f.EventuallyIngressRouteStatus(ctx, ns, "green", expectConnected("root", ns, "/app"))
+			f.EventuallyIngressRouteStatus(ctx, ns, "blue", func(g Gomega, st irv1.Status) {
+				expectOrphaned(g, st)
+				g.Expect(st.DelegationStatuses).To(ContainElement(HaveField("State.Orphaned.LastParent", Equal(&irv1.ObjectRef{Name: "root", Namespace: ns}))))
+			})
+		})
+
+		// Contour v0.15 internal/dag/builder.go: "route creates a delegation
+		// cycle: ..." naming the chain, and v1.0: a root is never a vertex
+		// ("root ingressroute cannot delegate to another root"). The router
+		// keeps serving the rest.
+		DescribeTable("refuses a delegation cycle, naming the chain, and keeps serving the rest",
+			func(ctx SpecContext, loop func(ns string) []*irv1.IngressRoute, refused string, chain func(ns string) []string) {
+				ns := f.SpecNamespace(ctx, "ir-cycle")
+				backend := f.DeployEcho(ctx, ns)
+				host := f.Host(ns, "www")
+				f.CreateIngressRoute(ctx, rootRoute(ns, "root", host, toService("/", backend.Service), delegateTo("/a", "a", "")))
+				for _, ir := range loop(ns) {
+					f.CreateIngressRoute(ctx, ir)
+				}
+				f.EventuallyIngressRouteStatus(ctx, ns, refused, expectInvalid(chain(ns)...))
+				f.EventuallyResponds(ctx, f.HTTP(host, "/a"), func(g Gomega, resp *httpclient.Response) {
+					g.Expect(resp.Status).NotTo(Equal(http.StatusOK), "the refused chain must not serve /a")
+				})
+				By("positive control: the root's own route is still served")
+				f.EventuallyResponds(ctx, f.HTTP(host, "/"), backend.Served)
+			},
+			Entry("a vertex delegating to itself", func(ns string) []*irv1.IngressRoute {
+				return []*irv1.IngressRoute{vertexRoute(ns, "a", delegateTo("/a", "a", ""))}
+			}, "a", func(ns string) []string { return []string{ns + "/a", ns + "/a"} }),
+			Entry("a vertex delegating back up the chain", func(ns string) []*irv1.IngressRoute {
+				return []*irv1.IngressRoute{vertexRoute(ns, "a", delegateTo("/a", "b", "")), vertexRoute(ns, "b", delegateTo("/a", "a", ""))}
+			}, "b", func(ns string) []string { return []string{ns + "/a", ns + "/b"} }),
+			Entry("a vertex delegating to another root", func(ns string) []*irv1.IngressRoute {
+				return []*irv1.IngressRoute{vertexRoute(ns, "a", delegateTo("/a", "other-root", "")),
+					rootRoute(ns, "other-root", "other-"+ns+".invalid", delegateTo("/", "a", ""))}
+			}, "a", func(ns string) []string { return []string{ns + "/other-root"} }),
+		)
+
+		// Contour v0.15 internal/dag/builder.go: "fqdn %q is used in multiple
+		// IngressRoutes": every claimant is invalid, none served.
+		It("two roots claiming one host are both invalid and neither is served; deleting one makes the other live", func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "ir-conflict")
+			first := f.DeployNamedEcho(ctx, ns, "first")
+			second := f.DeployNamedEcho(ctx, ns, "second")
+			host := f.Host(ns, "www")
+			By("positive control: one root, served")
+			f.CreateIngressRoute(ctx, rootRoute(ns, "first", host, toService("/", first.Service)))
+			f.EventuallyResponds(ctx, f.HTTP(host, "/"), first.Served)
+
+			By("a second root claims the same host as an alias: both refused, neither served")
+			claimant := rootRoute(ns, "second", f.Host(ns, "other"), toService("/", second.Service))
+			claimant.Spec.VirtualHost.Aliases = []string{host}
+			f.CreateIngressRoute(ctx, claimant)
+			f.EventuallyIngressRouteStatus(ctx, ns, "first", expectInvalid(host))
+			f.EventuallyIngressRouteStatus(ctx, ns, "second", expectInvalid(host))
+			f.EventuallyResponds(ctx, f.HTTP(host, "/"), framework.NotServed)
+			f.EventuallyResponds(ctx, f.HTTP(f.Host(ns, "other"), "/"), framework.NotServed)
+
+			By("the first deleted: the second is valid and serves both its names")
+			f.DeleteIngressRoute(ctx, ns, "first")
+			f.EventuallyIngressRouteStatus(ctx, ns, "second", expectValid)
+			f.EventuallyResponds(ctx, f.HTTP(host, "/"), second.Served)
+			f.EventuallyResponds(ctx, f.HTTP(f.Host(ns, "other"), "/"), second.Served)
+		})
+
+		// Design document, "TLS": the root names a kubernetes.io/tls Secret
+		// of its own namespace, presented for the fqdn and the aliases by
+		// SNI. Contour v0.15 builder.go refuses a root whose secret is
+		// missing or not a valid pair ("TLS Secret [%s] not found or is
+		// malformed") and serves none of it.
+		It("TLS: the root's secret is presented for its fqdn and aliases; a missing or malformed secret leaves the root unserved", func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "ir-tls")
+			backend := f.DeployEcho(ctx, ns)
+			fqdn, alias := f.Host(ns, "secure"), f.Host(ns, "secure-alias")
+			secret, ca, cert := tlsSecret(ns, "www-tls", fqdn, alias)
+			_, err := f.Clientset.CoreV1().Secrets(ns).Create(ctx, secret, metav1.CreateOptions{})
+			Expect(err).NotTo(HaveOccurred())
+			root := rootRoute(ns, "root", fqdn, toService("/", backend.Service))
+			root.Spec.VirtualHost.Aliases = []string{alias}
+			root.Spec.VirtualHost.TLS = &irv1.TLS{SecretName: "www-tls"}
+			f.CreateIngressRoute(ctx, root)
+
+			f.EventuallyIngressRouteStatus(ctx, ns, "root", expectValid)
+			for _, host := range []string{fqdn, alias} {
+				req := f.HTTPS(host, "/")
+				req.RootCAs = pki.Pool(ca)
+				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					g.Expect(resp.TLS.PeerCertificates[0].Equal(cert)).To(BeTrue(), "%s must present the root's certificate, got %s", host, resp.TLS.PeerCertificates[0].Subject)
+				})
+			}
+
+			for _, c := range []struct {
+				what   string
+				secret string
+				named  string
+			}{
+				{"a secret that does not exist", "missing-tls", ns + "/missing-tls"},
+				{"a secret that is not of type kubernetes.io/tls", "opaque", ns + "/opaque"},
+			} {
+				By(c.what + ": the root is invalid and served neither over HTTPS nor HTTP")
+				if c.secret == "opaque" {
+					_, err := f.Clientset.CoreV1().Secrets(ns).Create(ctx, &corev1.Secret{
+						ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "opaque"}, Type: corev1.SecretTypeOpaque, Data: secret.Data,
+					}, metav1.CreateOptions{})
+					Expect(err).NotTo(HaveOccurred())
+				}
+				f.UpdateIngressRoute(ctx, ns, "root", func(ir *irv1.IngressRoute) { ir.Spec.VirtualHost.TLS.SecretName = c.secret })
+				f.EventuallyIngressRouteStatus(ctx, ns, "root", expectInvalid(c.named))
+				f.EventuallyResponds(ctx, f.HTTP(fqdn, "/"), framework.NotServed)
+				f.EventuallyResponds(ctx, f.HTTPS(fqdn, "/"), framework.NotServed)
+			}
+		})
+
+		// Design document, "Delegation": a delegation names an object that
+		// may not exist yet. Contour v0.15 skips such a route and keeps the
+		// parent valid; creating the target brings the prefix to life.
+		It("a delegation to an object that does not exist serves nothing at that prefix; creating it makes it live", func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "ir-pending")
+			rootBackend := f.DeployEcho(ctx, ns)
+			later := f.DeployNamedEcho(ctx, ns, "later")
+			host := f.Host(ns, "www")
+			f.CreateIngressRoute(ctx, rootRoute(ns, "root", host, toService("/", rootBackend.Service), delegateTo("/later", "later", "")))
+			f.EventuallyIngressRouteStatus(ctx, ns, "root", expectValid)
+			By("positive control: the root's own prefix is served; /later falls to it, no vertex serves it")
+			f.EventuallyResponds(ctx, f.HTTP(host, "/later"), rootBackend.Served)
+
+			start := time.Now()
+			f.CreateIngressRoute(ctx, vertexRoute(ns, "later", toService("/later", later.Service)))
+			f.EventuallyResponds(ctx, f.HTTP(host, "/later"), later.Served)
+			AddReportEntry("vertex created → its path served", time.Since(start).Round(time.Millisecond).String())
+			f.EventuallyIngressRouteStatus(ctx, ns, "later", expectConnected("root", ns, "/later"))
+			f.EventuallyIngressRouteStatus(ctx, ns, "root", expectValid)
+		})
+
+		// Design document, "Routes": service is a list; Contour balances a
+		// route over all of them (weights equal when unset).
+		It("several services on one route all receive traffic", func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "ir-weights")
+			one := f.DeployNamedEcho(ctx, ns, "one")
+			two := f.DeployNamedEcho(ctx, ns, "two")
+			host := f.Host(ns, "www")
+			f.CreateIngressRoute(ctx, rootRoute(ns, "root", host, toService("/", one.Service, two.Service)))
+			f.EventuallyIngressRouteStatus(ctx, ns, "root", expectValid)
+			seen := map[string]bool{}
+			Eventually(func(g Gomega) {
+				resp, err := framework.Do(ctx, f.HTTP(host, "/"))
+				g.Expect(err).NotTo(HaveOccurred())
+				g.Expect(resp.Status).To(Equal(http.StatusOK))
+				g.Expect(resp.Echo).NotTo(BeNil())
+				g.Expect(resp.Echo.Namespace).To(Equal(ns))
+				g.Expect(append(one.Pods, two.Pods...)).To(ContainElement(resp.Echo.Pod), "only the route's services may answer")
+				seen[resp.Echo.Pod] = true
+				g.Expect(seen).To(HaveLen(len(one.Pods)+len(two.Pods)), "every service's pod answers in turn")
+			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+		})
+
+		// Issue 10, rule 11 (as Contour's status writer, which compares
+		// before it updates): the router writes status only on change, so
+		// a quiet object's resourceVersion stays put.
+		It("writes status only when it changes", func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "ir-status")
+			backend := f.DeployEcho(ctx, ns)
+			host := f.Host(ns, "www")
+			f.CreateIngressRoute(ctx, rootRoute(ns, "root", host, toService("/", backend.Service)))
+			f.EventuallyIngressRouteStatus(ctx, ns, "root", expectValid)
+			f.EventuallyResponds(ctx, f.HTTP(host, "/"), backend.Served)
+			var rv string
+			Eventually(func(g Gomega) { rv = f.GetIngressRoute(ctx, g, ns, "root").ResourceVersion }).WithContext(ctx).Should(Succeed())
+
+			By("other objects change meanwhile (another root in the namespace): the quiet root is not rewritten")
+			f.CreateIngressRoute(ctx, rootRoute(ns, "neighbour", f.Host(ns, "neighbour"), toService("/", backend.Service)))
+			f.EventuallyIngressRouteStatus(ctx, ns, "neighbour", expectValid)
+			Consistently(func(g Gomega) {
+				g.Expect(f.GetIngressRoute(ctx, g, ns, "root").ResourceVersion).To(Equal(rv))
+			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge / 3).WithPolling(f.Opts.Timeouts.Poll * 4).Should(Succeed())
+
+			By("positive control: a change that alters its status is written")
+			f.UpdateIngressRoute(ctx, ns, "root", func(ir *irv1.IngressRoute) { ir.Spec.Routes = []irv1.Route{toService("/", "absent")} })
+			f.EventuallyIngressRouteStatus(ctx, ns, "root", expectInvalid(ns+"/absent"))
+		})
+	})
+}
+
+// rootRoute is a root IngressRoute: it carries the virtual host.
+func rootRoute(ns, name, fqdn string, routes ...irv1.Route) *irv1.IngressRoute {
+	ir := vertexRoute(ns, name, routes...)
+	ir.Spec.VirtualHost = &irv1.VirtualHost{Fqdn: fqdn}
+	return ir
+}
+
+// vertexRoute is an IngressRoute without a virtual host: live only when
+// delegated to.
+func vertexRoute(ns, name string, routes ...irv1.Route) *irv1.IngressRoute {
+	return &irv1.IngressRoute{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: irv1.Spec{Routes: routes}}
+}
+
+func toService(match string, services ...string) irv1.Route {
+	r := irv1.Route{Match: match}
+	for _, s := range services {
+		r.Services = append(r.Services, irv1.Service{Name: s, Port: 8080})
+	}
+	return r
+}
+
+func delegateTo(match, name, ns string) irv1.Route {
+	return irv1.Route{Match: match, Delegate: &irv1.Delegate{Name: name, Namespace: ns}}
+}
+
+func expectValid(g Gomega, st irv1.Status) {
+	g.ExpectWithOffset(1, st.CurrentStatus).To(Equal(irv1.StatusValid), "description: %s", st.Description)
+}
+
+func expectOrphaned(g Gomega, st irv1.Status) {
+	g.ExpectWithOffset(1, st.CurrentStatus).To(Equal(irv1.StatusOrphaned), "description: %s", st.Description)
+}
+
+// expectInvalid checks the status is invalid and its description names
+// every one of names (a service, a prefix, the objects of a chain).
+func expectInvalid(names ...string) func(Gomega, irv1.Status) {
+	return func(g Gomega, st irv1.Status) {
+		g.ExpectWithOffset(1, st.CurrentStatus).To(Equal(irv1.StatusInvalid), "description: %s", st.Description)
+		for _, n := range names {
+			g.ExpectWithOffset(1, st.Description).To(ContainSubstring(n))
+		}
+	}
+}
+
+// expectConnected checks the object is valid and connected to its parent
+// under prefix, with the time it was connected.
+func expectConnected(parent, parentNS, prefix string) func(Gomega, irv1.Status) {
+	return func(g Gomega, st irv1.Status) {
+		expectValid(g, st)
+		g.ExpectWithOffset(1, st.DelegationStatuses).To(ContainElement(HaveField("State.Connected", And(
+			Not(BeNil()),
+			HaveField("Parent", Equal(irv1.Parent{Name: parent, Namespace: parentNS, Prefix: prefix})),
+			HaveField("ConnectedAt.Time", Not(BeZero())),
+		))))
+	}
+}
+
+// tlsSecret is a kubernetes.io/tls Secret for hosts, and the CA that
+// issued it.
+func tlsSecret(ns, name string, hosts ...string) (*corev1.Secret, *pki.CA, *x509.Certificate) {
+	ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "IngressRoute CA " + ns}})
+	Expect(err).NotTo(HaveOccurred())
+	leaf, err := ca.IssueServer(pki.ServerOptions{Hosts: hosts})
+	Expect(err).NotTo(HaveOccurred())
+	return &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Type:       corev1.SecretTypeTLS,
+		Data:       map[string][]byte{corev1.TLSCertKey: leaf.ChainPEM(), corev1.TLSPrivateKeyKey: leaf.KeyPEM},
+	}, ca, leaf.Cert
+}
