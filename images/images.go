@@ -26,6 +26,7 @@ var Components = []Spec{
 	{Name: "echo", Package: "./fixtures/echo/cmd/echo"},
 	{Name: "probe", Package: "./fixtures/probe/cmd/probe"},
 	{Name: "crlserver", Package: "./crlserver/cmd/crlserver"},
+	{Name: "component-operator", Package: "./fixtures/componentoperator/cmd/componentoperator"},
 	// HAProxy binds 80 and 443 inside the pod.
 	{Name: "router", Package: "./router/cmd/router", OnRouterBase: true, User: "0:0"},
 	{Name: "route-admission", Package: "./platform/routeadmission/cmd/route-admission"},
