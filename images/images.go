@@ -19,14 +19,17 @@ type Spec struct {
 	OnRouterBase bool
 	// User the image runs as; "" means 65534:65534.
 	User string
+	// Fixture images are the suite's own workloads (backends, probes,
+	// the fixture component): the existing profile needs them too.
+	Fixture bool
 }
 
 // Components are every image a run of the suite loads into the cluster.
 var Components = []Spec{
-	{Name: "echo", Package: "./fixtures/echo/cmd/echo"},
-	{Name: "probe", Package: "./fixtures/probe/cmd/probe"},
-	{Name: "crlserver", Package: "./crlserver/cmd/crlserver"},
-	{Name: "component-operator", Package: "./fixtures/componentoperator/cmd/componentoperator"},
+	{Name: "echo", Package: "./fixtures/echo/cmd/echo", Fixture: true},
+	{Name: "probe", Package: "./fixtures/probe/cmd/probe", Fixture: true},
+	{Name: "crlserver", Package: "./crlserver/cmd/crlserver", Fixture: true},
+	{Name: "component-operator", Package: "./fixtures/componentoperator/cmd/componentoperator", Fixture: true},
 	// HAProxy binds 80 and 443 inside the pod.
 	{Name: "router", Package: "./router/cmd/router", OnRouterBase: true, User: "0:0"},
 	{Name: "route-admission", Package: "./platform/routeadmission/cmd/route-admission"},

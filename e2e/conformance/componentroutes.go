@@ -3,24 +3,32 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	configv1 "github.com/openshift/api/config/v1"
+	routev1 "github.com/openshift/api/route/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/fixtures/componentoperator"
+	"github.com/router-conformance/suite/pki"
 )
 
 // Seed 004: a cluster-admin gives a component's route a custom host name
 // and serving certificate through the Ingress config; the ingress
 // operator grants the component's service accounts read access to exactly
-// that Secret. The specs play the component (they write its status entry),
-// as cluster-ingress-operator's test/e2e/configurable_route_test.go does.
+// that Secret. The RBAC specs play the component (they write its status
+// entry), as cluster-ingress-operator's test/e2e/configurable_route_test.go
+// does; the last two run the suite's fixture component.
 // Upstream: cluster-ingress-operator
 // pkg/operator/controller/configurable-route/controller.go. The Ingress
 // config is one for the cluster: Serial.
@@ -123,6 +131,186 @@ func describeComponentRoutes(f *framework.Framework) {
 				"system:serviceaccount:a:d", "system:serviceaccount:a:e", "system:serviceaccount:a:f",
 			}, contract.ComponentRouteConsumingUsersOverLimit),
 		)
+
+		// The component side, played by the suite's fixture component
+		// (fixtures/componentoperator), which does what the console and
+		// authentication operators do: openshift/console-operator
+		// pkg/console/controllers/route, openshift/cluster-authentication-operator
+		// pkg/controllers/customroute; the cluster-admin's side as
+		// cluster-ingress-operator test/e2e/configurable_route_test.go writes it.
+		It("the component publishes its entry, moves its route to the custom host with the Secret's certificate, and back when the entry goes", func(ctx SpecContext) {
+			c := deployComponent(ctx, f, "component-move")
+			By("its status entry: default host, its service account, its route, all well")
+			eventuallyComponentStatus(ctx, f, c, func(g Gomega, e *configv1.ComponentRouteStatus) {
+				g.Expect(e.DefaultHostname).To(Equal(configv1.Hostname(c.defaultHost)))
+				g.Expect(e.ConsumingUsers).To(ConsistOf(configv1.ConsumingUser(c.operator.ConsumingUser())))
+				g.Expect(e.CurrentHostnames).To(ConsistOf(configv1.Hostname(c.defaultHost)))
+				g.Expect(e.RelatedObjects).To(ContainElement(configv1.ObjectReference{Group: "route.openshift.io", Resource: "routes", Namespace: c.ns, Name: c.route}))
+				expectConditions(g, e, metav1.ConditionFalse)
+			})
+			f.EventuallyResponds(ctx, f.HTTPS(c.defaultHost, "/"), c.backend.Served)
+
+			By("a spec entry with a host and a kubernetes.io/tls Secret: the route moves, and the router presents exactly that certificate")
+			custom := f.Host(c.ns, "custom")
+			secret, ca, cert := tlsSecret(contract.ConfigNamespace, "component-cert-"+c.ns, custom)
+			createConfigSecret(ctx, f, secret)
+			start := time.Now()
+			setComponentSpec(ctx, f, c, custom, secret.Name)
+			req := f.HTTPS(custom, "/")
+			req.RootCAs = pki.Pool(ca)
+			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+				c.backend.Served(g, resp)
+				g.Expect(resp.TLS.PeerCertificates[0].Equal(cert)).To(BeTrue(), "want the Secret's certificate, got %s", resp.TLS.PeerCertificates[0].Subject)
+			})
+			AddReportEntry("component route: spec entry → custom host serving the Secret's certificate", time.Since(start).Round(time.Millisecond).String())
+			eventuallyComponentStatus(ctx, f, c, func(g Gomega, e *configv1.ComponentRouteStatus) {
+				g.Expect(e.CurrentHostnames).To(ConsistOf(configv1.Hostname(custom)))
+				expectConditions(g, e, metav1.ConditionFalse)
+			})
+			f.EventuallyResponds(ctx, f.HTTPS(c.defaultHost, "/"), framework.NotServed)
+
+			By("the spec entry removed: the default host and the router's default certificate again")
+			setComponentSpec(ctx, f, c, "", "")
+			f.EventuallyResponds(ctx, f.HTTPS(c.defaultHost, "/"), func(g Gomega, resp *httpclient.Response) {
+				c.backend.Served(g, resp)
+				g.Expect(resp.TLS.PeerCertificates[0].Equal(cert)).To(BeFalse(), "the custom certificate must be gone")
+			})
+			f.EventuallyResponds(ctx, f.HTTPS(custom, "/"), framework.NotServed)
+			eventuallyComponentStatus(ctx, f, c, func(g Gomega, e *configv1.ComponentRouteStatus) {
+				g.Expect(e.CurrentHostnames).To(ConsistOf(configv1.Hostname(c.defaultHost)))
+			})
+		})
+
+		// The authentication operator's custom route controller reports a
+		// Secret it cannot use as Degraded, naming it, and leaves the route
+		// where it is (cluster-authentication-operator
+		// pkg/controllers/customroute/custom_route_controller.go).
+		It("a Secret that is missing or not kubernetes.io/tls keeps the route on its host and reports Degraded naming the Secret; fixing it recovers", func(ctx SpecContext) {
+			c := deployComponent(ctx, f, "component-degraded")
+			f.EventuallyResponds(ctx, f.HTTPS(c.defaultHost, "/"), c.backend.Served)
+			custom := f.Host(c.ns, "custom")
+			secret, ca, cert := tlsSecret(contract.ConfigNamespace, "component-cert-"+c.ns, custom)
+			ref := contract.ConfigNamespace + "/" + secret.Name
+
+			By("a Secret that does not exist")
+			setComponentSpec(ctx, f, c, custom, secret.Name)
+			eventuallyComponentStatus(ctx, f, c, func(g Gomega, e *configv1.ComponentRouteStatus) {
+				degraded := expectConditions(g, e, metav1.ConditionTrue)
+				g.Expect(degraded.Message).To(ContainSubstring(ref))
+				g.Expect(e.CurrentHostnames).To(ConsistOf(configv1.Hostname(c.defaultHost)))
+			})
+			f.EventuallyResponds(ctx, f.HTTPS(c.defaultHost, "/"), c.backend.Served)
+			f.EventuallyResponds(ctx, f.HTTPS(custom, "/"), framework.NotServed)
+
+			By("a Secret of type Opaque")
+			opaque := secret.DeepCopy()
+			opaque.Type = corev1.SecretTypeOpaque
+			createConfigSecret(ctx, f, opaque)
+			eventuallyComponentStatus(ctx, f, c, func(g Gomega, e *configv1.ComponentRouteStatus) {
+				degraded := expectConditions(g, e, metav1.ConditionTrue)
+				g.Expect(degraded.Message).To(And(ContainSubstring(ref), ContainSubstring(string(corev1.SecretTypeTLS))))
+			})
+			f.EventuallyResponds(ctx, f.HTTPS(c.defaultHost, "/"), c.backend.Served)
+
+			By("positive control: the Secret fixed, the route moves and Degraded clears")
+			Expect(f.Clientset.CoreV1().Secrets(contract.ConfigNamespace).Delete(ctx, secret.Name, metav1.DeleteOptions{})).To(Succeed())
+			createConfigSecret(ctx, f, secret)
+			req := f.HTTPS(custom, "/")
+			req.RootCAs = pki.Pool(ca)
+			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+				c.backend.Served(g, resp)
+				g.Expect(resp.TLS.PeerCertificates[0].Equal(cert)).To(BeTrue())
+			})
+			eventuallyComponentStatus(ctx, f, c, func(g Gomega, e *configv1.ComponentRouteStatus) {
+				expectConditions(g, e, metav1.ConditionFalse)
+			})
+		})
+	})
+}
+
+// component is a running fixture component: its namespace, backend,
+// route, default host and operator.
+type component struct {
+	ns, route, defaultHost string
+	backend                *framework.Echo
+	operator               componentoperator.Options
+}
+
+// deployComponent creates, in a namespace of its own, an echo backend, the
+// component's Route on its default host, and the fixture component
+// managing it.
+func deployComponent(ctx SpecContext, f *framework.Framework, prefix string) *component {
+	ns := f.SpecNamespace(ctx, prefix)
+	c := &component{ns: ns, route: "console", backend: f.DeployEcho(ctx, ns)}
+	route := f.RouteTo(c.backend, c.route, framework.EchoHTTPPort)
+	route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+	c.defaultHost = f.CreateRoute(ctx, route).Spec.Host
+	c.operator = f.DeployComponentOperator(ctx, ns, "console", c.route, c.defaultHost)
+	return c
+}
+
+// eventuallyComponentStatus waits until the component's status entry
+// passes check.
+func eventuallyComponentStatus(ctx context.Context, f *framework.Framework, c *component, check func(Gomega, *configv1.ComponentRouteStatus)) {
+	Eventually(func(g Gomega) {
+		live, err := f.ConfigAPI.ConfigV1().Ingresses().Get(ctx, contract.IngressConfig, metav1.GetOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		var entry *configv1.ComponentRouteStatus
+		for i, e := range live.Status.ComponentRoutes {
+			if e.Namespace == c.ns && e.Name == c.operator.Name {
+				entry = &live.Status.ComponentRoutes[i]
+			}
+		}
+		g.Expect(entry).NotTo(BeNil(), "no status entry for %s/%s", c.ns, c.operator.Name)
+		check(g, entry)
+	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+}
+
+// expectConditions checks Degraded has the given status (Progressing False
+// when all is well, with reason AsExpected as library-go's operators
+// write it) and returns the Degraded condition.
+func expectConditions(g Gomega, e *configv1.ComponentRouteStatus, degraded metav1.ConditionStatus) *metav1.Condition {
+	d := meta.FindStatusCondition(e.Conditions, "Degraded")
+	g.ExpectWithOffset(1, d).NotTo(BeNil(), "no Degraded condition: %+v", e.Conditions)
+	g.ExpectWithOffset(1, d.Status).To(Equal(degraded), "Degraded: %s", d.Message)
+	if degraded == metav1.ConditionFalse {
+		g.ExpectWithOffset(1, d.Reason).To(Equal("AsExpected"))
+		p := meta.FindStatusCondition(e.Conditions, "Progressing")
+		g.ExpectWithOffset(1, p).NotTo(BeNil(), "no Progressing condition: %+v", e.Conditions)
+		g.ExpectWithOffset(1, p.Status).To(Equal(metav1.ConditionFalse), "Progressing: %s", p.Message)
+		g.ExpectWithOffset(1, p.Reason).To(Equal("AsExpected"))
+	}
+	return d
+}
+
+// setComponentSpec sets (hostname != "") or removes the cluster-admin's
+// spec entry for the component.
+func setComponentSpec(ctx context.Context, f *framework.Framework, c *component, hostname, secret string) {
+	var entries []configv1.ComponentRouteSpec
+	if hostname != "" {
+		entries = []configv1.ComponentRouteSpec{{Namespace: c.ns, Name: c.operator.Name, Hostname: configv1.Hostname(hostname),
+			ServingCertKeyPairSecret: configv1.SecretNameReference{Name: secret}}}
+	}
+	Eventually(func(g Gomega) {
+		g.Expect(updateIngressConfig(ctx, f, func(i *configv1.Ingress) {
+			var kept []configv1.ComponentRouteSpec
+			for _, e := range i.Spec.ComponentRoutes {
+				if e.Namespace != c.ns || e.Name != c.operator.Name {
+					kept = append(kept, e)
+				}
+			}
+			i.Spec.ComponentRoutes = append(kept, entries...)
+		}, false)).To(Succeed())
+	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+}
+
+// createConfigSecret creates a Secret in openshift-config for the spec.
+func createConfigSecret(ctx context.Context, f *framework.Framework, s *corev1.Secret) {
+	_, err := f.Clientset.CoreV1().Secrets(s.Namespace).Create(ctx, s, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(func(ctx SpecContext) {
+		err := f.Clientset.CoreV1().Secrets(s.Namespace).Delete(ctx, s.Name, metav1.DeleteOptions{})
+		Expect(err == nil || apierrors.IsNotFound(err)).To(BeTrue(), "delete secret %s: %v", s.Name, err)
 	})
 }
 

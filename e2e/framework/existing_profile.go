@@ -13,7 +13,7 @@ import (
 // ExistingEnv is the existing profile: any cluster reachable with
 // -kubeconfig whose router the test process reaches at -http-addr and
 // -https-addr. Nothing is created or installed; the fixture images
-// (echo, probe, crlserver) are built here and must be made available to
+// (images.Components marked Fixture) are built here and must be made available to
 // the cluster under the printed tags (kind load, a registry, ...).
 func ExistingEnv(ctx context.Context, o Options) (*Env, error) {
 	root, err := filepath.Abs(o.RepoRoot)
@@ -22,7 +22,7 @@ func ExistingEnv(ctx context.Context, o Options) (*Env, error) {
 	}
 	env := &Env{Kubeconfig: o.Kubeconfig, HTTPAddr: o.HTTPAddr, HTTPSAddr: o.HTTPSAddr, Domain: o.Domain, Images: map[string]string{}, FixturePullPolicy: corev1.PullIfNotPresent}
 	for _, s := range images.Components {
-		if s.Name != "echo" && s.Name != "probe" && s.Name != "crlserver" {
+		if !s.Fixture {
 			continue
 		}
 		tag, err := images.Build(ctx, root, s)

@@ -21,7 +21,7 @@ var Features = []reports.Feature{
 	{Name: "HTTP header actions", Label: "header-actions", Description: "IngressController and Route spec.httpHeaders.actions: Set/Delete, order, precedence, dynamic values, validation"},
 	{Name: "Client TLS", Label: "client-tls", Description: "IngressController spec.clientTLS: required/optional, CRLs from distribution points, subject filters"},
 	{Name: "Delegation (IngressRoute DAG)", Label: "delegation", Description: "contour.heptio.com/v1alpha1 IngressRoute: roots, delegation across namespaces, most specific prefix, orphans, cycles, TLS, status"},
-	{Name: "Component routes", Label: "component-routes", Description: "Ingress spec/status.componentRoutes: the ingress operator grants the consuming service accounts read access to exactly the named Secret (RBAC part; the component and router parts are later work)"},
+	{Name: "Component routes", Label: "component-routes", Description: "Ingress spec/status.componentRoutes: the ingress operator grants the consuming service accounts read access to exactly the named Secret; a component moves its route to the custom host and the router presents the Secret's certificate"},
 }
 
 // KindFeatures are the features the hermetic profile's reference router claims.

@@ -1,0 +1,73 @@
+package framework
+
+import (
+	"context"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	configv1 "github.com/openshift/api/config/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/fixtures/componentoperator"
+	"github.com/router-conformance/suite/internal/kubeapply"
+)
+
+// DeployComponentOperator runs the suite's fixture component (a component
+// operator with a configurable route, as the console and authentication
+// operators are) for the Route named routeName in ns, on defaultHost, and
+// waits until it is ready. When the spec ends its status entry and any
+// spec entry of its own go too: the operator is stopped first, or it
+// would write its entry back.
+func (f *Framework) DeployComponentOperator(ctx context.Context, ns, name, routeName, defaultHost string) componentoperator.Options {
+	o := componentoperator.Options{Namespace: ns, Name: name, RouteName: routeName, DefaultHostname: defaultHost,
+		Image: f.Image("component-operator"), PullPolicy: f.FixturePullPolicy}
+	DeferCleanup(func(ctx SpecContext) {
+		for _, obj := range []componentoperator.Object{componentoperator.ClusterRoleBinding(o), componentoperator.ClusterRole(o)} {
+			err := f.Resources.Delete(ctx, obj)
+			Expect(err == nil || apierrors.IsNotFound(err)).To(BeTrue(), "delete %s: %v", obj.GetName(), err)
+		}
+	})
+	DeferCleanup(f.removeComponentEntries, ns, name)
+	for _, obj := range componentoperator.Objects(o) {
+		if _, isDeployment := obj.(*appsv1.Deployment); isDeployment {
+			continue // created below, and waited for
+		}
+		Expect(kubeapply.Apply(ctx, f.Resources, obj)).To(Succeed(), "apply %s", obj.GetName())
+	}
+	deployment := componentoperator.Deployment(o)
+	f.CreateDeployment(ctx, deployment)
+	DeferCleanup(func(ctx SpecContext) {
+		Expect(f.Clientset.AppsV1().Deployments(ns).Delete(ctx, deployment.Name, metav1.DeleteOptions{})).To(Succeed())
+		Eventually(func(g Gomega) {
+			pods, err := f.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: metav1.FormatLabelSelector(deployment.Spec.Selector)})
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(pods.Items).To(BeEmpty(), "the component operator must be gone before its entry is removed")
+		}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.PodReady).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+	})
+	return o
+}
+
+// removeComponentEntries takes the component's entries out of the Ingress
+// config's spec and status.
+func (f *Framework) removeComponentEntries(ctx SpecContext, ns, name string) {
+	Eventually(func(g Gomega) {
+		ingresses := f.ConfigAPI.ConfigV1().Ingresses()
+		live, err := ingresses.Get(ctx, contract.IngressConfig, metav1.GetOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		live.Status.ComponentRoutes = componentoperator.WithoutEntry(live.Status.ComponentRoutes, ns, name)
+		live, err = ingresses.UpdateStatus(ctx, live, metav1.UpdateOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		var kept []configv1.ComponentRouteSpec
+		for _, e := range live.Spec.ComponentRoutes {
+			if e.Namespace != ns || e.Name != name {
+				kept = append(kept, e)
+			}
+		}
+		live.Spec.ComponentRoutes = kept
+		_, err = ingresses.Update(ctx, live, metav1.UpdateOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+}
