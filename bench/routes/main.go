@@ -2,12 +2,14 @@
 // N objects, the time from the create call to the first correct answer
 // (the echo backend, the object's own path) through the router's
 // 127.0.0.1 mapping. Scenarios: edge Routes, and IngressRoute vertices
-// delegated to by a root (issue 10's figure). Writes <out>.json and
+// delegated to by a root (issue 10's figure), and a component route moved
+// to a custom host (issue 11's figure). Writes <out>.json and
 // <out>.md.
 package main
 
 import (
 	"context"
+	"crypto/x509"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -20,13 +22,17 @@ import (
 	"time"
 
 	"github.com/onsi/gomega"
+	configv1 "github.com/openshift/api/config/v1"
 	routev1 "github.com/openshift/api/route/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	irv1 "github.com/router-conformance/suite/apis/contour/v1alpha1"
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/pki"
 )
 
 // scenario creates its i-th object and returns the request that the object
@@ -68,11 +74,27 @@ var scenarios = []scenario{
 			return f.HTTP(f.Host(ns, "ir"), path), f.Resources.Create(ctx, vertex)
 		},
 	},
+	{
+		// One fixture component; each sample gives it a new custom host
+		// (issue 11: spec entry → the new host serving the Secret's
+		// certificate). The client trusts only the Secret's CA, so the
+		// router's default certificate is no answer.
+		name: "component-route", what: "component route spec entry set → the custom host serving the Secret's certificate",
+		prepare: prepareComponent,
+		create: func(ctx context.Context, f *framework.Framework, ns string, backend *framework.Echo, i int) (httpclient.Request, error) {
+			host := f.Host(ns, fmt.Sprintf("custom%d", i))
+			err := setComponentEntry(ctx, f, configv1.ComponentRouteSpec{Namespace: ns, Name: "console", Hostname: configv1.Hostname(host),
+				ServingCertKeyPairSecret: configv1.SecretNameReference{Name: componentSecret(ns)}})
+			req := f.HTTPS(host, "/custom")
+			req.RootCAs = componentCAs
+			return req, err
+		},
+	},
 }
 
 var (
 	count = flag.Int("routes", 20, "how many objects to measure per scenario")
-	only  = flag.String("scenarios", "route,ingressroute-vertex", "comma-separated scenarios")
+	only  = flag.String("scenarios", "route,ingressroute-vertex,component-route", "comma-separated scenarios")
 )
 
 func main() {
@@ -131,6 +153,12 @@ func measure(ctx context.Context, f *framework.Framework, s scenario) (result, e
 		return result{}, err
 	}
 	defer f.Clientset.CoreV1().Namespaces().Delete(context.Background(), ns.Name, metav1.DeleteOptions{})
+	defer func() {
+		for i := len(cleanups) - 1; i >= 0; i-- {
+			cleanups[i](context.Background())
+		}
+		cleanups = nil
+	}()
 	backend := f.DeployEcho(ctx, ns.Name)
 	if err := s.prepare(ctx, f, ns.Name, backend); err != nil {
 		return result{}, err
@@ -182,3 +210,65 @@ func write(results []result, out string) error {
 	fmt.Print(md)
 	return os.WriteFile(out+".md", []byte(md), 0o644)
 }
+
+// componentCAs trusts the component Secret's CA only.
+var componentCAs *x509.CertPool
+
+func componentSecret(ns string) string { return "bench-component-" + ns }
+
+// prepareComponent deploys the component's Route and the fixture
+// component, and one Secret in openshift-config whose certificate names
+// every custom host the samples use.
+func prepareComponent(ctx context.Context, f *framework.Framework, ns string, backend *framework.Echo) error {
+	ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "bench component CA"}})
+	if err != nil {
+		return err
+	}
+	var hosts []string
+	for i := 0; i < *count; i++ {
+		hosts = append(hosts, f.Host(ns, fmt.Sprintf("custom%d", i)))
+	}
+	leaf, err := ca.IssueServer(pki.ServerOptions{Hosts: hosts})
+	if err != nil {
+		return err
+	}
+	componentCAs = pki.Pool(ca)
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: contract.ConfigNamespace, Name: componentSecret(ns)}, Type: corev1.SecretTypeTLS,
+		Data: map[string][]byte{corev1.TLSCertKey: leaf.ChainPEM(), corev1.TLSPrivateKeyKey: leaf.KeyPEM}}
+	if _, err := f.Clientset.CoreV1().Secrets(contract.ConfigNamespace).Create(ctx, secret, metav1.CreateOptions{}); err != nil {
+		return err
+	}
+	cleanups = append(cleanups, func(ctx context.Context) {
+		_ = f.Clientset.CoreV1().Secrets(contract.ConfigNamespace).Delete(ctx, secret.Name, metav1.DeleteOptions{})
+	})
+	route := f.RouteTo(backend, "console", framework.EchoHTTPPort)
+	route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+	f.CreateRoute(ctx, route)
+	_, stop := f.StartComponentOperator(ctx, ns, "console", "console", route.Spec.Host)
+	cleanups = append(cleanups, stop)
+	return nil
+}
+
+// setComponentEntry replaces the spec entry of the component.
+func setComponentEntry(ctx context.Context, f *framework.Framework, entry configv1.ComponentRouteSpec) error {
+	ingresses := f.ConfigAPI.ConfigV1().Ingresses()
+	for {
+		live, err := ingresses.Get(ctx, contract.IngressConfig, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		var kept []configv1.ComponentRouteSpec
+		for _, e := range live.Spec.ComponentRoutes {
+			if e.Namespace != entry.Namespace || e.Name != entry.Name {
+				kept = append(kept, e)
+			}
+		}
+		live.Spec.ComponentRoutes = append(kept, entry)
+		if _, err = ingresses.Update(ctx, live, metav1.UpdateOptions{}); !apierrors.IsConflict(err) {
+			return err
+		}
+	}
+}
+
+// cleanups run, last first, when a scenario ends.
+var cleanups []func(context.Context)

@@ -18,19 +18,20 @@ import (
 // DeployComponentOperator runs the suite's fixture component (a component
 // operator with a configurable route, as the console and authentication
 // operators are) for the Route named routeName in ns, on defaultHost, and
-// waits until it is ready. When the spec ends its status entry and any
-// spec entry of its own go too: the operator is stopped first, or it
-// would write its entry back.
+// waits until it is ready; it is stopped, and its entries removed, when
+// the spec ends.
 func (f *Framework) DeployComponentOperator(ctx context.Context, ns, name, routeName, defaultHost string) componentoperator.Options {
+	o, stop := f.StartComponentOperator(ctx, ns, name, routeName, defaultHost)
+	DeferCleanup(stop)
+	return o
+}
+
+// StartComponentOperator is DeployComponentOperator for callers outside a
+// spec (the bench): stop ends it. The operator is stopped before its
+// entries are removed, or it would write its entry back.
+func (f *Framework) StartComponentOperator(ctx context.Context, ns, name, routeName, defaultHost string) (componentoperator.Options, func(context.Context)) {
 	o := componentoperator.Options{Namespace: ns, Name: name, RouteName: routeName, DefaultHostname: defaultHost,
 		Image: f.Image("component-operator"), PullPolicy: f.FixturePullPolicy}
-	DeferCleanup(func(ctx SpecContext) {
-		for _, obj := range []componentoperator.Object{componentoperator.ClusterRoleBinding(o), componentoperator.ClusterRole(o)} {
-			err := f.Resources.Delete(ctx, obj)
-			Expect(err == nil || apierrors.IsNotFound(err)).To(BeTrue(), "delete %s: %v", obj.GetName(), err)
-		}
-	})
-	DeferCleanup(f.removeComponentEntries, ns, name)
 	for _, obj := range componentoperator.Objects(o) {
 		if _, isDeployment := obj.(*appsv1.Deployment); isDeployment {
 			continue // created below, and waited for
@@ -39,20 +40,24 @@ func (f *Framework) DeployComponentOperator(ctx context.Context, ns, name, route
 	}
 	deployment := componentoperator.Deployment(o)
 	f.CreateDeployment(ctx, deployment)
-	DeferCleanup(func(ctx SpecContext) {
+	return o, func(ctx context.Context) {
 		Expect(f.Clientset.AppsV1().Deployments(ns).Delete(ctx, deployment.Name, metav1.DeleteOptions{})).To(Succeed())
 		Eventually(func(g Gomega) {
 			pods, err := f.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: metav1.FormatLabelSelector(deployment.Spec.Selector)})
 			g.Expect(err).NotTo(HaveOccurred())
 			g.Expect(pods.Items).To(BeEmpty(), "the component operator must be gone before its entry is removed")
 		}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.PodReady).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
-	})
-	return o
+		f.removeComponentEntries(ctx, ns, name)
+		for _, obj := range []componentoperator.Object{componentoperator.ClusterRoleBinding(o), componentoperator.ClusterRole(o)} {
+			err := f.Resources.Delete(ctx, obj)
+			Expect(err == nil || apierrors.IsNotFound(err)).To(BeTrue(), "delete %s: %v", obj.GetName(), err)
+		}
+	}
 }
 
 // removeComponentEntries takes the component's entries out of the Ingress
 // config's spec and status.
-func (f *Framework) removeComponentEntries(ctx SpecContext, ns, name string) {
+func (f *Framework) removeComponentEntries(ctx context.Context, ns, name string) {
 	Eventually(func(g Gomega) {
 		ingresses := f.ConfigAPI.ConfigV1().Ingresses()
 		live, err := ingresses.Get(ctx, contract.IngressConfig, metav1.GetOptions{})
