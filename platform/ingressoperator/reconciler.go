@@ -2,13 +2,16 @@ package ingressoperator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -17,12 +20,16 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// Reconciler keeps each IngressController's router Deployment in step.
+// Reconciler keeps each IngressController's router Deployment in step,
+// creating a shard's and deleting it when its IngressController is gone.
 type Reconciler struct {
 	Kube     kubernetes.Interface
 	Operator operatorclient.Interface
-	Logf     func(format string, args ...any)
-	trigger  chan struct{}
+	// RouterImage is the image of a shard's router (upstream: the
+	// operator's IMAGE variable); empty, the default router's image.
+	RouterImage string
+	Logf        func(format string, args ...any)
+	trigger     chan struct{}
 }
 
 // Run watches IngressControllers, the client CA ConfigMaps and the router
@@ -40,7 +47,8 @@ func (r *Reconciler) Run(ctx context.Context) error {
 	cfgInf := informers.NewSharedInformerFactoryWithOptions(r.Kube, 10*time.Minute, informers.WithNamespace(ConfigNamespace))
 	routerInf := informers.NewSharedInformerFactoryWithOptions(r.Kube, 10*time.Minute, informers.WithNamespace(RouterNamespace))
 	ics := opInf.Operator().V1().IngressControllers()
-	for _, inf := range []cache.SharedIndexInformer{ics.Informer(), cfgInf.Core().V1().ConfigMaps().Informer(), routerInf.Apps().V1().Deployments().Informer()} {
+	deployments := routerInf.Apps().V1().Deployments()
+	for _, inf := range []cache.SharedIndexInformer{ics.Informer(), cfgInf.Core().V1().ConfigMaps().Informer(), deployments.Informer()} {
 		if _, err := inf.AddEventHandler(handler); err != nil {
 			return err
 		}
@@ -48,8 +56,8 @@ func (r *Reconciler) Run(ctx context.Context) error {
 	for _, f := range []interface{ Start(<-chan struct{}) }{opInf, cfgInf, routerInf} {
 		f.Start(ctx.Done())
 	}
-	if !cache.WaitForCacheSync(ctx.Done(), ics.Informer().HasSynced) {
-		return fmt.Errorf("IngressController cache did not sync (is the IngressController CRD installed?)")
+	if !cache.WaitForCacheSync(ctx.Done(), ics.Informer().HasSynced, deployments.Informer().HasSynced) {
+		return fmt.Errorf("IngressController or Deployment cache did not sync (is the IngressController CRD installed?)")
 	}
 	poke()
 	for {
@@ -69,6 +77,14 @@ func (r *Reconciler) Run(ctx context.Context) error {
 				time.AfterFunc(time.Second, poke)
 			}
 		}
+		routers, err := deployments.Lister().Deployments(RouterNamespace).List(shardSelector())
+		if err != nil {
+			return err
+		}
+		if err := r.removeOrphans(ctx, routers, list); err != nil {
+			r.logf("%v", err)
+			time.AfterFunc(time.Second, poke)
+		}
 	}
 }
 
@@ -79,31 +95,31 @@ func (r *Reconciler) logf(format string, args ...any) {
 }
 
 // Reconcile brings one IngressController's router in line with its spec
-// and reports its status.
+// and reports its status. A shard's (any IngressController but the
+// default) Deployment is created here when missing; the default's is
+// install's.
 func (r *Reconciler) Reconcile(ctx context.Context, ic *operatorv1.IngressController) error {
-	bundle := ""
-	if ref := ic.Spec.ClientTLS.ClientCA.Name; ic.Spec.ClientTLS.ClientCertificatePolicy != "" {
-		src, err := r.Kube.CoreV1().ConfigMaps(ConfigNamespace).Get(ctx, ref, metav1.GetOptions{})
-		if err != nil {
-			return r.report(ctx, ic, 0, false, true, "ClientCAUnavailable", fmt.Sprintf("client CA ConfigMap %s/%s: %v", ConfigNamespace, ref, err))
-		}
-		if bundle = src.Data[ClientCAKey]; bundle == "" {
-			return r.report(ctx, ic, 0, false, true, "ClientCAUnavailable", fmt.Sprintf("ConfigMap %s/%s has no %s", ConfigNamespace, ref, ClientCAKey))
-		}
-		if err := r.syncClientCA(ctx, ic, bundle); err != nil {
-			return err
-		}
-	}
-	deployments := r.Kube.AppsV1().Deployments(RouterNamespace)
-	d, err := deployments.Get(ctx, DeploymentName(ic), metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return r.report(ctx, ic, 0, false, false, "DeploymentMissing", fmt.Sprintf("no router Deployment %s/%s", RouterNamespace, DeploymentName(ic)))
+	bundle, err := r.clientCABundle(ctx, ic)
+	var unavailable *unavailableError
+	if errors.As(err, &unavailable) {
+		return r.report(ctx, ic, 0, false, true, unavailable.reason, unavailable.message)
 	}
 	if err != nil {
 		return err
 	}
-	if Apply(d, ic, Desired(ic, bundle)) {
-		if d, err = deployments.Update(ctx, d, metav1.UpdateOptions{}); err != nil {
+	settings, err := Desired(ic, bundle)
+	if err != nil {
+		return r.report(ctx, ic, 0, false, false, "InvalidSpec", err.Error())
+	}
+	d, err := r.routerDeployment(ctx, ic, settings)
+	if errors.As(err, &unavailable) {
+		return r.report(ctx, ic, 0, false, false, unavailable.reason, unavailable.message)
+	}
+	if err != nil {
+		return err
+	}
+	if Apply(d, ic, settings) {
+		if d, err = r.Kube.AppsV1().Deployments(RouterNamespace).Update(ctx, d, metav1.UpdateOptions{}); err != nil {
 			return err
 		}
 		r.logf("ingresscontroller %s: router Deployment updated (generation %d)", ic.Name, d.Generation)
@@ -112,7 +128,53 @@ func (r *Reconciler) Reconcile(ctx context.Context, ic *operatorv1.IngressContro
 	if RolledOut(d) {
 		return r.report(ctx, ic, replicas, true, false, "AsExpected", "the router runs the IngressController's current settings")
 	}
+	if !isDefault(ic) {
+		// A shard's router waits for its Secrets; make them again if a
+		// pass failed between the Deployment and them.
+		if err := r.ensureShardSecrets(ctx, ic, d); err != nil {
+			return err
+		}
+	}
 	return r.report(ctx, ic, replicas, false, true, "RollingOut", "the router Deployment is rolling out the IngressController's settings")
+}
+
+// unavailableError is a state the IngressController reports as a
+// condition rather than retried as a failure.
+type unavailableError struct{ reason, message string }
+
+func (e *unavailableError) Error() string { return e.reason + ": " + e.message }
+
+// clientCABundle is the client CA bundle spec.clientTLS names, copied into
+// the router's namespace; empty without clientTLS.
+func (r *Reconciler) clientCABundle(ctx context.Context, ic *operatorv1.IngressController) (string, error) {
+	ref := ic.Spec.ClientTLS.ClientCA.Name
+	if ic.Spec.ClientTLS.ClientCertificatePolicy == "" {
+		return "", nil
+	}
+	src, err := r.Kube.CoreV1().ConfigMaps(ConfigNamespace).Get(ctx, ref, metav1.GetOptions{})
+	if err != nil {
+		return "", &unavailableError{"ClientCAUnavailable", fmt.Sprintf("client CA ConfigMap %s/%s: %v", ConfigNamespace, ref, err)}
+	}
+	bundle := src.Data[ClientCAKey]
+	if bundle == "" {
+		return "", &unavailableError{"ClientCAUnavailable", fmt.Sprintf("ConfigMap %s/%s has no %s", ConfigNamespace, ref, ClientCAKey)}
+	}
+	return bundle, r.syncClientCA(ctx, ic, bundle)
+}
+
+// routerDeployment is ic's live router Deployment; a shard's is created
+// when missing.
+func (r *Reconciler) routerDeployment(ctx context.Context, ic *operatorv1.IngressController, s Settings) (*appsv1.Deployment, error) {
+	d, err := r.Kube.AppsV1().Deployments(RouterNamespace).Get(ctx, DeploymentName(ic), metav1.GetOptions{})
+	switch {
+	case err == nil:
+		return d, nil
+	case !apierrors.IsNotFound(err):
+		return nil, err
+	case isDefault(ic):
+		return nil, &unavailableError{"DeploymentMissing", fmt.Sprintf("no router Deployment %s/%s", RouterNamespace, DeploymentName(ic))}
+	}
+	return r.createShard(ctx, ic, s)
 }
 
 func (r *Reconciler) syncClientCA(ctx context.Context, ic *operatorv1.IngressController, bundle string) error {
@@ -136,6 +198,22 @@ func (r *Reconciler) syncClientCA(ctx context.Context, ic *operatorv1.IngressCon
 	return err
 }
 
+// publishedStrategy is status.endpointPublishingStrategy: the spec's with
+// upstream's HostNetwork defaults (setDefaultPublishingStrategy). Without
+// a spec strategy the status keeps what it has (nothing, for the default
+// IngressController as install makes it).
+func publishedStrategy(ic *operatorv1.IngressController) *operatorv1.EndpointPublishingStrategy {
+	spec := ic.Spec.EndpointPublishingStrategy
+	if spec == nil {
+		return ic.Status.EndpointPublishingStrategy
+	}
+	out := spec.DeepCopy()
+	if hn, err := EffectiveHostNetwork(ic); err == nil && hn != nil {
+		out.HostNetwork = hn
+	}
+	return out
+}
+
 // report sets Available and Progressing, and observedGeneration once the
 // router Deployment carries this generation's settings.
 func (r *Reconciler) report(ctx context.Context, ic *operatorv1.IngressController, replicas int32, available, progressing bool, reason, message string) error {
@@ -149,7 +227,9 @@ func (r *Reconciler) report(ctx context.Context, ic *operatorv1.IngressControlle
 		{Type: operatorv1.OperatorStatusTypeAvailable, Status: status(available), Reason: reason, Message: message},
 		{Type: operatorv1.OperatorStatusTypeProgressing, Status: status(progressing), Reason: reason, Message: message},
 	}
-	changed := ic.Status.ObservedGeneration != ic.Generation || ic.Status.AvailableReplicas != replicas || ic.Status.Domain != ic.Spec.Domain
+	eps := publishedStrategy(ic)
+	changed := ic.Status.ObservedGeneration != ic.Generation || ic.Status.AvailableReplicas != replicas || ic.Status.Domain != ic.Spec.Domain ||
+		!equality.Semantic.DeepEqual(ic.Status.EndpointPublishingStrategy, eps)
 	for i := range want {
 		want[i].LastTransitionTime = metav1.Now()
 		for _, old := range ic.Status.Conditions {
@@ -169,6 +249,7 @@ func (r *Reconciler) report(ctx context.Context, ic *operatorv1.IngressControlle
 	ic.Status.ObservedGeneration = ic.Generation
 	ic.Status.AvailableReplicas = replicas
 	ic.Status.Domain = ic.Spec.Domain
+	ic.Status.EndpointPublishingStrategy = eps
 	_, err := r.Operator.OperatorV1().IngressControllers(ic.Namespace).UpdateStatus(ctx, ic, metav1.UpdateOptions{})
 	return err
 }

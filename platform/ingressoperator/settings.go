@@ -8,6 +8,7 @@ package ingressoperator
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -45,9 +46,12 @@ func ClientCAConfigMapName(ic *operatorv1.IngressController) string {
 }
 
 // managedEnv are the variables this package owns on the router container.
+// STATS_PORT is not among them: every router has it (RouterEnv), and only
+// a HostNetwork IngressController changes its value (applyHostNetwork).
 var managedEnv = map[string]bool{
 	"ROUTER_MUTUAL_TLS_AUTH": true, "ROUTER_MUTUAL_TLS_AUTH_CA": true, "ROUTER_MUTUAL_TLS_AUTH_FILTER": true,
 	contract.RequestHeadersEnv: true, contract.ResponseHeadersEnv: true,
+	NamespaceLabelsEnv: true, RouteLabelsEnv: true, HTTPPortEnv: true, HTTPSPortEnv: true,
 }
 
 // Settings are what an IngressController implies for the router pod.
@@ -55,12 +59,31 @@ type Settings struct {
 	Env      []corev1.EnvVar
 	ClientCA bool // mount the client CA ConfigMap
 	CAHash   string
+	// HostNetwork, when set, puts the router on the node's network with
+	// these ports (spec.endpointPublishingStrategy type HostNetwork).
+	HostNetwork *operatorv1.HostNetworkStrategy
 }
 
 // Desired computes the router settings of ic; clientCA is the bundle the
 // IngressController's clientTLS.clientCA names (empty without clientTLS).
-func Desired(ic *operatorv1.IngressController, clientCA string) Settings {
+// It fails on a spec the operator cannot render (a selector that does
+// not parse, HostNetwork ports that are not unique), as upstream's
+// desiredRouterDeployment does.
+func Desired(ic *operatorv1.IngressController, clientCA string) (Settings, error) {
 	var s Settings
+	var err error
+	if s.Env, err = selectorEnv(ic); err != nil {
+		return s, err
+	}
+	if s.HostNetwork, err = EffectiveHostNetwork(ic); err != nil {
+		return s, err
+	}
+	if hn := s.HostNetwork; hn != nil {
+		s.Env = append(s.Env,
+			corev1.EnvVar{Name: HTTPPortEnv, Value: fmt.Sprint(hn.HTTPPort)},
+			corev1.EnvVar{Name: HTTPSPortEnv, Value: fmt.Sprint(hn.HTTPSPort)},
+		)
+	}
 	if tls := ic.Spec.ClientTLS; tls.ClientCertificatePolicy != "" {
 		policy := "required"
 		if tls.ClientCertificatePolicy == operatorv1.ClientCertificatePolicyOptional {
@@ -86,7 +109,7 @@ func Desired(ic *operatorv1.IngressController, clientCA string) Settings {
 		}
 	}
 	sort.Slice(s.Env, func(i, j int) bool { return s.Env[i].Name < s.Env[j].Name })
-	return s
+	return s, nil
 }
 
 // Apply writes the settings into the router Deployment d and reports
@@ -116,6 +139,9 @@ func Apply(d *appsv1.Deployment, ic *operatorv1.IngressController, s Settings) b
 			mounts = append(mounts, corev1.VolumeMount{Name: clientCAVolume, MountPath: ClientCAMountDir, ReadOnly: true})
 		}
 		c.VolumeMounts = mounts
+	}
+	if s.HostNetwork != nil {
+		applyHostNetwork(spec, s.HostNetwork)
 	}
 	var volumes []corev1.Volume
 	var current *corev1.Volume

@@ -43,7 +43,7 @@ func TestDesiredEnvFollowsTheUpstreamOperator(t *testing.T) {
 			},
 		}}
 	})
-	got := env(Desired(c, "BUNDLE"))
+	got := env(desired(t, c, "BUNDLE"))
 	want := map[string]string{
 		"ROUTER_MUTUAL_TLS_AUTH":        "required",
 		"ROUTER_MUTUAL_TLS_AUTH_CA":     "/etc/pki/tls/client-ca/ca-bundle.pem",
@@ -62,10 +62,10 @@ func TestDesiredEnvFollowsTheUpstreamOperator(t *testing.T) {
 	optional := ic(func(c *operatorv1.IngressController) {
 		c.Spec.ClientTLS.ClientCertificatePolicy = operatorv1.ClientCertificatePolicyOptional
 	})
-	if got := env(Desired(optional, "")); got["ROUTER_MUTUAL_TLS_AUTH"] != "optional" || got["ROUTER_MUTUAL_TLS_AUTH_FILTER"] != "" {
+	if got := env(desired(t, optional, "")); got["ROUTER_MUTUAL_TLS_AUTH"] != "optional" || got["ROUTER_MUTUAL_TLS_AUTH_FILTER"] != "" {
 		t.Errorf("optional: %v", got)
 	}
-	if got := Desired(ic(nil), ""); len(got.Env) != 0 || got.ClientCA {
+	if got := desired(t, ic(nil), ""); len(got.Env) != 0 || got.ClientCA {
 		t.Errorf("no clientTLS, no headers: %+v", got)
 	}
 }
@@ -78,13 +78,13 @@ func TestApplyOwnsOnlyItsEnvAndVolume(t *testing.T) {
 	c := ic(func(c *operatorv1.IngressController) {
 		c.Spec.ClientTLS = operatorv1.ClientTLS{ClientCertificatePolicy: operatorv1.ClientCertificatePolicyRequired, ClientCA: configv1.ConfigMapNameReference{Name: "ca"}}
 	})
-	if !Apply(d, c, Desired(c, "B1")) {
+	if !Apply(d, c, desired(t, c, "B1")) {
 		t.Fatal("first apply reported no change")
 	}
-	if Apply(d, c, Desired(c, "B1")) {
+	if Apply(d, c, desired(t, c, "B1")) {
 		t.Error("second identical apply reported a change")
 	}
-	if !Apply(d, c, Desired(c, "B2")) {
+	if !Apply(d, c, desired(t, c, "B2")) {
 		t.Error("a new CA bundle did not change the pod template")
 	}
 	ctr := d.Spec.Template.Spec.Containers[0]
@@ -99,8 +99,18 @@ func TestApplyOwnsOnlyItsEnvAndVolume(t *testing.T) {
 		t.Errorf("volumes %v, mounts %v", d.Spec.Template.Spec.Volumes, ctr.VolumeMounts)
 	}
 	// Removing clientTLS removes the mount, the volume and the variables.
-	Apply(d, c, Desired(ic(nil), ""))
+	Apply(d, c, desired(t, ic(nil), ""))
 	if len(d.Spec.Template.Spec.Volumes) != 1 || len(d.Spec.Template.Spec.Containers[0].Env) != 1 {
 		t.Errorf("after removal: %+v", d.Spec.Template.Spec)
 	}
+}
+
+// desired is Desired for a spec that must render.
+func desired(t *testing.T, c *operatorv1.IngressController, clientCA string) Settings {
+	t.Helper()
+	s, err := Desired(c, clientCA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

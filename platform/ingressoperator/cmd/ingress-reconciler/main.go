@@ -26,7 +26,9 @@ func main() {
 		os.Exit(1)
 	}
 	kube := kubernetes.NewForConfigOrDie(cfg)
-	r := &ingressoperator.Reconciler{Kube: kube, Operator: operatorclient.NewForConfigOrDie(cfg), Logf: log.Printf}
+	// IMAGE is the router image shards run, as the upstream operator's
+	// IMAGE variable; unset, shards run the default router's image.
+	r := &ingressoperator.Reconciler{Kube: kube, Operator: operatorclient.NewForConfigOrDie(cfg), RouterImage: os.Getenv("IMAGE"), Logf: log.Printf}
 	routes := &componentroutes.Reconciler{Kube: kube, Config: configclient.NewForConfigOrDie(cfg), Logf: log.Printf}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
