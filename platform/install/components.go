@@ -119,12 +119,38 @@ func reconcilerObjects(o Options) []k8s.Object {
 		rule([]string{"config.openshift.io"}, []string{"ingresses"}, readOnly),
 	)
 	objs = append(objs, componentRouteRBAC()...)
+	objs = append(objs, shardRBAC()...)
 	return append(objs, deployment(ingressoperator.OperatorNamespace, reconcilerName, 1, corev1.PodSpec{
 		ServiceAccountName: reconcilerName,
 		Containers: []corev1.Container{{
 			Name: reconcilerName, Image: o.Images.Reconciler, ImagePullPolicy: corev1.PullNever,
+			// The router image of shards (upstream's operator has the same
+			// variable): the one install puts under test.
+			Env: []corev1.EnvVar{{Name: "IMAGE", Value: o.Images.Router}},
 		}},
 	}))
+}
+
+// shardRBAC lets the reconciler create and delete the router Deployments
+// of IngressControllers other than default, and create their Secrets
+// (default certificate, stats credentials, metrics certificate), in the
+// router's namespace only. It reads Secrets to see which are missing and
+// updates one to move its owner to a new Deployment of the same name;
+// deleting them is the garbage collector's (the Deployment owns them).
+func shardRBAC() []k8s.Object {
+	name := "router-conformance:" + reconcilerName + ":shards"
+	ns := ingressoperator.RouterNamespace
+	return []k8s.Object{
+		&rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, Rules: []rbacv1.PolicyRule{
+			rule([]string{"apps"}, []string{"deployments"}, []string{"create", "delete"}),
+			rule([]string{""}, []string{"secrets"}, []string{"get", "create", "update"}),
+		}},
+		&rbacv1.RoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: name},
+			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: reconcilerName, Namespace: ingressoperator.OperatorNamespace}},
+		},
+	}
 }
 
 // componentRouteRBAC lets the reconciler manage Roles and RoleBindings in

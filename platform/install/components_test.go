@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 
 	irv1 "github.com/router-conformance/suite/apis/contour/v1alpha1"
@@ -72,5 +73,47 @@ func TestInstalledCRDsIncludeIngressRoute(t *testing.T) {
 		if !slices.Contains(names, want) {
 			t.Errorf("CRDs %v lack %s", names, want)
 		}
+	}
+}
+
+// The reconciler may create and delete router Deployments and create
+// their Secrets in the router's namespace, and knows the router image
+// shards run.
+func TestReconcilerMayMakeShards(t *testing.T) {
+	objs := reconcilerObjects(Options{Images: Images{Router: "router:test", Reconciler: "reconciler:test"}})
+	allowed := func(group, resource, verb string) bool {
+		for _, obj := range objs {
+			if role, ok := obj.(*rbacv1.Role); ok && role.Namespace == ingressoperator.RouterNamespace {
+				for _, r := range role.Rules {
+					if slices.Contains(r.APIGroups, group) && slices.Contains(r.Resources, resource) && slices.Contains(r.Verbs, verb) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	for _, want := range [][3]string{{"apps", "deployments", "create"}, {"apps", "deployments", "delete"}, {"", "secrets", "get"}, {"", "secrets", "create"}} {
+		if !allowed(want[0], want[1], want[2]) {
+			t.Errorf("the reconciler may not %s %s in %s", want[2], want[1], ingressoperator.RouterNamespace)
+		}
+	}
+	if allowed("", "secrets", "delete") || allowed("", "secrets", "list") {
+		t.Error("the reconciler may list or delete Secrets in the router's namespace")
+	}
+	bound := false
+	for _, obj := range objs {
+		if b, ok := obj.(*rbacv1.RoleBinding); ok && b.Namespace == ingressoperator.RouterNamespace && b.Subjects[0].Name == reconcilerName {
+			bound = true
+		}
+		if d, ok := obj.(*appsv1.Deployment); ok {
+			env := d.Spec.Template.Spec.Containers[0].Env
+			if len(env) != 1 || env[0].Name != "IMAGE" || env[0].Value != "router:test" {
+				t.Errorf("reconciler env %v, want IMAGE=router:test", env)
+			}
+		}
+	}
+	if !bound {
+		t.Error("the shard role is not bound to the reconciler")
 	}
 }
