@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"reflect"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -56,11 +57,20 @@ type Controller struct {
 	// CRD while it is not served; 0 means 30s.
 	IngressRouteRetry time.Duration
 
-	routeLister   routelisters.RouteLister
-	serviceLister corelisters.ServiceLister
-	sliceLister   discoverylisters.EndpointSliceLister
-	triggerOnce   sync.Once
-	trigger       chan struct{}
+	// RouteSelector and NamespaceSelector shard the router (upstream:
+	// ROUTE_LABELS and NAMESPACE_LABELS, openshift/router
+	// pkg/cmd/infra/router/router.go): it serves, and writes the status
+	// of, only the Routes whose labels RouteSelector matches, and only
+	// Routes and IngressRoutes in namespaces whose labels
+	// NamespaceSelector matches. nil selects everything.
+	RouteSelector, NamespaceSelector labels.Selector
+
+	routeLister     routelisters.RouteLister
+	namespaceLister corelisters.NamespaceLister
+	serviceLister   corelisters.ServiceLister
+	sliceLister     discoverylisters.EndpointSliceLister
+	triggerOnce     sync.Once
+	trigger         chan struct{}
 	// ir is set once the IngressRoute caches have synced.
 	ir         atomic.Pointer[ingressRouteCaches]
 	lastConfig []byte
@@ -75,33 +85,8 @@ func (c *Controller) Run(ctx context.Context) error {
 	if c.Coalesce == 0 {
 		c.Coalesce = 200 * time.Millisecond
 	}
-	kubeInformers := informers.NewSharedInformerFactory(c.Kube, 10*time.Minute)
-	routeInformers := routeinformers.NewSharedInformerFactory(c.Routes, 10*time.Minute)
-	handler := cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(any) { c.poke() },
-		UpdateFunc: func(old, cur any) { c.pokeUnlessStatusOnly(old, cur) },
-		DeleteFunc: func(any) { c.poke() },
-	}
-	ri := routeInformers.Route().V1().Routes()
-	si := kubeInformers.Core().V1().Services()
-	ei := kubeInformers.Discovery().V1().EndpointSlices()
-	for _, inf := range []cache.SharedIndexInformer{ri.Informer(), si.Informer(), ei.Informer()} {
-		if _, err := inf.AddEventHandler(handler); err != nil {
-			return err
-		}
-	}
-	c.routeLister, c.serviceLister, c.sliceLister = ri.Lister(), si.Lister(), ei.Lister()
-	kubeInformers.Start(ctx.Done())
-	routeInformers.Start(ctx.Done())
-	for typ, ok := range kubeInformers.WaitForCacheSync(ctx.Done()) {
-		if !ok {
-			return fmt.Errorf("cache of %v did not sync", typ)
-		}
-	}
-	for typ, ok := range routeInformers.WaitForCacheSync(ctx.Done()) {
-		if !ok {
-			return fmt.Errorf("cache of %v did not sync (is the Route CRD installed?)", typ)
-		}
+	if err := c.startCaches(ctx); err != nil {
+		return err
 	}
 	if c.Dynamic != nil {
 		go c.watchIngressRoutes(ctx)
@@ -130,6 +115,88 @@ func (c *Controller) Run(ctx context.Context) error {
 			}
 		}
 	}
+}
+
+// startCaches watches Routes (those RouteSelector matches, filtered by the
+// API server as upstream's route informer is), Services, EndpointSlices
+// and, for a NamespaceSelector, the namespaces it matches, and waits for
+// their caches.
+func (c *Controller) startCaches(ctx context.Context) error {
+	kubeInformers := informers.NewSharedInformerFactory(c.Kube, 10*time.Minute)
+	routeInformers := routeinformers.NewSharedInformerFactoryWithOptions(c.Routes, 10*time.Minute,
+		routeinformers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = selectorString(c.RouteSelector) }))
+	nsInformers := informers.NewSharedInformerFactoryWithOptions(c.Kube, 10*time.Minute,
+		informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = selectorString(c.NamespaceSelector) }))
+	handler := cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(any) { c.poke() },
+		UpdateFunc: func(old, cur any) { c.pokeUnlessStatusOnly(old, cur) },
+		DeleteFunc: func(any) { c.poke() },
+	}
+	ri := routeInformers.Route().V1().Routes()
+	si := kubeInformers.Core().V1().Services()
+	ei := kubeInformers.Discovery().V1().EndpointSlices()
+	watched := []cache.SharedIndexInformer{ri.Informer(), si.Informer(), ei.Informer()}
+	if c.NamespaceSelector != nil {
+		ni := nsInformers.Core().V1().Namespaces()
+		watched = append(watched, ni.Informer())
+		c.namespaceLister = ni.Lister()
+	}
+	for _, inf := range watched {
+		if _, err := inf.AddEventHandler(handler); err != nil {
+			return err
+		}
+	}
+	c.routeLister, c.serviceLister, c.sliceLister = ri.Lister(), si.Lister(), ei.Lister()
+	for _, f := range []interface {
+		Start(<-chan struct{})
+		WaitForCacheSync(<-chan struct{}) map[reflect.Type]bool
+	}{kubeInformers, nsInformers, routeInformers} {
+		f.Start(ctx.Done())
+		for typ, ok := range f.WaitForCacheSync(ctx.Done()) {
+			if !ok {
+				return fmt.Errorf("cache of %v did not sync (is the Route CRD installed?)", typ)
+			}
+		}
+	}
+	return nil
+}
+
+// selectorString is a selector as list options carry it ("" selects all).
+func selectorString(s labels.Selector) string {
+	if s == nil {
+		return ""
+	}
+	return s.String()
+}
+
+// namespaceSelected says whether this router serves the namespace: one
+// NamespaceSelector matches (upstream's router watches only those
+// namespaces, pkg/router/controller/factory/factory.go).
+func (c *Controller) namespaceSelected(namespace string) bool {
+	if c.NamespaceSelector == nil {
+		return true
+	}
+	if c.namespaceLister == nil {
+		return false
+	}
+	ns, err := c.namespaceLister.Get(namespace)
+	return err == nil && c.NamespaceSelector.Matches(labels.Set(ns.Labels))
+}
+
+// selectedRoutes are the routes this router serves and reports on. The
+// API server already applied RouteSelector; checking again here keeps
+// the rule in one place whatever the client.
+func (c *Controller) selectedRoutes(routes []*routev1.Route) []*routev1.Route {
+	var out []*routev1.Route
+	for _, r := range routes {
+		if c.RouteSelector != nil && !c.RouteSelector.Matches(labels.Set(r.Labels)) {
+			continue
+		}
+		if c.namespaceSelected(r.Namespace) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func (c *Controller) triggers() chan struct{} {
@@ -166,6 +233,7 @@ func (c *Controller) sync(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	routes = c.selectedRoutes(routes)
 	// The oldest route claims a host and path; later ones are refused.
 	sort.Slice(routes, func(i, j int) bool {
 		ti, tj := routes[i].CreationTimestamp, routes[j].CreationTimestamp

@@ -157,7 +157,9 @@ func (c *Controller) ingressRouteConfig(taken map[string]bool) ([]haproxy.Route,
 	for _, o := range objs {
 		u, ok := o.(*unstructured.Unstructured)
 		var ir ingressroute.IngressRoute
-		if !ok {
+		// Outside the namespace selector an IngressRoute does not exist
+		// for this router: not served, no status, no delegation to it.
+		if !ok || !c.namespaceSelected(u.GetNamespace()) {
 			continue
 		}
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &ir); err != nil {

@@ -19,6 +19,7 @@ import (
 	"syscall"
 
 	routeclient "github.com/openshift/client-go/route/clientset/versioned"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -60,8 +61,10 @@ func port(name, def string) (string, error) {
 // operator sets (upstream: cluster-ingress-operator
 // pkg/operator/controller/ingress/deployment.go) that it acts on:
 // ROUTER_SERVICE_NAME, ROUTER_CANONICAL_HOSTNAME, ROUTER_DOMAIN,
-// STATS_PORT, ROUTER_SERVICE_HTTP(S)_PORT, DEFAULT_CERTIFICATE_DIR (or
-// DEFAULT_CERTIFICATE_PATH), DEFAULT_DESTINATION_CA_PATH,
+// STATS_PORT, ROUTER_SERVICE_HTTP(S)_PORT (the bind ports, 80, 443 and
+// 1936 by default), ROUTE_LABELS, NAMESPACE_LABELS,
+// DEFAULT_CERTIFICATE_DIR (or DEFAULT_CERTIFICATE_PATH),
+// DEFAULT_DESTINATION_CA_PATH,
 // ROUTER_HTTP_REQUEST/RESPONSE_HEADERS and ROUTER_MUTUAL_TLS_AUTH*.
 // Everything else the operator sets (ROUTER_SERVICE_NAMESPACE,
 // STATS_USERNAME_FILE, STATS_PASSWORD_FILE, ROUTER_METRICS_*,
@@ -78,6 +81,9 @@ type settings struct {
 	base       haproxy.Config
 	routerName string
 	canonical  string
+	// routeSelector and namespaceSelector shard the router; nil selects
+	// everything.
+	routeSelector, namespaceSelector labels.Selector
 	// crlManager keeps the CRL file when the client CA bundle names
 	// distribution points; nil otherwise.
 	crlManager *crl.Manager
@@ -116,36 +122,76 @@ func loadSettings() (*settings, error) {
 		routerName: routerName(),
 		canonical:  getenv("ROUTER_CANONICAL_HOSTNAME"),
 	}
+	if s.routeSelector, s.namespaceSelector, err = selectors(); err != nil {
+		return nil, err
+	}
 	if s.base.RequestHeaders, err = headers.ParseEnv(getenv(headers.RequestEnv)); err != nil {
 		return nil, fmt.Errorf("%s: %w", headers.RequestEnv, err)
 	}
 	if s.base.ResponseHeaders, err = headers.ParseEnv(getenv(headers.ResponseEnv)); err != nil {
 		return nil, fmt.Errorf("%s: %w", headers.ResponseEnv, err)
 	}
+	if s.base.MutualTLS, s.crlManager, err = mutualTLS(dir); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// mutualTLS is ROUTER_MUTUAL_TLS_AUTH{,_CA,_FILTER}, and the CRL manager
+// when the CA bundle names distribution points; nil without client TLS.
+func mutualTLS(dir string) (*haproxy.MutualTLS, *crl.Manager, error) {
 	switch policy := getenv("ROUTER_MUTUAL_TLS_AUTH"); policy {
 	case "", "none":
+		return nil, nil, nil
 	case "required", "optional":
 		caFile := getenv("ROUTER_MUTUAL_TLS_AUTH_CA")
 		if caFile == "" {
-			return nil, errors.New("ROUTER_MUTUAL_TLS_AUTH is set but ROUTER_MUTUAL_TLS_AUTH_CA names no CA bundle")
+			return nil, nil, errors.New("ROUTER_MUTUAL_TLS_AUTH is set but ROUTER_MUTUAL_TLS_AUTH_CA names no CA bundle")
 		}
 		cas, err := crl.ReadBundle(caFile)
 		if err != nil {
-			return nil, fmt.Errorf("ROUTER_MUTUAL_TLS_AUTH_CA: %w", err)
+			return nil, nil, fmt.Errorf("ROUTER_MUTUAL_TLS_AUTH_CA: %w", err)
 		}
-		s.base.MutualTLS = &haproxy.MutualTLS{Policy: policy, CAFile: caFile, SubjectFilter: getenv("ROUTER_MUTUAL_TLS_AUTH_FILTER")}
+		m := &haproxy.MutualTLS{Policy: policy, CAFile: caFile, SubjectFilter: getenv("ROUTER_MUTUAL_TLS_AUTH_FILTER")}
 		// upstream: crl.CABundleHasCRLs; no distribution point at all, no crl-file.
-		if crl.Needed(cas) {
-			s.base.MutualTLS.CRLFile = filepath.Join(dir, "crls", "client-ca.crl.pem")
-			s.crlManager = &crl.Manager{CAFile: caFile, CRLFile: s.base.MutualTLS.CRLFile, Logf: log.Printf}
-			if err := s.crlManager.WritePlaceholder(); err != nil {
-				return nil, fmt.Errorf("placeholder CRLs: %w", err)
-			}
+		if !crl.Needed(cas) {
+			return m, nil, nil
 		}
+		m.CRLFile = filepath.Join(dir, "crls", "client-ca.crl.pem")
+		manager := &crl.Manager{CAFile: caFile, CRLFile: m.CRLFile, Logf: log.Printf}
+		if err := manager.WritePlaceholder(); err != nil {
+			return nil, nil, fmt.Errorf("placeholder CRLs: %w", err)
+		}
+		return m, manager, nil
 	default:
-		return nil, fmt.Errorf("ROUTER_MUTUAL_TLS_AUTH=%q: want required, optional or none", policy)
+		return nil, nil, fmt.Errorf("ROUTER_MUTUAL_TLS_AUTH=%q: want required, optional or none", policy)
 	}
-	return s, nil
+}
+
+// selectors are ROUTE_LABELS and NAMESPACE_LABELS, label selectors in
+// their string form, which upstream's router reads as the defaults of
+// --labels and --namespace-labels (openshift/router
+// pkg/cmd/infra/router/router.go) and the ingress operator sets from an
+// IngressController's routeSelector and namespaceSelector. Unset or
+// empty, a selector selects everything; one that does not parse stops
+// the router, as upstream's Complete does.
+func selectors() (route, namespace labels.Selector, err error) {
+	parse := func(name string) (labels.Selector, error) {
+		v := getenv(name)
+		if v == "" {
+			return nil, nil
+		}
+		sel, err := labels.Parse(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s=%q is not a label selector: %v", name, v, err)
+		}
+		return sel, nil
+	}
+	if route, err = parse("ROUTE_LABELS"); err != nil {
+		return nil, nil, err
+	}
+	namespace, err = parse("NAMESPACE_LABELS")
+	return route, namespace, err
 }
 
 // routerName is the name in status.ingress[].routerName. Upstream's
@@ -210,6 +256,7 @@ func run() error {
 	c := &controller.Controller{
 		Kube: kube, Routes: routes, Dynamic: dyn, Base: base, Proxy: proxy,
 		RouterName: s.routerName, CanonicalHostname: s.canonical,
+		RouteSelector: s.routeSelector, NamespaceSelector: s.namespaceSelector,
 		Logf: log.Printf,
 	}
 	if m := s.crlManager; m != nil {
@@ -218,9 +265,17 @@ func run() error {
 		m.OnPublish = func(ctx context.Context) error { return c.Reload(ctx) }
 		go m.Run(ctx)
 	}
-	log.Printf("router %s: http %s, https %s, stats %s, mutual TLS %v, default destination CA %q",
-		c.RouterName, base.HTTPBind, base.HTTPSBind, base.StatsBind, base.MutualTLS != nil, base.DefaultDestinationCA)
+	log.Printf("router %s: http %s, https %s, stats %s, mutual TLS %v, default destination CA %q, routes %q, namespaces %q",
+		c.RouterName, base.HTTPBind, base.HTTPSBind, base.StatsBind, base.MutualTLS != nil, base.DefaultDestinationCA,
+		selectorText(s.routeSelector), selectorText(s.namespaceSelector))
 	return c.Run(ctx)
+}
+
+func selectorText(s labels.Selector) string {
+	if s == nil {
+		return "all"
+	}
+	return s.String()
 }
 
 func restConfig() (*rest.Config, error) {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/labels"
+
 	"github.com/router-conformance/suite/pki"
 )
 
@@ -240,5 +242,52 @@ func TestLoadSettingsMutualTLS(t *testing.T) {
 				t.Errorf("%s: placeholder CRL file %q: %v", tc.name, m.CRLFile, err)
 			}
 		}
+	}
+}
+
+// A shard's environment, as the ingress operator renders it for a
+// HostNetwork IngressController with selectors: its ports and selectors.
+func TestLoadSettingsOfAShard(t *testing.T) {
+	vars := map[string]string{
+		"ROUTER_WORK_DIR":           filepath.Join(t.TempDir(), "router"),
+		"ROUTER_SERVICE_NAME":       "shard-a",
+		"ROUTER_SERVICE_HTTP_PORT":  "10080",
+		"ROUTER_SERVICE_HTTPS_PORT": "10443",
+		"STATS_PORT":                "11936",
+		"NAMESPACE_LABELS":          "env in (a,b),router-conformance/shard=a",
+		"ROUTE_LABELS":              "type!=internal",
+	}
+	withEnv(t, vars)
+	s, err := loadSettings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := s.base; b.HTTPBind != ":10080" || b.HTTPSBind != ":10443" || b.StatsBind != ":11936" || s.routerName != "shard-a" {
+		t.Errorf("binds %s %s %s, name %s", b.HTTPBind, b.HTTPSBind, b.StatsBind, s.routerName)
+	}
+	ns := s.namespaceSelector
+	if ns == nil || !ns.Matches(labels.Set{"env": "a", "router-conformance/shard": "a"}) || ns.Matches(labels.Set{"env": "a"}) {
+		t.Errorf("namespace selector %v", ns)
+	}
+	rs := s.routeSelector
+	if rs == nil || !rs.Matches(labels.Set{}) || rs.Matches(labels.Set{"type": "internal"}) {
+		t.Errorf("route selector %v", rs)
+	}
+
+	// Unset or empty: everything, as upstream's flags default to "".
+	vars["NAMESPACE_LABELS"], vars["ROUTE_LABELS"] = "", ""
+	if s, err := loadSettings(); err != nil || s.namespaceSelector != nil || s.routeSelector != nil {
+		t.Errorf("empty selectors: %v %v %v", s.namespaceSelector, s.routeSelector, err)
+	}
+	for _, name := range []string{"ROUTE_LABELS", "NAMESPACE_LABELS"} {
+		vars[name] = "a in (b"
+		if _, err := loadSettings(); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s that does not parse: %v", name, err)
+		}
+		vars[name] = ""
+	}
+	vars["ROUTER_SERVICE_HTTPS_PORT"] = "70000"
+	if _, err := loadSettings(); err == nil || !strings.Contains(err.Error(), "ROUTER_SERVICE_HTTPS_PORT") {
+		t.Errorf("a port out of range: %v", err)
 	}
 }
