@@ -9,6 +9,8 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
+	operatorlisters "github.com/openshift/client-go/operator/listers/operator/v1"
+	routeclient "github.com/openshift/client-go/route/clientset/versioned"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -17,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	appslisters "k8s.io/client-go/listers/apps/v1"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -25,6 +28,8 @@ import (
 type Reconciler struct {
 	Kube     kubernetes.Interface
 	Operator operatorclient.Interface
+	// Routes, if set, clears a deleted shard's entries in route status.
+	Routes routeclient.Interface
 	// RouterImage is the image of a shard's router (upstream: the
 	// operator's IMAGE variable); empty, the default router's image.
 	RouterImage string
@@ -66,26 +71,40 @@ func (r *Reconciler) Run(ctx context.Context) error {
 			return nil
 		case <-r.trigger:
 		}
-		list, err := ics.Lister().IngressControllers(OperatorNamespace).List(labels.Everything())
-		if err != nil {
+		if err := r.pass(ctx, ics.Lister(), deployments.Lister(), poke); err != nil {
 			return err
 		}
-		for _, ic := range list {
-			if err := r.Reconcile(ctx, ic.DeepCopy()); err != nil {
-				r.logf("ingresscontroller %s: %v", ic.Name, err)
-				// Try again soon: most errors are conflicts with our own writes.
-				time.AfterFunc(time.Second, poke)
-			}
-		}
-		routers, err := deployments.Lister().Deployments(RouterNamespace).List(shardSelector())
-		if err != nil {
-			return err
-		}
-		if err := r.removeOrphans(ctx, routers, list); err != nil {
-			r.logf("%v", err)
+	}
+}
+
+// pass reconciles every IngressController, then removes the routers of
+// those gone without their finalizer. Failures ask for another pass.
+func (r *Reconciler) pass(ctx context.Context, ics operatorlisters.IngressControllerLister, deployments appslisters.DeploymentLister, poke func()) error {
+	list, err := ics.IngressControllers(OperatorNamespace).List(labels.Everything())
+	if err != nil {
+		return err
+	}
+	for _, ic := range list {
+		err := r.Reconcile(ctx, ic.DeepCopy())
+		switch {
+		case errors.Is(err, errWaiting):
+			// A deleted shard's router pods are still going.
+			time.AfterFunc(500*time.Millisecond, poke)
+		case err != nil:
+			r.logf("ingresscontroller %s: %v", ic.Name, err)
+			// Try again soon: most errors are conflicts with our own writes.
 			time.AfterFunc(time.Second, poke)
 		}
 	}
+	routers, err := deployments.Deployments(RouterNamespace).List(shardSelector())
+	if err != nil {
+		return err
+	}
+	if err := r.removeOrphans(ctx, routers, list); err != nil {
+		r.logf("%v", err)
+		time.AfterFunc(time.Second, poke)
+	}
+	return nil
 }
 
 func (r *Reconciler) logf(format string, args ...any) {
@@ -96,9 +115,20 @@ func (r *Reconciler) logf(format string, args ...any) {
 
 // Reconcile brings one IngressController's router in line with its spec
 // and reports its status. A shard's (any IngressController but the
-// default) Deployment is created here when missing; the default's is
-// install's.
+// default) Deployment is created here when missing, and torn down when
+// the IngressController is deleted; the default's is install's.
 func (r *Reconciler) Reconcile(ctx context.Context, ic *operatorv1.IngressController) error {
+	if ic.DeletionTimestamp != nil {
+		return r.finalize(ctx, ic)
+	}
+	ic, err := r.ensureFinalizer(ctx, ic)
+	if err != nil {
+		return err
+	}
+	return r.reconcileRouter(ctx, ic)
+}
+
+func (r *Reconciler) reconcileRouter(ctx context.Context, ic *operatorv1.IngressController) error {
 	bundle, err := r.clientCABundle(ctx, ic)
 	var unavailable *unavailableError
 	if errors.As(err, &unavailable) {

@@ -4,15 +4,22 @@ import (
 	"context"
 	"crypto/x509"
 	"encoding/pem"
+	"errors"
 	"testing"
+	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
+	routev1 "github.com/openshift/api/route/v1"
 	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
+	routefake "github.com/openshift/client-go/route/clientset/versioned/fake"
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	kubefake "k8s.io/client-go/kubernetes/fake"
+	"k8s.io/utils/ptr"
 )
 
 func chainLeaf(t *testing.T, chain []byte) *x509.Certificate {
@@ -193,5 +200,95 @@ func TestShardSecretsMoveToTheNewDeployment(t *testing.T) {
 		if err != nil || len(s.OwnerReferences) != 1 || s.OwnerReferences[0].UID != "new" {
 			t.Errorf("%s: %v %+v", name, err, s)
 		}
+	}
+}
+
+// A deleted shard is held by the finalizer until its router pods are gone,
+// then its routes lose this router's status entries and it is let go.
+// The default IngressController never gets the finalizer.
+func TestDeletedShardIsFinalized(t *testing.T) {
+	ctx := context.Background()
+	c := shard("s1", nil)
+	r := newReconciler([]*operatorv1.IngressController{c, ic(nil)}, render("r"))
+	if err := r.Reconcile(ctx, c.DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Reconcile(ctx, ic(nil)); err != nil {
+		t.Fatal(err)
+	}
+	if f := r.stored(t, "s1").Finalizers; len(f) != 1 || f[0] != Finalizer {
+		t.Fatalf("shard finalizers %v", f)
+	}
+	if f := r.stored(t, "default").Finalizers; len(f) != 0 {
+		t.Errorf("default finalizers %v", f)
+	}
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "router-s1-x", Namespace: RouterNamespace, Labels: map[string]string{DeploymentLabel: "s1"}}}
+	if _, err := r.Kube.CoreV1().Pods(RouterNamespace).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	route := &routev1.Route{ObjectMeta: metav1.ObjectMeta{Namespace: "app", Name: "r"}, Status: routev1.RouteStatus{Ingress: []routev1.RouteIngress{
+		{RouterName: "default"}, {RouterName: "s1"},
+	}}}
+	routes := routefake.NewClientset(route)
+	r.Routes = routes
+
+	deleting := r.stored(t, "s1")
+	deleting.DeletionTimestamp = ptr.To(metav1.Now())
+	if err := r.Reconcile(ctx, deleting.DeepCopy()); !errors.Is(err, errWaiting) {
+		t.Fatalf("with a router pod left: %v, want to wait", err)
+	}
+	if _, err := r.Kube.AppsV1().Deployments(RouterNamespace).Get(ctx, "router-s1", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("router Deployment not deleted: %v", err)
+	}
+	if f := r.stored(t, "s1").Finalizers; len(f) != 1 {
+		t.Errorf("finalizer removed while a router pod runs")
+	}
+	if err := r.Kube.CoreV1().Pods(RouterNamespace).Delete(ctx, pod.Name, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Reconcile(ctx, deleting.DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+	if f := r.stored(t, "s1").Finalizers; len(f) != 0 {
+		t.Errorf("finalizers left %v", f)
+	}
+	got, _ := routes.RouteV1().Routes("app").Get(ctx, "r", metav1.GetOptions{})
+	if in := got.Status.Ingress; len(in) != 1 || in[0].RouterName != "default" {
+		t.Errorf("route status %+v, want the default's entry alone", in)
+	}
+}
+
+// Run end to end on fake clients: a new IngressController gets its router;
+// one deleted outright (no finalizer ran) loses it to the orphan sweep.
+func TestRunMakesAndRemovesShards(t *testing.T) {
+	t.Setenv("KUBE_FEATURE_WatchListClient", "false")
+	r := newReconciler(nil, render("router:x"))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	deployment := func() error {
+		_, err := r.Kube.AppsV1().Deployments(RouterNamespace).Get(ctx, "router-s1", metav1.GetOptions{})
+		return err
+	}
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not within 10s", what)
+			}
+		}
+	}
+	ics := r.Operator.OperatorV1().IngressControllers(OperatorNamespace)
+	if _, err := ics.Create(ctx, shard("s1", nil), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("router-s1 created", func() bool { return deployment() == nil })
+	if err := ics.Delete(ctx, "s1", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("router-s1 deleted", func() bool { return apierrors.IsNotFound(deployment()) })
+	if _, err := r.Kube.AppsV1().Deployments(RouterNamespace).Get(ctx, "router-default", metav1.GetOptions{}); err != nil {
+		t.Errorf("the default router: %v", err)
 	}
 }

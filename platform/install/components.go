@@ -110,8 +110,12 @@ func ingressRouteRBAC() []k8s.Object {
 
 func reconcilerObjects(o Options) []k8s.Object {
 	objs := identity(ingressoperator.OperatorNamespace, reconcilerName,
-		rule([]string{"operator.openshift.io"}, []string{"ingresscontrollers"}, readOnly),
+		// update: the finalizer on a shard's IngressController.
+		rule([]string{"operator.openshift.io"}, []string{"ingresscontrollers"}, []string{"get", "list", "watch", "update"}),
 		rule([]string{"operator.openshift.io"}, []string{"ingresscontrollers/status"}, []string{"update", "patch"}),
+		// A deleted shard's entries in route status are cleared, as upstream's operator does.
+		rule([]string{"route.openshift.io"}, []string{"routes"}, []string{"list"}),
+		rule([]string{"route.openshift.io"}, []string{"routes/status"}, []string{"update"}),
 		rule([]string{""}, []string{"configmaps"}, []string{"get", "list", "watch", "create", "update"}),
 		rule([]string{"apps"}, []string{"deployments"}, []string{"get", "list", "watch", "update"}),
 		// The component-route controller (cluster-ingress-operator's
@@ -132,9 +136,10 @@ func reconcilerObjects(o Options) []k8s.Object {
 }
 
 // shardRBAC lets the reconciler create and delete the router Deployments
-// of IngressControllers other than default, and create their Secrets
-// (default certificate, stats credentials, metrics certificate), in the
-// router's namespace only. It reads Secrets to see which are missing and
+// of IngressControllers other than default, create their Secrets
+// (default certificate, stats credentials, metrics certificate), and list
+// router pods (a deleted shard's IngressController is held until they are
+// gone), in the router's namespace only. It reads Secrets to see which are missing and
 // updates one to move its owner to a new Deployment of the same name;
 // deleting them is the garbage collector's (the Deployment owns them).
 func shardRBAC() []k8s.Object {
@@ -144,6 +149,7 @@ func shardRBAC() []k8s.Object {
 		&rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, Rules: []rbacv1.PolicyRule{
 			rule([]string{"apps"}, []string{"deployments"}, []string{"create", "delete"}),
 			rule([]string{""}, []string{"secrets"}, []string{"get", "create", "update"}),
+			rule([]string{""}, []string{"pods"}, []string{"list"}),
 		}},
 		&rbacv1.RoleBinding{
 			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},

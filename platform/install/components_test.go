@@ -93,7 +93,7 @@ func TestReconcilerMayMakeShards(t *testing.T) {
 		}
 		return false
 	}
-	for _, want := range [][3]string{{"apps", "deployments", "create"}, {"apps", "deployments", "delete"}, {"", "secrets", "get"}, {"", "secrets", "create"}} {
+	for _, want := range [][3]string{{"apps", "deployments", "create"}, {"apps", "deployments", "delete"}, {"", "secrets", "get"}, {"", "secrets", "create"}, {"", "pods", "list"}} {
 		if !allowed(want[0], want[1], want[2]) {
 			t.Errorf("the reconciler may not %s %s in %s", want[2], want[1], ingressoperator.RouterNamespace)
 		}
@@ -115,5 +115,19 @@ func TestReconcilerMayMakeShards(t *testing.T) {
 	}
 	if !bound {
 		t.Error("the shard role is not bound to the reconciler")
+	}
+	// Cluster-wide: the finalizer, and clearing a deleted shard's route status.
+	for _, want := range [][3]string{{"operator.openshift.io", "ingresscontrollers", "update"}, {"route.openshift.io", "routes", "list"}, {"route.openshift.io", "routes/status", "update"}} {
+		found := false
+		for _, obj := range objs {
+			if role, ok := obj.(*rbacv1.ClusterRole); ok {
+				for _, r := range role.Rules {
+					found = found || slices.Contains(r.APIGroups, want[0]) && slices.Contains(r.Resources, want[1]) && slices.Contains(r.Verbs, want[2])
+				}
+			}
+		}
+		if !found {
+			t.Errorf("the reconciler may not %s %s.%s", want[2], want[1], want[0])
+		}
 	}
 }

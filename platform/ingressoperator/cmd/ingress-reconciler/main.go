@@ -12,6 +12,7 @@ import (
 
 	configclient "github.com/openshift/client-go/config/clientset/versioned"
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
+	routeclient "github.com/openshift/client-go/route/clientset/versioned"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
@@ -28,7 +29,10 @@ func main() {
 	kube := kubernetes.NewForConfigOrDie(cfg)
 	// IMAGE is the router image shards run, as the upstream operator's
 	// IMAGE variable; unset, shards run the default router's image.
-	r := &ingressoperator.Reconciler{Kube: kube, Operator: operatorclient.NewForConfigOrDie(cfg), RouterImage: os.Getenv("IMAGE"), Logf: log.Printf}
+	r := &ingressoperator.Reconciler{
+		Kube: kube, Operator: operatorclient.NewForConfigOrDie(cfg), Routes: routeclient.NewForConfigOrDie(cfg),
+		RouterImage: os.Getenv("IMAGE"), Logf: log.Printf,
+	}
 	routes := &componentroutes.Reconciler{Kube: kube, Config: configclient.NewForConfigOrDie(cfg), Logf: log.Printf}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
