@@ -17,51 +17,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/router-conformance/suite/apis/contour/v1alpha1/irtest"
 )
-
-// Fixtures: a small language for IngressRoutes.
-
-func root(ns, name, fqdn string, routes ...Route) IngressRoute {
-	ir := vertex(ns, name, routes...)
-	ir.Spec.VirtualHost = &VirtualHost{Fqdn: fqdn}
-	return ir
-}
-
-func vertex(ns, name string, routes ...Route) IngressRoute {
-	return IngressRoute{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Spec:       Spec{Routes: routes},
-	}
-}
-
-func withAliases(ir IngressRoute, aliases ...string) IngressRoute {
-	ir.Spec.VirtualHost.Aliases = aliases
-	return ir
-}
-
-func withTLS(ir IngressRoute, secret string) IngressRoute {
-	ir.Spec.VirtualHost.TLS = &TLS{SecretName: secret}
-	return ir
-}
-
-// svc routes match to the named services, port 80 unless "name:port".
-func svc(match string, names ...string) Route {
-	r := Route{Match: match}
-	for _, n := range names {
-		port := 80
-		if i := strings.IndexByte(n, ':'); i >= 0 {
-			fmt.Sscan(n[i+1:], &port)
-			n = n[:i]
-		}
-		r.Services = append(r.Services, Service{Name: n, Port: port})
-	}
-	return r
-}
-
-// del delegates match to namespace/name ("" namespace: the object's own).
-func del(match, namespace, name string) Route {
-	return Route{Match: match, Delegate: &Delegate{Namespace: namespace, Name: name}}
-}
 
 // services is the cluster's services, each "ns/name" with port 80.
 func services(names ...string) ServiceLookup {
@@ -150,50 +108,50 @@ func TestBuild(t *testing.T) {
 	}{{
 		name: "a: a root is served; a vertex nothing delegates to is not",
 		objs: []IngressRoute{
-			root("r", "root", "a.com", svc("/", "s")),
-			vertex("x", "lonely", svc("/", "s")),
+			irtest.Root("r", "root", "a.com", irtest.Svc("/", "s")),
+			irtest.Vertex("x", "lonely", irtest.Svc("/", "s")),
 		},
 		served: map[string][]string{"a.com": {"/ -> r/s:80"}},
 		status: map[string]string{"r/root": "valid", "x/lonely": "orphaned"},
 	}, {
 		name: "a: a vertex is served only under the root that delegates to it",
 		objs: []IngressRoute{
-			root("r", "root", "a.com", del("/", "x", "v")),
-			vertex("x", "v", svc("/", "s")),
+			irtest.Root("r", "root", "a.com", irtest.Del("/", "x", "v")),
+			irtest.Vertex("x", "v", irtest.Svc("/", "s")),
 		},
 		served: map[string][]string{"a.com": {"/ -> x/s:80"}},
 		status: map[string]string{"r/root": "valid", "x/v": "valid"},
 	}, {
 		name: "b: most specific prefix first whatever the order",
 		objs: []IngressRoute{
-			root("r", "root", "a.com", svc("/", "home"), svc("/foo/bar", "bar"), svc("/foo/", "foo")),
+			irtest.Root("r", "root", "a.com", irtest.Svc("/", "home"), irtest.Svc("/foo/bar", "bar"), irtest.Svc("/foo/", "foo")),
 		},
 		served: map[string][]string{"a.com": {"/foo/bar -> r/bar:80", "/foo -> r/foo:80", "/ -> r/home:80"}},
 		status: map[string]string{"r/root": "valid"},
 	}, {
 		name: "c: delegation in the namespace (namespace defaults) and across namespaces, three levels deep",
 		objs: []IngressRoute{
-			root("r", "root", "a.com", svc("/", "s"), del("/a", "", "a")),
-			vertex("r", "a", svc("/a", "s2"), del("/a/b", "x", "b")),
-			vertex("x", "b", svc("/a/b", "s"), del("/a/b/c", "y", "c")),
-			vertex("y", "c", svc("/a/b/c", "s")),
+			irtest.Root("r", "root", "a.com", irtest.Svc("/", "s"), irtest.Del("/a", "", "a")),
+			irtest.Vertex("r", "a", irtest.Svc("/a", "s2"), irtest.Del("/a/b", "x", "b")),
+			irtest.Vertex("x", "b", irtest.Svc("/a/b", "s"), irtest.Del("/a/b/c", "y", "c")),
+			irtest.Vertex("y", "c", irtest.Svc("/a/b/c", "s")),
 		},
 		served: map[string][]string{"a.com": {"/a/b/c -> y/s:80", "/a/b -> x/s:80", "/a -> r/s2:80", "/ -> r/s:80"}},
 		status: map[string]string{"r/root": "valid", "r/a": "valid", "x/b": "valid", "y/c": "valid"},
 	}, {
 		name: "c: a route dispatches only to services of its own namespace",
 		objs: []IngressRoute{
-			root("r", "root", "a.com", svc("/", "s"), del("/b", "z", "b")),
+			irtest.Root("r", "root", "a.com", irtest.Svc("/", "s"), irtest.Del("/b", "z", "b")),
 			// z/s2 does not exist; r/s2 does, and must not be used.
-			vertex("z", "b", svc("/b", "s"), svc("/b/c", "s2")),
+			irtest.Vertex("z", "b", irtest.Svc("/b", "s"), irtest.Svc("/b/c", "s2")),
 		},
 		served: map[string][]string{"a.com": {"/ -> r/s:80"}},
 		status: map[string]string{"r/root": "valid", "z/b": "invalid: service z/s2 not found"},
 	}, {
 		name: "c: a missing service or port makes the object invalid, naming it",
 		objs: []IngressRoute{
-			root("r", "gone", "a.com", svc("/", "s"), svc("/x", "nope")),
-			root("r", "port", "b.com", svc("/", "s:8080")),
+			irtest.Root("r", "gone", "a.com", irtest.Svc("/", "s"), irtest.Svc("/x", "nope")),
+			irtest.Root("r", "port", "b.com", irtest.Svc("/", "s:8080")),
 		},
 		status: map[string]string{
 			"r/gone": `invalid: route "/x": service r/nope not found`,
@@ -202,8 +160,8 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "d: a vertex route outside its delegated prefix invalidates the whole vertex",
 		objs: []IngressRoute{
-			root("r", "root", "a.com", svc("/", "s"), del("/static", "x", "child")),
-			vertex("x", "child", svc("/static/css", "s"), svc("/css", "t")),
+			irtest.Root("r", "root", "a.com", irtest.Svc("/", "s"), irtest.Del("/static", "x", "child")),
+			irtest.Vertex("x", "child", irtest.Svc("/static/css", "s"), irtest.Svc("/css", "t")),
 		},
 		served: map[string][]string{"a.com": {"/ -> r/s:80"}},
 		status: map[string]string{
@@ -213,17 +171,17 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "d: segments, not bytes: /staticfoo is not under /static",
 		objs: []IngressRoute{
-			root("r", "root", "a.com", del("/static", "x", "child")),
-			vertex("x", "child", svc("/staticfoo", "s")),
+			irtest.Root("r", "root", "a.com", irtest.Del("/static", "x", "child")),
+			irtest.Vertex("x", "child", irtest.Svc("/staticfoo", "s")),
 		},
 		served: map[string][]string{"a.com": {}},
 		status: map[string]string{"r/root": "valid", "x/child": "invalid: outside the prefix"},
 	}, {
 		name: "d: a vertex cannot re-delegate a path it was never given",
 		objs: []IngressRoute{
-			root("r", "root", "a.com", svc("/", "s"), del("/a", "x", "v")),
-			vertex("x", "v", svc("/a", "s"), del("/admin", "y", "w")),
-			vertex("y", "w", svc("/admin", "s")),
+			irtest.Root("r", "root", "a.com", irtest.Svc("/", "s"), irtest.Del("/a", "x", "v")),
+			irtest.Vertex("x", "v", irtest.Svc("/a", "s"), irtest.Del("/admin", "y", "w")),
+			irtest.Vertex("y", "w", irtest.Svc("/admin", "s")),
 		},
 		served: map[string][]string{"a.com": {"/ -> r/s:80"}},
 		status: map[string]string{
@@ -234,26 +192,26 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "e: vertices no root reaches (directly or through orphans) have no effect",
 		objs: []IngressRoute{
-			root("r", "root", "a.com", svc("/", "s")),
-			vertex("x", "o1", svc("/", "s"), del("/b", "y", "o2")),
-			vertex("y", "o2", svc("/b", "s")),
+			irtest.Root("r", "root", "a.com", irtest.Svc("/", "s")),
+			irtest.Vertex("x", "o1", irtest.Svc("/", "s"), irtest.Del("/b", "y", "o2")),
+			irtest.Vertex("y", "o2", irtest.Svc("/b", "s")),
 		},
 		served: map[string][]string{"a.com": {"/ -> r/s:80"}},
 		status: map[string]string{"r/root": "valid", "x/o1": "orphaned", "y/o2": "orphaned"},
 	}, {
 		name: "f: a vertex delegating to itself",
 		objs: []IngressRoute{
-			root("r", "root", "a.com", svc("/", "s"), del("/a", "x", "a")),
-			vertex("x", "a", svc("/a", "s"), del("/a/b", "", "a")),
+			irtest.Root("r", "root", "a.com", irtest.Svc("/", "s"), irtest.Del("/a", "x", "a")),
+			irtest.Vertex("x", "a", irtest.Svc("/a", "s"), irtest.Del("/a/b", "", "a")),
 		},
 		served: map[string][]string{"a.com": {"/ -> r/s:80"}},
 		status: map[string]string{"r/root": "valid", "x/a": "invalid: delegation cycle: r/root -> x/a -> x/a"},
 	}, {
 		name: "f: a cycle back up the chain refuses the object that closes it; the rest is served",
 		objs: []IngressRoute{
-			root("r", "root", "a.com", svc("/", "s"), del("/a", "x", "a")),
-			vertex("x", "a", svc("/a", "s"), del("/a/b", "y", "b")),
-			vertex("y", "b", svc("/a/b", "s"), del("/a/b/c", "x", "a")),
+			irtest.Root("r", "root", "a.com", irtest.Svc("/", "s"), irtest.Del("/a", "x", "a")),
+			irtest.Vertex("x", "a", irtest.Svc("/a", "s"), irtest.Del("/a/b", "y", "b")),
+			irtest.Vertex("y", "b", irtest.Svc("/a/b", "s"), irtest.Del("/a/b/c", "x", "a")),
 		},
 		served: map[string][]string{"a.com": {"/a -> x/s:80", "/ -> r/s:80"}},
 		status: map[string]string{
@@ -264,8 +222,8 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "f: a root delegating to another root is refused; the other root is served",
 		objs: []IngressRoute{
-			root("r", "r1", "a.com", svc("/", "s"), del("/b", "", "r2")),
-			root("r", "r2", "b.com", svc("/b", "s2")),
+			irtest.Root("r", "r1", "a.com", irtest.Svc("/", "s"), irtest.Del("/b", "", "r2")),
+			irtest.Root("r", "r2", "b.com", irtest.Svc("/b", "s2")),
 		},
 		served: map[string][]string{"b.com": {"/b -> r/s2:80"}},
 		status: map[string]string{
@@ -275,15 +233,15 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "f: a root delegating to itself",
 		objs: []IngressRoute{
-			root("r", "r1", "a.com", svc("/", "s"), del("/b", "", "r1")),
+			irtest.Root("r", "r1", "a.com", irtest.Svc("/", "s"), irtest.Del("/b", "", "r1")),
 		},
 		status: map[string]string{"r/r1": "invalid: delegation cycle: r/r1 -> r/r1"},
 	}, {
 		name: "g: two roots with the same fqdn: neither is served",
 		objs: []IngressRoute{
-			root("r", "one", "a.com", svc("/", "s")),
-			root("x", "two", "A.com", svc("/", "s")),
-			root("y", "other", "b.com", svc("/", "s")),
+			irtest.Root("r", "one", "a.com", irtest.Svc("/", "s")),
+			irtest.Root("x", "two", "A.com", irtest.Svc("/", "s")),
+			irtest.Root("y", "other", "b.com", irtest.Svc("/", "s")),
 		},
 		served: map[string][]string{"b.com": {"/ -> y/s:80"}},
 		status: map[string]string{
@@ -294,10 +252,10 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "g: an alias equal to another root's fqdn or alias",
 		objs: []IngressRoute{
-			withAliases(root("r", "one", "a.com", svc("/", "s")), "www.a.com", "a.com"),
-			withAliases(root("x", "two", "b.com", svc("/", "s")), "www.a.com"),
-			withAliases(root("y", "three", "c.com", svc("/", "s")), "b.com"),
-			withAliases(root("z", "fine", "d.com", svc("/", "s")), "www.d.com"),
+			irtest.WithAliases(irtest.Root("r", "one", "a.com", irtest.Svc("/", "s")), "www.a.com", "a.com"),
+			irtest.WithAliases(irtest.Root("x", "two", "b.com", irtest.Svc("/", "s")), "www.a.com"),
+			irtest.WithAliases(irtest.Root("y", "three", "c.com", irtest.Svc("/", "s")), "b.com"),
+			irtest.WithAliases(irtest.Root("z", "fine", "d.com", irtest.Svc("/", "s")), "www.d.com"),
 		},
 		served: map[string][]string{"d.com,www.d.com": {"/ -> z/s:80"}},
 		status: map[string]string{
@@ -309,32 +267,32 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "i: delegating to an object that does not exist serves nothing there; the parent stays valid",
 		objs: []IngressRoute{
-			root("r", "root", "a.com", svc("/b", "s"), del("/a", "x", "missing")),
+			irtest.Root("r", "root", "a.com", irtest.Svc("/b", "s"), irtest.Del("/a", "x", "missing")),
 		},
 		served: map[string][]string{"a.com": {"/b -> r/s:80"}},
 		status: map[string]string{"r/root": "valid"},
 	}, {
 		name: "j: several services on one route are all its backends (the design document's /ads)",
 		objs: []IngressRoute{
-			root("r", "google", "www.google.com", svc("/ads", "ads-red:80", "ads-blue:80")),
+			irtest.Root("r", "google", "www.google.com", irtest.Svc("/ads", "ads-red:80", "ads-blue:80")),
 		},
 		served: map[string][]string{"www.google.com": {"/ads -> r/ads-red:80 r/ads-blue:80"}},
 		status: map[string]string{"r/google": "valid"},
 	}, {
 		name: "a vertex shared by two roots is served under both",
 		objs: []IngressRoute{
-			root("r", "one", "a.com", del("/", "x", "v")),
-			root("r", "two", "b.com", del("/", "x", "v")),
-			vertex("x", "v", svc("/", "s")),
+			irtest.Root("r", "one", "a.com", irtest.Del("/", "x", "v")),
+			irtest.Root("r", "two", "b.com", irtest.Del("/", "x", "v")),
+			irtest.Vertex("x", "v", irtest.Svc("/", "s")),
 		},
 		served: map[string][]string{"a.com": {"/ -> x/s:80"}, "b.com": {"/ -> x/s:80"}},
 		status: map[string]string{"r/one": "valid", "r/two": "valid", "x/v": "valid"},
 	}, {
 		name: "d: validity is per delegation: served where the prefix fits, invalid naming the other parent",
 		objs: []IngressRoute{
-			root("r", "one", "a.com", del("/a", "x", "v")),
-			root("r", "two", "b.com", svc("/", "s"), del("/b", "x", "v")),
-			vertex("x", "v", svc("/a", "s")),
+			irtest.Root("r", "one", "a.com", irtest.Del("/a", "x", "v")),
+			irtest.Root("r", "two", "b.com", irtest.Svc("/", "s"), irtest.Del("/b", "x", "v")),
+			irtest.Vertex("x", "v", irtest.Svc("/a", "s")),
 		},
 		served: map[string][]string{"a.com": {"/a -> x/s:80"}, "b.com": {"/ -> r/s:80"}},
 		status: map[string]string{
@@ -344,21 +302,21 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "the same prefix claimed twice: the object delegated the longer prefix wins",
 		objs: []IngressRoute{
-			root("r", "root", "a.com", svc("/a/b", "s"), del("/a", "x", "v"), del("/a/b", "y", "w")),
-			vertex("x", "v", svc("/a/b", "s")),
-			vertex("y", "w", svc("/a/b", "s")),
+			irtest.Root("r", "root", "a.com", irtest.Svc("/a/b", "s"), irtest.Del("/a", "x", "v"), irtest.Del("/a/b", "y", "w")),
+			irtest.Vertex("x", "v", irtest.Svc("/a/b", "s")),
+			irtest.Vertex("y", "w", irtest.Svc("/a/b", "s")),
 		},
 		served: map[string][]string{"a.com": {"/a/b -> y/s:80"}},
 		status: map[string]string{"r/root": "valid", "x/v": "valid", "y/w": "valid"},
 	}, {
 		name: "malformed routes the CRD refuses are refused here too",
 		objs: []IngressRoute{
-			root("r", "both", "a.com", Route{Match: "/", Services: []Service{{Name: "s", Port: 80}}, Delegate: &Delegate{Name: "v"}}),
-			root("r", "neither", "b.com", Route{Match: "/"}),
-			root("r", "slash", "c.com", svc("c", "s")),
-			root("r", "empty", "d.com"),
-			root("r", "port", "e.com", svc("/", "s:0")),
-			root("r", "wild", "*.f.com", svc("/", "s")),
+			irtest.Root("r", "both", "a.com", Route{Match: "/", Services: []Service{{Name: "s", Port: 80}}, Delegate: &Delegate{Name: "v"}}),
+			irtest.Root("r", "neither", "b.com", Route{Match: "/"}),
+			irtest.Root("r", "slash", "c.com", irtest.Svc("c", "s")),
+			irtest.Root("r", "empty", "d.com"),
+			irtest.Root("r", "port", "e.com", irtest.Svc("/", "s:0")),
+			irtest.Root("r", "wild", "*.f.com", irtest.Svc("/", "s")),
 		},
 		status: map[string]string{
 			"r/both":    "invalid: exactly one of service or delegate",
@@ -417,14 +375,14 @@ func TestMatch(t *testing.T) {
 // Rule b: whatever order the routes are declared in, Host.Route (the order
 // the renderer uses) picks the most specific prefix.
 func TestMostSpecificWhateverTheOrder(t *testing.T) {
-	routes := []Route{svc("/", "home"), svc("/foo", "foo"), svc("/foo/bar", "bar")}
+	routes := []Route{irtest.Svc("/", "home"), irtest.Svc("/foo", "foo"), irtest.Svc("/foo/bar", "bar")}
 	orders := [][]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
 	want := map[string]string{
 		"/": "home", "/foo": "foo", "/foo/": "foo", "/foobar": "home",
 		"/foo/bar": "bar", "/foo/bar/baz": "bar", "/foo/barbaz": "foo",
 	}
 	for _, o := range orders {
-		ir := root("r", "root", "a.com", routes[o[0]], routes[o[1]], routes[o[2]])
+		ir := irtest.Root("r", "root", "a.com", routes[o[0]], routes[o[1]], routes[o[2]])
 		res := Build([]IngressRoute{ir}, services("r/home", "r/foo", "r/bar"), nil, now)
 		if len(res.Hosts) != 1 {
 			t.Fatalf("order %v: %d hosts", o, len(res.Hosts))
@@ -442,14 +400,14 @@ func TestMostSpecificWhateverTheOrder(t *testing.T) {
 // next) is walked once per object and prefix, not once per path.
 func TestDiamondsStayCheap(t *testing.T) {
 	const levels = 40
-	objs := []IngressRoute{root("r", "root", "a.com", del("/", "", "l0a"), del("/", "", "l0b"))}
+	objs := []IngressRoute{irtest.Root("r", "root", "a.com", irtest.Del("/", "", "l0a"), irtest.Del("/", "", "l0b"))}
 	for i := 0; i < levels; i++ {
 		for _, side := range []string{"a", "b"} {
-			routes := []Route{svc(fmt.Sprintf("/l%d", i), "s")}
+			routes := []Route{irtest.Svc(fmt.Sprintf("/l%d", i), "s")}
 			if i+1 < levels {
-				routes = append(routes, del("/", "", fmt.Sprintf("l%da", i+1)), del("/", "", fmt.Sprintf("l%db", i+1)))
+				routes = append(routes, irtest.Del("/", "", fmt.Sprintf("l%da", i+1)), irtest.Del("/", "", fmt.Sprintf("l%db", i+1)))
 			}
-			objs = append(objs, vertex("r", fmt.Sprintf("l%d%s", i, side), routes...))
+			objs = append(objs, irtest.Vertex("r", fmt.Sprintf("l%d%s", i, side), routes...))
 		}
 	}
 	done := make(chan Result, 1)
@@ -485,61 +443,61 @@ func TestDelegationStatuses(t *testing.T) {
 	}{{
 		name: "newly connected: connectedAt is now",
 		objs: []IngressRoute{
-			root("r", "root", "a.com", del("/a", "x", "v")),
-			vertex("x", "v", svc("/a", "s")),
+			irtest.Root("r", "root", "a.com", irtest.Del("/a", "x", "v")),
+			irtest.Vertex("x", "v", irtest.Svc("/a", "s")),
 		},
 		want: Status{CurrentStatus: StatusValid, Description: descValid,
 			DelegationStatuses: []DelegationStatus{connected("r", "root", "/a", now)}},
 	}, {
 		name: "parent unchanged: connectedAt is kept",
 		objs: []IngressRoute{
-			root("r", "root", "a.com", del("/a", "x", "v")),
-			withStatus(vertex("x", "v", svc("/a", "s")), connected("r", "root", "/a", earlier)),
+			irtest.Root("r", "root", "a.com", irtest.Del("/a", "x", "v")),
+			withStatus(irtest.Vertex("x", "v", irtest.Svc("/a", "s")), connected("r", "root", "/a", earlier)),
 		},
 		want: Status{CurrentStatus: StatusValid, Description: descValid,
 			DelegationStatuses: []DelegationStatus{connected("r", "root", "/a", earlier)}},
 	}, {
 		name: "parent changed its prefix: a new connection",
 		objs: []IngressRoute{
-			root("r", "root", "a.com", del("/", "x", "v")),
-			withStatus(vertex("x", "v", svc("/a", "s")), connected("r", "root", "/a", earlier)),
+			irtest.Root("r", "root", "a.com", irtest.Del("/", "x", "v")),
+			withStatus(irtest.Vertex("x", "v", irtest.Svc("/a", "s")), connected("r", "root", "/a", earlier)),
 		},
 		want: Status{CurrentStatus: StatusValid, Description: descValid,
 			DelegationStatuses: []DelegationStatus{connected("r", "root", "/", now)}},
 	}, {
 		name: "several parents: one entry each, sorted; a connected but invalid vertex says both",
 		objs: []IngressRoute{
-			root("r", "two", "b.com", del("/b", "x", "v")),
-			root("r", "one", "a.com", del("/a", "x", "v")),
-			vertex("x", "v", svc("/a", "s")),
+			irtest.Root("r", "two", "b.com", irtest.Del("/b", "x", "v")),
+			irtest.Root("r", "one", "a.com", irtest.Del("/a", "x", "v")),
+			irtest.Vertex("x", "v", irtest.Svc("/a", "s")),
 		},
 		want: Status{CurrentStatus: StatusInvalid, Description: `route "/a" is outside the prefix "/b" delegated by r/two`,
 			DelegationStatuses: []DelegationStatus{connected("r", "one", "/a", now), connected("r", "two", "/b", now)}},
 	}, {
 		name: "orphaned after being connected: lastParent is the previous parent",
 		objs: []IngressRoute{
-			root("r", "root", "a.com", svc("/", "s")),
-			withStatus(vertex("x", "v", svc("/a", "s")), connected("r", "root", "/a", earlier), connected("r", "root", "/b", earlier)),
+			irtest.Root("r", "root", "a.com", irtest.Svc("/", "s")),
+			withStatus(irtest.Vertex("x", "v", irtest.Svc("/a", "s")), connected("r", "root", "/a", earlier), connected("r", "root", "/b", earlier)),
 		},
 		want: Status{CurrentStatus: StatusOrphaned, Description: descOrphaned,
 			DelegationStatuses: []DelegationStatus{orphan(&ObjectRef{Namespace: "r", Name: "root"})}},
 	}, {
 		name: "still orphaned: lastParent is kept",
 		objs: []IngressRoute{
-			withStatus(vertex("x", "v", svc("/a", "s")), orphan(&ObjectRef{Namespace: "r", Name: "gone"})),
+			withStatus(irtest.Vertex("x", "v", irtest.Svc("/a", "s")), orphan(&ObjectRef{Namespace: "r", Name: "gone"})),
 		},
 		want: Status{CurrentStatus: StatusOrphaned, Description: descOrphaned,
 			DelegationStatuses: []DelegationStatus{orphan(&ObjectRef{Namespace: "r", Name: "gone"})}},
 	}, {
 		name: "never connected: orphaned with no lastParent",
-		objs: []IngressRoute{vertex("x", "v", svc("/a", "s"))},
+		objs: []IngressRoute{irtest.Vertex("x", "v", irtest.Svc("/a", "s"))},
 		want: Status{CurrentStatus: StatusOrphaned, Description: descOrphaned,
 			DelegationStatuses: []DelegationStatus{orphan(nil)}},
 	}, {
 		name: "a parent that is not served does not connect",
 		objs: []IngressRoute{
-			root("r", "root", "a.com", del("/a", "x", "v"), svc("/b", "missing")),
-			withStatus(vertex("x", "v", svc("/a", "s")), connected("r", "root", "/a", earlier)),
+			irtest.Root("r", "root", "a.com", irtest.Del("/a", "x", "v"), irtest.Svc("/b", "missing")),
+			withStatus(irtest.Vertex("x", "v", irtest.Svc("/a", "s")), connected("r", "root", "/a", earlier)),
 		},
 		want: Status{CurrentStatus: StatusOrphaned, Description: descOrphaned,
 			DelegationStatuses: []DelegationStatus{orphan(&ObjectRef{Namespace: "r", Name: "root"})}},
@@ -576,9 +534,9 @@ func dump(s Status) string {
 // nothing, even when time has passed.
 func TestStatusDoesNotChurn(t *testing.T) {
 	objs := []IngressRoute{
-		root("r", "root", "a.com", del("/a", "x", "v")),
-		vertex("x", "v", svc("/a", "s")),
-		vertex("x", "orphan", svc("/a", "s")),
+		irtest.Root("r", "root", "a.com", irtest.Del("/a", "x", "v")),
+		irtest.Vertex("x", "v", irtest.Svc("/a", "s")),
+		irtest.Vertex("x", "orphan", irtest.Svc("/a", "s")),
 	}
 	first := Build(objs, services("x/s"), nil, now)
 	for i := range objs {
@@ -625,7 +583,7 @@ func TestTLS(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.secret, func(t *testing.T) {
-			ir := withTLS(root("r", "root", "a.com", svc("/", "s")), c.secret)
+			ir := irtest.WithTLS(irtest.Root("r", "root", "a.com", irtest.Svc("/", "s")), c.secret)
 			res := Build([]IngressRoute{ir}, services("r/s"), secrets, now)
 			st := res.Statuses[keyOf(&ir)]
 			if c.want == "" {

@@ -1,6 +1,8 @@
-package v1alpha1
+package v1alpha1_test
 
 import (
+	. "github.com/router-conformance/suite/apis/contour/v1alpha1"
+	"github.com/router-conformance/suite/apis/contour/v1alpha1/irtest"
 	"strings"
 	"testing"
 
@@ -72,10 +74,10 @@ func TestCRDShape(t *testing.T) {
 func TestCRDValidation(t *testing.T) {
 	validator := validate.NewSchemaValidator(structural(t).ToKubeOpenAPI(), nil, "", strfmt.Default)
 	good := func() *IngressRoute {
-		ir := withTLS(withAliases(root("prod", "google", "www.google.com",
-			svc("/static", "google-static:9000"),
-			del("/finance", "finance", "google-finance"),
-			svc("/ads", "ads-red:9090", "ads-blue:9090")), "www.google.com.au", "google.com"), "google-tls")
+		ir := irtest.WithTLS(irtest.WithAliases(irtest.Root("prod", "google", "www.google.com",
+			irtest.Svc("/static", "google-static:9000"),
+			irtest.Del("/finance", "finance", "google-finance"),
+			irtest.Svc("/ads", "ads-red:9090", "ads-blue:9090")), "www.google.com.au", "google.com"), "google-tls")
 		ir.APIVersion, ir.Kind = GroupVersion.String(), Kind
 		ir.Status = Status{CurrentStatus: StatusOrphaned, DelegationStatuses: []DelegationStatus{
 			{State: DelegationState{Orphaned: &Orphaned{LastParent: &ObjectRef{Name: "a", Namespace: "b"}}}},

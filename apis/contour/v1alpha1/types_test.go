@@ -1,6 +1,8 @@
-package v1alpha1
+package v1alpha1_test
 
 import (
+	. "github.com/router-conformance/suite/apis/contour/v1alpha1"
+	"github.com/router-conformance/suite/apis/contour/v1alpha1/irtest"
 	"reflect"
 	"testing"
 
@@ -60,10 +62,10 @@ func TestDesignDocumentExampleDecodes(t *testing.T) {
 	if err := yaml.UnmarshalStrict([]byte(designRoot), &ir); err != nil {
 		t.Fatal(err)
 	}
-	want := withTLS(withAliases(root("prod", "google", "www.google.com",
-		svc("/static", "google-static:9000"),
-		del("/finance", "finance", "google-finance"),
-		svc("/ads", "ads-red:9090", "ads-blue:9090")), "www.google.com.au", "google.com"), "google-tls")
+	want := irtest.WithTLS(irtest.WithAliases(irtest.Root("prod", "google", "www.google.com",
+		irtest.Svc("/static", "google-static:9000"),
+		irtest.Del("/finance", "finance", "google-finance"),
+		irtest.Svc("/ads", "ads-red:9090", "ads-blue:9090")), "www.google.com.au", "google.com"), "google-tls")
 	if !reflect.DeepEqual(ir.Spec, want.Spec) {
 		t.Errorf("spec\n got %+v\nwant %+v", ir.Spec, want.Spec)
 	}
