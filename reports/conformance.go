@@ -94,8 +94,8 @@ type Report struct {
 	APIVersion string `json:"apiVersion"`
 	Kind       string `json:"kind"`
 	Meta       `json:",inline"`
-	Result   string          `json:"result"`
-	Features []FeatureResult `json:"features"`
+	Result     string          `json:"result"`
+	Features   []FeatureResult `json:"features"`
 }
 
 // Build groups the specs by feature (a spec belongs to the first feature

@@ -2,10 +2,10 @@ package controller
 
 import (
 	"context"
+	"github.com/router-conformance/suite/router/haproxy/haproxytest"
 	"net"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,27 +45,6 @@ type irWorld struct {
 	ctrl            *Controller
 	siteCA, otherCA *pki.CA
 	logs            logs
-}
-
-func haproxyPath(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{"haproxy", "/usr/sbin/haproxy"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	t.Fatal("haproxy is not installed: `make test` installs it (Debian: apt-get install haproxy)")
-	return ""
-}
-
-func localAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // echoService adds a Service whose one endpoint is an echo backend
@@ -148,9 +127,9 @@ func startIRWorld(t *testing.T) *irWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.base = haproxy.Config{HTTPBind: localAddr(t), HTTPSBind: localAddr(t), StatsBind: localAddr(t), Dir: t.TempDir(), DefaultCertificate: defaultCert.HAProxyPEM()}
+	w.base = haproxy.Config{HTTPBind: haproxytest.FreeAddr(t), HTTPSBind: haproxytest.FreeAddr(t), StatsBind: haproxytest.FreeAddr(t), Dir: t.TempDir(), DefaultCertificate: defaultCert.HAProxyPEM()}
 	var output syncWriter
-	proxy := &haproxy.Process{Binary: haproxyPath(t), Dir: w.base.Dir, Output: &output}
+	proxy := &haproxy.Process{Binary: haproxytest.Binary(t), Dir: w.base.Dir, Output: &output}
 	w.ctrl = &Controller{
 		Kube: kube, Routes: routefake.NewClientset(legacy), Dynamic: w.dyn, Base: w.base, Proxy: proxy,
 		RouterName: "default", Coalesce: 20 * time.Millisecond, Logf: w.logs.logf,

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"github.com/router-conformance/suite/router/haproxy/haproxytest"
 	"strconv"
 	"testing"
 	"time"
@@ -75,8 +76,8 @@ func startShard(t *testing.T) *shardWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.base = haproxy.Config{HTTPBind: localAddr(t), HTTPSBind: localAddr(t), StatsBind: localAddr(t), Dir: t.TempDir(), DefaultCertificate: defaultCert.HAProxyPEM()}
-	proxy := &haproxy.Process{Binary: haproxyPath(t), Dir: w.base.Dir, Output: &syncWriter{}}
+	w.base = haproxy.Config{HTTPBind: haproxytest.FreeAddr(t), HTTPSBind: haproxytest.FreeAddr(t), StatsBind: haproxytest.FreeAddr(t), Dir: t.TempDir(), DefaultCertificate: defaultCert.HAProxyPEM()}
+	proxy := &haproxy.Process{Binary: haproxytest.Binary(t), Dir: w.base.Dir, Output: &syncWriter{}}
 	ctrl := &Controller{
 		Kube: w.kube, Routes: w.routes, Dynamic: dyn, Base: w.base, Proxy: proxy, RouterName: "shard-a",
 		RouteSelector:     labels.SelectorFromSet(public),

@@ -8,11 +8,10 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"fmt"
-	"net"
+	"github.com/router-conformance/suite/router/haproxy/haproxytest"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -59,27 +58,6 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-func haproxyBinary(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{"haproxy", "/usr/sbin/haproxy"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	t.Fatal("haproxy is not installed: `make test` installs it (Debian: apt-get install haproxy)")
-	return ""
-}
-
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 func must[T any](t *testing.T) func(T, error) T {
 	return func(v T, err error) T {
 		t.Helper()
@@ -110,7 +88,7 @@ func newWorld(t *testing.T) *world {
 
 	dir := t.TempDir()
 	w.cfg = haproxy.Config{
-		HTTPBind: freePort(t), HTTPSBind: freePort(t), StatsBind: freePort(t),
+		HTTPBind: haproxytest.FreeAddr(t), HTTPSBind: haproxytest.FreeAddr(t), StatsBind: haproxytest.FreeAddr(t),
 		Dir: dir, DefaultCertificate: w.defaultCert.HAProxyPEM(),
 	}
 	return w
@@ -123,7 +101,7 @@ func (w *world) start(t *testing.T) {
 		t.Fatal(err)
 	}
 	// HAProxy's messages are shown only when the test fails.
-	w.proc = &haproxy.Process{Binary: haproxyBinary(t), Dir: w.cfg.Dir, Output: &w.output}
+	w.proc = &haproxy.Process{Binary: haproxytest.Binary(t), Dir: w.cfg.Dir, Output: &w.output}
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("haproxy output:\n%s", w.output.String())
