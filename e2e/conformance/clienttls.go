@@ -30,9 +30,13 @@ import (
 // a crlserver pod. One IngressController for the cluster: Serial, and
 // Ordered so that the PKI and the router's rollout are shared.
 func describeClientTLS(f *framework.Framework) {
-	Describe("Client TLS", Label("client-tls"), Serial, Ordered, func() {
+	// The longest container (the staggered CRLs wait out real time):
+	// scheduled first, so the parallel run is not left waiting on it.
+	Describe("Client TLS", Label("client-tls"), f.OwnIngressControllerDecorator(), Ordered, SpecPriority(100), func() {
 		const crlLifetime = 40 * time.Second
 		var (
+			// ic is the container's own IngressController (a shard).
+			ic       *framework.IngressController
 			ns, host string
 			// Routes of the other terminations under the same clientTLS.
 			passthroughHost, reencryptHost string
@@ -61,7 +65,7 @@ func describeClientTLS(f *framework.Framework) {
 			leaves[name], certs[name] = leaf, &cert
 		}
 		request := func(client string) httpclient.Request {
-			return framework.WithCert(f.HTTPS(host, "/"), certs[client])
+			return framework.WithCert(ic.HTTPS(host, "/"), certs[client])
 		}
 		clientCAMap := func(ctx context.Context, name, bundle string) string {
 			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: contract.ConfigNamespace}, Data: map[string]string{contract.ClientCAKey: bundle}}
@@ -73,13 +77,14 @@ func describeClientTLS(f *framework.Framework) {
 			return name
 		}
 		requireClientTLS := func(ctx context.Context, policy operatorv1.ClientCertificatePolicy, caMap string, patterns ...string) {
-			f.UpdateIngressController(ctx, func(ic *operatorv1.IngressController) {
+			ic.Update(ctx, func(ic *operatorv1.IngressController) {
 				ic.Spec.ClientTLS = operatorv1.ClientTLS{ClientCertificatePolicy: policy, ClientCA: configv1.ConfigMapNameReference{Name: caMap}, AllowedSubjectPatterns: patterns}
 			})
 		}
 
 		BeforeAll(func(ctx SpecContext) {
-			ns = f.SpecNamespace(ctx, "client-tls")
+			ic = f.OwnIngressController(ctx)
+			ns = f.SpecNamespaceWithLabels(ctx, "client-tls", ic.NamespaceLabels)
 			server = f.DeployCRLServer(ctx, ns)
 			newCA := func(parent *pki.CA, cn, key string) *framework.CRLAuthority {
 				opts := pki.CAOptions{Subject: pki.Subject{Organization: "Example", CommonName: cn}, CRLDistributionPoint: server.URL(key)}
@@ -205,7 +210,7 @@ func describeClientTLS(f *framework.Framework) {
 
 		DescribeTable("Required: each client gets its exact outcome",
 			func(ctx SpecContext, client string, alert string) {
-				req := f.HTTPS(host, "/")
+				req := ic.HTTPS(host, "/")
 				if client != "" {
 					req = request(client)
 				}
@@ -265,17 +270,17 @@ func describeClientTLS(f *framework.Framework) {
 		// types_ingresscontroller.go, ClientTLS).
 		It("Required: applies to reencrypt routes, not to passthrough routes", func(ctx SpecContext) {
 			By("positive control: the edge route refuses a client without a certificate")
-			f.EventuallyRefused(ctx, f.HTTPS(host, "/"), "certificate required")
+			f.EventuallyRefused(ctx, ic.HTTPS(host, "/"), "certificate required")
 			By("a passthrough route serves the same client: the backend terminates TLS")
-			pass := f.HTTPS(passthroughHost, "/")
+			pass := ic.HTTPS(passthroughHost, "/")
 			pass.RootCAs = pki.Pool(echoBackend.CA)
 			f.EventuallyResponds(ctx, pass, func(g Gomega, resp *httpclient.Response) {
 				echoBackend.Served(g, resp)
 				g.Expect(resp.Echo.Listener).To(Equal("https"))
 			})
 			By("a reencrypt route refuses it, and serves a valid client")
-			f.EventuallyRefused(ctx, f.HTTPS(reencryptHost, "/"), "certificate required")
-			f.EventuallyResponds(ctx, framework.WithCert(f.HTTPS(reencryptHost, "/"), certs["valid"]), func(g Gomega, resp *httpclient.Response) {
+			f.EventuallyRefused(ctx, ic.HTTPS(reencryptHost, "/"), "certificate required")
+			f.EventuallyResponds(ctx, framework.WithCert(ic.HTTPS(reencryptHost, "/"), certs["valid"]), func(g Gomega, resp *httpclient.Response) {
 				echoBackend.Served(g, resp)
 				g.Expect(http.Header(resp.Echo.Headers).Values("X-SSL-Client-CN")).To(Equal([]string{"valid"}))
 			})
@@ -339,7 +344,7 @@ func describeClientTLS(f *framework.Framework) {
 		// certificate they arrive present and empty (haproxy-config.template).
 		It("Optional: no certificate and a valid one are served, an invalid or untrusted one refused", func(ctx SpecContext) {
 			requireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle)
-			f.EventuallyResponds(ctx, f.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
+			f.EventuallyResponds(ctx, ic.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
 				echoBackend.Served(g, resp)
 				headerExpectations{"X-SSL-Client-DER": {""}, "X-SSL-Client-DN": {""}}.check(g, http.Header(resp.Echo.Headers), "the backend")
 			})
@@ -354,7 +359,7 @@ func describeClientTLS(f *framework.Framework) {
 			requireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle, "/CN=valid$")
 			By("positive control: a matching client is served")
 			f.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
-			f.EventuallyResponds(ctx, f.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
+			f.EventuallyResponds(ctx, ic.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
 				g.Expect(resp.Status).To(Equal(http.StatusForbidden))
 				g.Expect(resp.Echo).To(BeNil(), "the backend must not see a refused client")
 			})

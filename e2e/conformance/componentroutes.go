@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -31,9 +32,10 @@ import (
 // does; the last two run the suite's fixture component.
 // Upstream: cluster-ingress-operator
 // pkg/operator/controller/configurable-route/controller.go. The Ingress
-// config is one for the cluster: Serial.
+// config is one for the cluster, but each spec touches only the entries of
+// its own namespace: they run in parallel.
 func describeComponentRoutes(f *framework.Framework) {
-	Describe("Component routes", Label("component-routes"), Serial, func() {
+	Describe("Component routes", Label("component-routes"), func() {
 		It("grants the consuming service accounts read access to exactly the named Secret, and follows every change", func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "component")
 			for _, sa := range []string{"component", "helper"} {
@@ -47,7 +49,7 @@ func describeComponentRoutes(f *framework.Framework) {
 			route := componentRoute{ns: ns, name: "console", secret: secret, domain: f.Domain}
 
 			By("an entry in spec and status with two consuming users: one Role and one RoleBinding")
-			setComponentRoutes(ctx, f, route.spec(), route.status(user("component"), user("helper")))
+			setComponentRoutes(ctx, f, route.ns, route.spec(), route.status(user("component"), user("helper")))
 			grant := eventuallyGrant(ctx, f, route, "component", "helper")
 			Expect(grant.role.Rules).To(Equal([]rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "list", "watch"}, ResourceNames: []string{secret}}}))
 
@@ -58,7 +60,7 @@ func describeComponentRoutes(f *framework.Framework) {
 			expectAccess(ctx, f, ns, "unlisted", contract.ConfigNamespace, secret, false)
 
 			By("a consuming user removed from status: the subjects follow")
-			setComponentRoutes(ctx, f, route.spec(), route.status(user("component")))
+			setComponentRoutes(ctx, f, route.ns, route.spec(), route.status(user("component")))
 			eventuallyGrant(ctx, f, route, "component")
 
 			By("self-healing: a deleted RoleBinding comes back, a tampered rule is restored")
@@ -77,7 +79,7 @@ func describeComponentRoutes(f *framework.Framework) {
 			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
 
 			By("the entry removed from spec: no Role, no RoleBinding")
-			setComponentRoutes(ctx, f, nil, route.status(user("component")))
+			setComponentRoutes(ctx, f, route.ns, nil, route.status(user("component")))
 			eventuallyNoGrant(ctx, f, route)
 			expectAccess(ctx, f, ns, "component", contract.ConfigNamespace, secret, false)
 		})
@@ -88,7 +90,7 @@ func describeComponentRoutes(f *framework.Framework) {
 				route := componentRoute{ns: ns, name: "console", secret: "custom-cert-" + ns, domain: f.Domain}
 				spec, status := route.spec()[0], route.status(configv1.ConsumingUser("system:serviceaccount:" + ns + ":component"))[0]
 				By("positive control: the agreeing entry is granted")
-				setComponentRoutes(ctx, f, []configv1.ComponentRouteSpec{spec}, []configv1.ComponentRouteStatus{status})
+				setComponentRoutes(ctx, f, ns, []configv1.ComponentRouteSpec{spec}, []configv1.ComponentRouteStatus{status})
 				eventuallyGrant(ctx, f, route, "component")
 				keepSpec, keepStatus := mutate(&spec, &status)
 				var specs []configv1.ComponentRouteSpec
@@ -99,7 +101,7 @@ func describeComponentRoutes(f *framework.Framework) {
 				if keepStatus {
 					statuses = append(statuses, status)
 				}
-				setComponentRoutes(ctx, f, specs, statuses)
+				setComponentRoutes(ctx, f, ns, specs, statuses)
 				eventuallyNoGrant(ctx, f, route)
 			},
 			Entry("spec without status", func(*configv1.ComponentRouteSpec, *configv1.ComponentRouteStatus) (bool, bool) { return true, false }),
@@ -121,8 +123,8 @@ func describeComponentRoutes(f *framework.Framework) {
 				ns := f.SpecNamespace(ctx, "component-invalid")
 				route := componentRoute{ns: ns, name: "console", secret: "cert", domain: f.Domain}
 				By("positive control: one service account is admitted")
-				setComponentRoutes(ctx, f, route.spec(), route.status(configv1.ConsumingUser("system:serviceaccount:"+ns+":component")))
-				err := updateComponentRouteStatus(ctx, f, route.status(users...))
+				setComponentRoutes(ctx, f, route.ns, route.spec(), route.status(configv1.ConsumingUser("system:serviceaccount:"+ns+":component")))
+				err := updateComponentRouteStatus(ctx, f, ns, route.status(users...))
 				framework.ExpectRefusal(Default, err, want)
 			},
 			Entry("a user that is no service account", []configv1.ConsumingUser{"system:admin"}, contract.ComponentRouteConsumingUserPattern),
@@ -292,15 +294,7 @@ func setComponentSpec(ctx context.Context, f *framework.Framework, c *component,
 			ServingCertKeyPairSecret: configv1.SecretNameReference{Name: secret}}}
 	}
 	Eventually(func(g Gomega) {
-		g.Expect(updateIngressConfig(ctx, f, func(i *configv1.Ingress) {
-			var kept []configv1.ComponentRouteSpec
-			for _, e := range i.Spec.ComponentRoutes {
-				if e.Namespace != c.ns || e.Name != c.operator.Name {
-					kept = append(kept, e)
-				}
-			}
-			i.Spec.ComponentRoutes = append(kept, entries...)
-		}, false)).To(Succeed())
+		g.Expect(updateComponentRouteSpec(ctx, f, c.ns, entries)).To(Succeed())
 	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
 }
 
@@ -339,31 +333,34 @@ func (c componentRoute) status(users ...configv1.ConsumingUser) []configv1.Compo
 	}}
 }
 
-// setComponentRoutes replaces the Ingress config's component routes (spec,
-// then status) and restores the previous ones when the spec ends.
-func setComponentRoutes(ctx context.Context, f *framework.Framework, spec []configv1.ComponentRouteSpec, status []configv1.ComponentRouteStatus) {
-	ingresses := f.ConfigAPI.ConfigV1().Ingresses()
-	live, err := ingresses.Get(ctx, contract.IngressConfig, metav1.GetOptions{})
-	Expect(err).NotTo(HaveOccurred())
-	prevSpec, prevStatus := live.Spec.ComponentRoutes, live.Status.ComponentRoutes
+// setComponentRoutes makes spec and status the Ingress config's component
+// routes of namespace ns (the spec's own), leaving every other entry as it
+// is, so that specs run in parallel; the entries go when the spec ends.
+func setComponentRoutes(ctx context.Context, f *framework.Framework, ns string, spec []configv1.ComponentRouteSpec, status []configv1.ComponentRouteStatus) {
 	DeferCleanup(func(ctx SpecContext) {
 		Eventually(func(g Gomega) {
-			g.Expect(updateComponentRouteStatus(ctx, f, prevStatus)).To(Succeed())
-			g.Expect(updateComponentRouteSpec(ctx, f, prevSpec)).To(Succeed())
-		}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
+			g.Expect(updateComponentRouteStatus(ctx, f, ns, nil)).To(Succeed())
+			g.Expect(updateComponentRouteSpec(ctx, f, ns, nil)).To(Succeed())
+		}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
 	})
 	Eventually(func(g Gomega) {
-		g.Expect(updateComponentRouteSpec(ctx, f, spec)).To(Succeed())
-		g.Expect(updateComponentRouteStatus(ctx, f, status)).To(Succeed())
-	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
+		g.Expect(updateComponentRouteSpec(ctx, f, ns, spec)).To(Succeed())
+		g.Expect(updateComponentRouteStatus(ctx, f, ns, status)).To(Succeed())
+	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
 }
 
-func updateComponentRouteSpec(ctx context.Context, f *framework.Framework, spec []configv1.ComponentRouteSpec) error {
-	return updateIngressConfig(ctx, f, func(i *configv1.Ingress) { i.Spec.ComponentRoutes = spec }, false)
+// updateComponentRouteSpec replaces the spec entries of namespace ns.
+func updateComponentRouteSpec(ctx context.Context, f *framework.Framework, ns string, spec []configv1.ComponentRouteSpec) error {
+	return updateIngressConfig(ctx, f, func(i *configv1.Ingress) {
+		i.Spec.ComponentRoutes = append(slices.DeleteFunc(i.Spec.ComponentRoutes, func(e configv1.ComponentRouteSpec) bool { return e.Namespace == ns }), spec...)
+	}, false)
 }
 
-func updateComponentRouteStatus(ctx context.Context, f *framework.Framework, status []configv1.ComponentRouteStatus) error {
-	return updateIngressConfig(ctx, f, func(i *configv1.Ingress) { i.Status.ComponentRoutes = status }, true)
+// updateComponentRouteStatus replaces the status entries of namespace ns.
+func updateComponentRouteStatus(ctx context.Context, f *framework.Framework, ns string, status []configv1.ComponentRouteStatus) error {
+	return updateIngressConfig(ctx, f, func(i *configv1.Ingress) {
+		i.Status.ComponentRoutes = append(slices.DeleteFunc(i.Status.ComponentRoutes, func(e configv1.ComponentRouteStatus) bool { return e.Namespace == ns }), status...)
+	}, true)
 }
 
 // updateIngressConfig changes the live Ingress config, through its status

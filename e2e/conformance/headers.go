@@ -58,14 +58,14 @@ func (want headerExpectations) check(g Gomega, got http.Header, who string) {
 // edgeRouteWithHeaders deploys an echo backend and an edge route with the
 // header actions; it returns the request to send (Host in mixed case: the
 // router lowercases it before any action).
-func edgeRouteWithHeaders(ctx SpecContext, f *framework.Framework, prefix string, actions routev1.RouteHTTPHeaderActions) (httpclient.Request, *framework.Echo) {
-	ns := f.SpecNamespace(ctx, prefix)
+func edgeRouteWithHeaders(ctx SpecContext, f *framework.Framework, ic *framework.IngressController, prefix string, actions routev1.RouteHTTPHeaderActions) (httpclient.Request, *framework.Echo) {
+	ns := f.SpecNamespaceWithLabels(ctx, prefix, ic.NamespaceLabels)
 	backend := f.DeployEcho(ctx, ns)
 	route := f.RouteTo(backend, "headers", framework.EchoHTTPPort)
 	route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
 	route.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: actions}
 	f.CreateRoute(ctx, route)
-	req := f.HTTPS(route.Spec.Host, "/")
+	req := ic.HTTPS(route.Spec.Host, "/")
 	req.SNI = route.Spec.Host
 	req.Host = strings.ToUpper(route.Spec.Host[:1]) + route.Spec.Host[1:]
 	return req, backend
@@ -75,7 +75,7 @@ func edgeRouteWithHeaders(ctx SpecContext, f *framework.Framework, prefix string
 func describeHTTPHeaderActions(f *framework.Framework) {
 	Describe("HTTP header actions", Label("header-actions"), func() {
 		It("applies a route's request and response actions, with dynamic and literal values", func(ctx SpecContext) {
-			req, backend := edgeRouteWithHeaders(ctx, f, "headers-route", routev1.RouteHTTPHeaderActions{
+			req, backend := edgeRouteWithHeaders(ctx, f, f.DefaultIngressController(), "headers-route", routev1.RouteHTTPHeaderActions{
 				Request: []routev1.RouteHTTPHeader{
 					routeSet("X-Route-Set", "route"),
 					routeSet("X-Literal", `it's "quoted" \ back; semi`),
@@ -221,9 +221,12 @@ func describeHTTPHeaderActions(f *framework.Framework) {
 			}, contract.RouteHeaderActionsOnPassthrough),
 		)
 
-		Describe("of the IngressController", Serial, func() {
-			It("come first in requests and last in responses, so the route wins requests and the IngressController responses", func(ctx SpecContext) {
-				f.UpdateIngressController(ctx, func(ic *operatorv1.IngressController) {
+		// Each spec changes an IngressController of its own (a shard), as
+		// cluster-ingress-operator's e2e tests do.
+		Describe("of the IngressController", func() {
+			It("come first in requests and last in responses, so the route wins requests and the IngressController responses", f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
+				own := f.OwnIngressController(ctx)
+				own.Update(ctx, func(ic *operatorv1.IngressController) {
 					ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
 						Request: []operatorv1.IngressControllerHTTPHeader{
 							icSet("X-Both", "from-ingresscontroller"),
@@ -238,7 +241,7 @@ func describeHTTPHeaderActions(f *framework.Framework) {
 						},
 					}}
 				})
-				req, backend := edgeRouteWithHeaders(ctx, f, "headers-ic", routev1.RouteHTTPHeaderActions{
+				req, backend := edgeRouteWithHeaders(ctx, f, own, "headers-ic", routev1.RouteHTTPHeaderActions{
 					Request: []routev1.RouteHTTPHeader{
 						routeSet("X-Both", "from-route"),
 						routeDelete("X-Set-Then-Delete"),
@@ -267,24 +270,25 @@ func describeHTTPHeaderActions(f *framework.Framework) {
 			// cluster-ingress-operator test/e2e/set_delete_test.go,
 			// TestSetIngressControllerResponseHeaders: the public frontend
 			// applies them to plain HTTP routes too.
-			It("apply to a plain HTTP route", func(ctx SpecContext) {
-				f.UpdateIngressController(ctx, func(ic *operatorv1.IngressController) {
+			It("apply to a plain HTTP route", f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
+				own := f.OwnIngressController(ctx)
+				own.Update(ctx, func(ic *operatorv1.IngressController) {
 					ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
 						Response: []operatorv1.IngressControllerHTTPHeader{icSet("X-Frame-Options", "DENY")},
 						Request:  []operatorv1.IngressControllerHTTPHeader{icSet("X-Condition", "foo if bar")},
 					}}
 				})
-				ns := f.SpecNamespace(ctx, "headers-ic-http")
+				ns := f.SpecNamespaceWithLabels(ctx, "headers-ic-http", own.NamespaceLabels)
 				backend := f.DeployEcho(ctx, ns)
 				route := f.CreateRoute(ctx, f.RouteTo(backend, "plain", framework.EchoHTTPPort))
-				f.EventuallyResponds(ctx, f.HTTP(route.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
+				f.EventuallyResponds(ctx, own.HTTP(route.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
 					backend.Served(g, resp)
 					headerExpectations{"X-Condition": {"foo if bar"}}.check(g, http.Header(resp.Echo.Headers), "the backend")
 					headerExpectations{"X-Frame-Options": {"DENY"}}.check(g, resp.Header, "the client")
 				})
 			})
 
-			It("refuses Host on the IngressController, while a route may set it", func(ctx SpecContext) {
+			It("refuses Host on the IngressController, while a route may set it", Serial, func(ctx SpecContext) {
 				ns := f.SpecNamespace(ctx, "headers-ic-host")
 				By("positive control: a route may set Host")
 				r := f.RouteTo(&framework.Echo{Namespace: ns, Service: "echo"}, "host", framework.EchoHTTPPort)

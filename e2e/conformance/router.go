@@ -64,8 +64,9 @@ func describeRouter(f *framework.Framework) {
 			Entry("passthrough", routev1.TLSTerminationPassthrough, framework.EchoHTTPSPort, true, "https"),
 		)
 
-		It("applies an IngressController clientTLS change", Serial, Label("mtls"), func(ctx SpecContext) {
-			ns := f.SpecNamespace(ctx, "router-clienttls")
+		It("applies an IngressController clientTLS change", f.OwnIngressControllerDecorator(), Label("mtls"), func(ctx SpecContext) {
+			own := f.OwnIngressController(ctx)
+			ns := f.SpecNamespaceWithLabels(ctx, "router-clienttls", own.NamespaceLabels)
 			host := f.Host(ns, "edge")
 			backend := f.DeployEcho(ctx, ns)
 			route := f.RouteTo(backend, "edge", framework.EchoHTTPPort)
@@ -73,7 +74,7 @@ func describeRouter(f *framework.Framework) {
 			f.CreateRoute(ctx, route)
 
 			By("before the change a client without a certificate is served")
-			f.EventuallyResponds(ctx, f.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
+			f.EventuallyResponds(ctx, own.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
 				backend.Served(g, resp)
 			})
 
@@ -94,16 +95,41 @@ func describeRouter(f *framework.Framework) {
 			})
 
 			By("clientTLS Required: no certificate is refused, a valid one served")
-			f.UpdateIngressController(ctx, func(ic *operatorv1.IngressController) {
+			own.Update(ctx, func(ic *operatorv1.IngressController) {
 				ic.Spec.ClientTLS = operatorv1.ClientTLS{
 					ClientCertificatePolicy: operatorv1.ClientCertificatePolicyRequired,
 					ClientCA:                configv1.ConfigMapNameReference{Name: caMap.Name},
 				}
 			})
-			f.EventuallyRefused(ctx, f.HTTPS(host, "/"), "certificate required")
-			f.EventuallyResponds(ctx, framework.WithCert(f.HTTPS(host, "/"), &cert), func(g Gomega, resp *httpclient.Response) {
+			f.EventuallyRefused(ctx, own.HTTPS(host, "/"), "certificate required")
+			f.EventuallyResponds(ctx, framework.WithCert(own.HTTPS(host, "/"), &cert), func(g Gomega, resp *httpclient.Response) {
 				backend.Served(g, resp)
 			})
+		})
+
+		// cluster-ingress-operator test/e2e/operator_test.go
+		// (TestIngressControllerNamespaceSelector...): a shard serves the
+		// namespaces its namespaceSelector picks; the default serves every
+		// namespace. openshift/router NAMESPACE_LABELS.
+		It("a sharded IngressController serves only the namespaces it selects; the default serves them all", Label("sharding"), func(ctx SpecContext) {
+			shard := f.OwnIngressController(ctx)
+			if shard.Name == contract.DefaultIngressController {
+				Skip("this profile cannot reach a new IngressController's ports")
+			}
+			inside := f.SpecNamespaceWithLabels(ctx, "shard-inside", shard.NamespaceLabels)
+			outside := f.SpecNamespace(ctx, "shard-outside")
+			in := f.DeployEcho(ctx, inside)
+			out := f.DeployEcho(ctx, outside)
+			inRoute := f.CreateRoute(ctx, f.RouteTo(in, "inside", framework.EchoHTTPPort))
+			outRoute := f.CreateRoute(ctx, f.RouteTo(out, "outside", framework.EchoHTTPPort))
+
+			By("positive control: the shard serves the route of its namespace")
+			f.EventuallyResponds(ctx, shard.HTTP(inRoute.Spec.Host, "/"), in.Served)
+			By("the shard does not serve a route outside its selector")
+			f.EventuallyResponds(ctx, shard.HTTP(outRoute.Spec.Host, "/"), framework.NotServed)
+			By("the default serves both")
+			f.EventuallyResponds(ctx, f.HTTP(outRoute.Spec.Host, "/"), out.Served)
+			f.EventuallyResponds(ctx, f.HTTP(inRoute.Spec.Host, "/"), in.Served)
 		})
 	})
 }

@@ -28,6 +28,9 @@ type Env struct {
 	// sets SNI and Host).
 	HTTPAddr  string `json:"httpAddr"`
 	HTTPSAddr string `json:"httpsAddr"`
+	// Shards are the node ports a spec's own IngressController may
+	// publish on, one pair per parallel process (kind profile only).
+	Shards []ShardPorts `json:"shards,omitempty"`
 	// Domain is the IngressController's apps domain.
 	Domain string `json:"domain"`
 	// FixturePullPolicy: the kind profile loads the fixture images

@@ -16,6 +16,7 @@ const SuiteVersion = "v0.1.0"
 var Features = []reports.Feature{
 	{Name: "Hermetic cluster", Label: "smoke", Description: "the kind profile's cluster: node Ready, hostPort, DNS, sealed against egress", Harness: true},
 	{Name: "Route terminations", Label: "router", Description: "insecure, edge, reencrypt and passthrough routes served; IngressController changes applied; admission refusals named"},
+	{Name: "IngressController sharding", Label: "sharding", Description: "an IngressController with a namespaceSelector, published on its own ports (HostNetwork strategy), serves only the namespaces it selects"},
 	{Name: "HSTS per route", Label: "hsts", Description: "haproxy.router.openshift.io/hsts_header on edge and reencrypt routes only"},
 	{Name: "Required HSTS policies", Label: "hsts-policy", Description: "Ingress spec.requiredHSTSPolicies enforced at route admission"},
 	{Name: "HTTP header actions", Label: "header-actions", Description: "IngressController and Route spec.httpHeaders.actions: Set/Delete, order, precedence, dynamic values, validation"},
@@ -25,19 +26,24 @@ var Features = []reports.Feature{
 }
 
 // KindFeatures are the features the hermetic profile's reference router claims.
-var KindFeatures = []string{"smoke", "router", "hsts", "hsts-policy", "header-actions", "client-tls", "component-routes", "delegation"}
+var KindFeatures = []string{"smoke", "router", "sharding", "hsts", "hsts-policy", "header-actions", "client-tls", "component-routes", "delegation"}
 
 // OpenShiftRouterFeatures are claimed by default for any other router
 // (-router-image, or the existing profile): the OpenShift router's, which
 // has no IngressRoute. A router that implements it says so with -features.
-var OpenShiftRouterFeatures = []string{"smoke", "router", "hsts", "hsts-policy", "header-actions", "client-tls", "component-routes"}
+var OpenShiftRouterFeatures = []string{"smoke", "router", "sharding", "hsts", "hsts-policy", "header-actions", "client-tls", "component-routes"}
 
 // DefaultFeatures are the features claimed when -features is not given.
+// On the existing profile the suite cannot reach a new IngressController's
+// ports, so sharding is not claimed there either.
 func DefaultFeatures(o *Options) []string {
-	if o.Profile == KindProfile && o.RouterImage == "" {
-		return KindFeatures
+	switch {
+	case o.Profile != KindProfile:
+		return slices.DeleteFunc(slices.Clone(OpenShiftRouterFeatures), func(f string) bool { return f == "sharding" })
+	case o.RouterImage != "":
+		return OpenShiftRouterFeatures
 	}
-	return OpenShiftRouterFeatures
+	return KindFeatures
 }
 
 // Claimed is the set of feature labels the run's profile claims.

@@ -2,52 +2,150 @@ package framework
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/e2e/httpclient"
 )
 
-// UpdateIngressController changes the default IngressController, waits
-// until the change has taken effect (observed, rolled out, Available),
-// and restores the previous spec when the spec ends. Only for Serial specs:
-// the IngressController is one for the whole cluster.
-func (f *Framework) UpdateIngressController(ctx context.Context, change func(*operatorv1.IngressController)) {
-	ics := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)
-	var previous operatorv1.IngressControllerSpec
-	Eventually(func(g Gomega) {
-		ic, err := ics.Get(ctx, contract.DefaultIngressController, metav1.GetOptions{})
-		g.Expect(err).NotTo(HaveOccurred())
-		previous = *ic.Spec.DeepCopy()
-		change(ic)
-		_, err = ics.Update(ctx, ic, metav1.UpdateOptions{})
-		g.Expect(err).NotTo(HaveOccurred())
-	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
-	DeferCleanup(func(ctx SpecContext) {
-		Eventually(func(g Gomega) {
-			ic, err := ics.Get(ctx, contract.DefaultIngressController, metav1.GetOptions{})
-			g.Expect(err).NotTo(HaveOccurred())
-			ic.Spec = previous
-			_, err = ics.Update(ctx, ic, metav1.UpdateOptions{})
-			g.Expect(err).NotTo(HaveOccurred())
-		}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
-		f.WaitIngressControllerSettled(ctx)
-	})
-	f.WaitIngressControllerSettled(ctx)
+// IngressController is the one a spec changes and sends its requests to:
+// the cluster's default, or a shard of the spec's own.
+type IngressController struct {
+	Name string
+	// HTTPAddr and HTTPSAddr reach its router from the test process.
+	HTTPAddr, HTTPSAddr string
+	// NamespaceLabels select the namespaces a shard serves: a spec labels
+	// its namespaces with them (SpecNamespaceWithLabels). Nil for the
+	// default, which serves every namespace.
+	NamespaceLabels map[string]string
+	f               *Framework
 }
 
-// WaitIngressControllerSettled waits until the default IngressController's
-// current spec runs.
-func (f *Framework) WaitIngressControllerSettled(ctx context.Context) {
+// DefaultIngressController is the cluster's default IngressController.
+func (f *Framework) DefaultIngressController() *IngressController {
+	return &IngressController{Name: contract.DefaultIngressController, HTTPAddr: f.HTTPAddr, HTTPSAddr: f.HTTPSAddr, f: f}
+}
+
+// OwnIngressControllerDecorator is what a container or spec that calls
+// OwnIngressController is declared with: nothing where the profile gives
+// shards their own ports, Serial where it does not (the existing profile:
+// the spec falls back to the default IngressController).
+func (f *Framework) OwnIngressControllerDecorator() any {
+	if f.Opts.Profile == KindProfile {
+		return Label()
+	}
+	return Serial
+}
+
+// OwnIngressController gives the spec (or the Ordered container, when
+// called in BeforeAll) an IngressController of its own, as
+// cluster-ingress-operator's e2e tests do: a shard serving the namespaces
+// labelled NamespaceLabels, published on this process's pair of node
+// ports (HostNetwork strategy), deleted when the spec ends. Without shard
+// ports it is the default IngressController (declare the spec with
+// OwnIngressControllerDecorator, which makes it Serial).
+func (f *Framework) OwnIngressController(ctx context.Context) *IngressController {
+	ports, ok := f.shardPorts()
+	if !ok {
+		return f.DefaultIngressController()
+	}
+	name := fmt.Sprintf("shard-%d", GinkgoParallelProcess())
+	labels := map[string]string{ShardLabel: name}
+	ic := &operatorv1.IngressController{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: contract.OperatorNamespace},
+		Spec: operatorv1.IngressControllerSpec{
+			Domain:            name + "." + f.Domain,
+			Replicas:          ptr.To[int32](1),
+			NamespaceSelector: &metav1.LabelSelector{MatchLabels: labels},
+			EndpointPublishingStrategy: &operatorv1.EndpointPublishingStrategy{
+				Type:        operatorv1.HostNetworkStrategyType,
+				HostNetwork: &operatorv1.HostNetworkStrategy{HTTPPort: ports.HTTPPort, HTTPSPort: ports.HTTPSPort, StatsPort: ports.StatsPort},
+			},
+		},
+	}
+	ics := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)
+	_, err := ics.Create(ctx, ic, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred(), "create IngressController %s", name)
+	// The next shard of this process binds the same node ports: the
+	// router must be gone before the spec ends.
+	DeferCleanup(f.deleteIngressController, name)
+	own := &IngressController{Name: name, HTTPAddr: ports.HTTPAddr, HTTPSAddr: ports.HTTPSAddr, NamespaceLabels: labels, f: f}
+	own.waitSettled(ctx)
+	// Settled is the operator's word; the router's own answer (its
+	// no-route 503) says the ports are live.
 	Eventually(func(g Gomega) {
-		ic, err := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Get(ctx, contract.DefaultIngressController, metav1.GetOptions{})
+		resp, err := httpclient.Do(ctx, own.HTTP("nothing."+f.Domain, "/"))
 		g.Expect(err).NotTo(HaveOccurred())
-		g.Expect(contract.IngressControllerSettled(ic)).To(BeTrue(), "IngressController status: %+v", ic.Status)
-	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed())
+		g.Expect(resp.Status).To(Equal(http.StatusServiceUnavailable))
+	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.PodReady).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+	return own
+}
+
+func (f *Framework) deleteIngressController(ctx SpecContext, name string) {
+	err := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Delete(ctx, name, metav1.DeleteOptions{})
+	Expect(err == nil || apierrors.IsNotFound(err)).To(BeTrue(), "delete IngressController %s: %v", name, err)
+	Eventually(func(g Gomega) {
+		pods, err := f.Clientset.CoreV1().Pods(contract.RouterNamespace).List(ctx, metav1.ListOptions{LabelSelector: contract.RouterDeploymentLabel + "=" + name})
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(pods.Items).To(BeEmpty(), "router pods of IngressController %s", name)
+	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.PodReady).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+}
+
+// HTTP is a plain HTTP request for host through this IngressController.
+func (ic *IngressController) HTTP(host, path string) httpclient.Request {
+	return httpclient.Request{Addr: ic.HTTPAddr, Host: host, Path: path}
+}
+
+// HTTPS is a TLS request for host through this IngressController.
+func (ic *IngressController) HTTPS(host, path string) httpclient.Request {
+	return httpclient.Request{Addr: ic.HTTPSAddr, HTTPS: true, Host: host, Path: path}
+}
+
+// Update changes the IngressController and waits until the change took
+// effect (observed, rolled out, Available). The default one gets its
+// previous spec back when the spec ends; a shard goes away anyway.
+func (ic *IngressController) Update(ctx context.Context, change func(*operatorv1.IngressController)) {
+	ics := ic.f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)
+	var previous operatorv1.IngressControllerSpec
+	Eventually(func(g Gomega) {
+		live, err := ics.Get(ctx, ic.Name, metav1.GetOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		previous = *live.Spec.DeepCopy()
+		change(live)
+		_, err = ics.Update(ctx, live, metav1.UpdateOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+	}).WithContext(ctx).WithTimeout(ic.f.Opts.Timeouts.Converge).WithPolling(ic.f.Opts.Timeouts.Poll).Should(Succeed())
+	if ic.Name == contract.DefaultIngressController {
+		DeferCleanup(func(ctx SpecContext) {
+			Eventually(func(g Gomega) {
+				live, err := ics.Get(ctx, ic.Name, metav1.GetOptions{})
+				g.Expect(err).NotTo(HaveOccurred())
+				live.Spec = previous
+				_, err = ics.Update(ctx, live, metav1.UpdateOptions{})
+				g.Expect(err).NotTo(HaveOccurred())
+			}).WithContext(ctx).WithTimeout(ic.f.Opts.Timeouts.Converge).WithPolling(ic.f.Opts.Timeouts.Poll).Should(Succeed())
+			ic.waitSettled(ctx)
+		})
+	}
+	ic.waitSettled(ctx)
+}
+
+// waitSettled waits until the IngressController's current spec runs.
+func (ic *IngressController) waitSettled(ctx context.Context) {
+	Eventually(func(g Gomega) {
+		live, err := ic.f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Get(ctx, ic.Name, metav1.GetOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(contract.IngressControllerSettled(live)).To(BeTrue(), "IngressController %s status: %+v", ic.Name, live.Status)
+	}).WithContext(ctx).WithTimeout(ic.f.Opts.Timeouts.PodReady).WithPolling(ic.f.Opts.Timeouts.Poll).Should(Succeed())
 }
 
 // SetRequiredHSTSPolicies replaces the cluster's required HSTS policies

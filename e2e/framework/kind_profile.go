@@ -29,7 +29,7 @@ func KindUp(ctx context.Context, o Options, logf func(string, ...any)) (*kind.Cl
 	}
 	c, err := kind.Up(ctx, kind.Options{
 		Name: o.ClusterName, RepoRoot: root, Reuse: o.Reuse, ReplaceStale: true, ReadyTimeout: o.Timeouts.ClusterReady, Logf: logf,
-		Ports: []kind.PortMapping{{NodePort: 80}, {NodePort: 443}, {NodePort: kind.SmokeNodePort}},
+		Ports: append([]kind.PortMapping{{NodePort: 80}, {NodePort: 443}, {NodePort: kind.SmokeNodePort}}, shardPortMappings()...),
 	})
 	if err != nil {
 		return c, nil, err
@@ -57,6 +57,9 @@ func KindUp(ctx context.Context, o Options, logf func(string, ...any)) (*kind.Cl
 		return c, nil, err
 	}
 	if env.HTTPSAddr, err = c.HostPort(ctx, 443); err != nil {
+		return c, nil, err
+	}
+	if env.Shards, err = readShardPorts(func(p int32) (string, error) { return c.HostPort(ctx, p) }); err != nil {
 		return c, nil, err
 	}
 	cfg, err := clientcmd.BuildConfigFromFlags("", c.Kubeconfig)
