@@ -93,7 +93,12 @@ func (f *Framework) OwnIngressController(ctx context.Context) *IngressController
 func (f *Framework) deleteIngressController(ctx SpecContext, name string) {
 	err := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Delete(ctx, name, metav1.DeleteOptions{})
 	Expect(err == nil || apierrors.IsNotFound(err)).To(BeTrue(), "delete IngressController %s: %v", name, err)
+	// The operator's finalizer holds the IngressController until its
+	// router pods are gone (cluster-ingress-operator
+	// finalizer-ingresscontroller): gone means the ports are free.
 	Eventually(func(g Gomega) {
+		_, err := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Get(ctx, name, metav1.GetOptions{})
+		g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "IngressController %s still there (err %v)", name, err)
 		pods, err := f.Clientset.CoreV1().Pods(contract.RouterNamespace).List(ctx, metav1.ListOptions{LabelSelector: contract.RouterDeploymentLabel + "=" + name})
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(pods.Items).To(BeEmpty(), "router pods of IngressController %s", name)
