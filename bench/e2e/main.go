@@ -86,6 +86,10 @@ func run(out, cluster string, keep bool, levels []string) error {
 		}
 	}
 	b, _ := json.MarshalIndent(map[string]any{"date": time.Now().UTC().Format(time.RFC3339), "runs": results}, "", "  ")
+	// REPORTS may name a directory nothing has made yet.
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
 	if err := os.WriteFile(out+".json", append(b, '\n'), 0o644); err != nil {
 		return err
 	}
