@@ -5,6 +5,7 @@ import (
 	. "github.com/onsi/gomega"
 	configv1 "github.com/openshift/api/config/v1"
 	routev1 "github.com/openshift/api/route/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
@@ -44,6 +45,28 @@ func maxAge(smallest, largest int32) func(*configv1.RequiredHSTSPolicy) {
 
 func refused(r contract.Refusal) *contract.Refusal { return &r }
 
+// inNamespace scopes policies to namespace ns, on top of any selector
+// they have: a policy applies only when its namespaceSelector and a domain
+// pattern both match, and the first that applies decides
+// (openshift-apiserver pkg/route/apiserver/admission/requiredrouteannotations/admission.go,
+// isRouteHSTSAllowed). So another spec's policies never apply to this
+// spec's routes, and the order of a spec's own policies still decides.
+func inNamespace(ns string, policies []configv1.RequiredHSTSPolicy) []configv1.RequiredHSTSPolicy {
+	for i := range policies {
+		sel := policies[i].NamespaceSelector
+		if sel == nil {
+			sel = &metav1.LabelSelector{}
+		}
+		sel = sel.DeepCopy()
+		if sel.MatchLabels == nil {
+			sel.MatchLabels = map[string]string{}
+		}
+		sel.MatchLabels[corev1.LabelMetadataName] = ns
+		policies[i].NamespaceSelector = sel
+	}
+	return policies
+}
+
 // edgeRouteWithHSTS is an edge route to the backend carrying the
 // hsts_header annotation.
 func edgeRouteWithHSTS(f *framework.Framework, backend *framework.Echo, name, hsts string) *routev1.Route {
@@ -54,14 +77,16 @@ func edgeRouteWithHSTS(f *framework.Framework, backend *framework.Echo, name, hs
 }
 
 // Seed 000: spec.requiredHSTSPolicies of Ingress "cluster", enforced when
-// a route is admitted. The cluster has one Ingress: Serial.
+// a route is admitted. The cluster has one Ingress, but every spec's
+// policies select its own namespace only (inNamespace), so the specs run
+// in parallel.
 func describeRequiredHSTSPolicies(f *framework.Framework) {
-	Describe("Required HSTS policies", Label("hsts-policy"), Serial, func() {
+	Describe("Required HSTS policies", Label("hsts-policy"), func() {
 		DescribeTable("route admission",
 			func(ctx SpecContext, c policyCase) {
 				ns := f.SpecNamespaceWithLabels(ctx, "hsts-policy", c.nsLabels)
 				backend := f.DeployEcho(ctx, ns)
-				f.SetRequiredHSTSPolicies(ctx, c.policies(f.Domain))
+				f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, c.policies(f.Domain)))
 				route := f.RouteTo(backend, "r", framework.EchoHTTPPort)
 				route.Spec.Host = c.subdomain + route.Spec.Host
 				if c.termination != "" {
@@ -122,7 +147,7 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 			f.CreateRoute(ctx, route)
 
 			By("a policy the route breaks arrives after it was admitted")
-			f.SetRequiredHSTSPolicies(ctx, wildcard(maxAge(100, 1000))(f.Domain))
+			f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, wildcard(maxAge(100, 1000))(f.Domain)))
 			f.EventuallyResponds(ctx, f.HTTPS(route.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
 				backend.Served(g, resp)
 				g.Expect(resp.Header.Values("Strict-Transport-Security")).To(Equal([]string{"max-age=5000"}))
@@ -157,12 +182,12 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 		It("admits max-age=0 with the required directives and sends it verbatim, and refuses a max-age over the largest", func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "hsts-policy-works")
 			backend := f.DeployEcho(ctx, ns)
-			f.SetRequiredHSTSPolicies(ctx, []configv1.RequiredHSTSPolicy{{
+			f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, []configv1.RequiredHSTSPolicy{{
 				DomainPatterns:          []string{"*." + f.Domain},
 				PreloadPolicy:           configv1.RequirePreloadPolicy,
 				IncludeSubDomainsPolicy: configv1.RequireIncludeSubDomains,
 				MaxAge:                  configv1.MaxAgePolicy{SmallestMaxAge: ptr.To[int32](0), LargestMaxAge: ptr.To[int32](99999)},
-			}})
+			}}))
 			f.EventuallyRouteRefused(ctx, edgeRouteWithHSTS(f, backend, "invalid-route", "max-age=99999999"), contract.HSTSMaxAgeGreater(99999))
 			valid := f.CreateRoute(ctx, edgeRouteWithHSTS(f, backend, "valid-route", "max-age=0;preload;includesubdomains"))
 			f.EventuallyResponds(ctx, f.HTTPS(valid.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
@@ -176,7 +201,7 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 		It("refuses a max-age beyond a 32-bit integer", func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "hsts-policy-int32")
 			backend := f.DeployEcho(ctx, ns)
-			f.SetRequiredHSTSPolicies(ctx, wildcard(nil)(f.Domain))
+			f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, wildcard(nil)(f.Domain)))
 			By("positive control: the largest 32-bit max-age is admitted")
 			f.CreateRoute(ctx, edgeRouteWithHSTS(f, backend, "r", "max-age=2147483647"))
 			f.EventuallyRouteRefused(ctx, edgeRouteWithHSTS(f, backend, "over", "max-age=2147483648"), contract.HSTSMaxAgeOutOfRange("2147483648"))
@@ -186,10 +211,10 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 			ns := f.SpecNamespace(ctx, "hsts-policy-status")
 			backend := f.DeployEcho(ctx, ns)
 			statusHost := "r." + ns + ".status-only." + f.Domain
-			f.SetRequiredHSTSPolicies(ctx, []configv1.RequiredHSTSPolicy{{
+			f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, []configv1.RequiredHSTSPolicy{{
 				DomainPatterns: []string{"*.status-only." + f.Domain},
 				PreloadPolicy:  configv1.RequirePreloadPolicy,
-			}})
+			}}))
 			route := edgeRouteWithHSTS(f, backend, "r", "max-age=1")
 			By("positive control: spec.host is outside the policy, so the route is admitted")
 			f.CreateRoute(ctx, route)

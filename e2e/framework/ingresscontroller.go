@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -153,23 +155,29 @@ func (ic *IngressController) waitSettled(ctx context.Context) {
 	}).WithContext(ctx).WithTimeout(ic.f.Opts.Timeouts.PodReady).WithPolling(ic.f.Opts.Timeouts.Poll).Should(Succeed())
 }
 
-// SetRequiredHSTSPolicies replaces the cluster's required HSTS policies
-// and restores the previous ones when the spec ends (Serial specs only).
-func (f *Framework) SetRequiredHSTSPolicies(ctx context.Context, policies []configv1.RequiredHSTSPolicy) {
-	ingresses := f.ConfigAPI.ConfigV1().Ingresses()
-	var previous []configv1.RequiredHSTSPolicy
-	update := func(ctx context.Context, p []configv1.RequiredHSTSPolicy, keep bool) {
+// AddRequiredHSTSPolicies appends policies to the cluster's required HSTS
+// policies, leaving the others as they are, and takes exactly these out
+// again when the spec ends. A spec that scopes its policies to its own
+// namespace (namespaceSelector) runs in parallel with the others.
+func (f *Framework) AddRequiredHSTSPolicies(ctx context.Context, policies []configv1.RequiredHSTSPolicy) {
+	update := func(ctx context.Context, change func([]configv1.RequiredHSTSPolicy) []configv1.RequiredHSTSPolicy) {
 		Eventually(func(g Gomega) {
+			ingresses := f.ConfigAPI.ConfigV1().Ingresses()
 			ing, err := ingresses.Get(ctx, contract.IngressConfig, metav1.GetOptions{})
 			g.Expect(err).NotTo(HaveOccurred())
-			if keep {
-				previous = ing.Spec.RequiredHSTSPolicies
-			}
-			ing.Spec.RequiredHSTSPolicies = p
+			ing.Spec.RequiredHSTSPolicies = change(ing.Spec.RequiredHSTSPolicies)
 			_, err = ingresses.Update(ctx, ing, metav1.UpdateOptions{})
 			g.Expect(err).NotTo(HaveOccurred())
-		}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
+		}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
 	}
-	update(ctx, policies, true)
-	DeferCleanup(func(ctx SpecContext) { update(ctx, previous, false) })
+	update(ctx, func(live []configv1.RequiredHSTSPolicy) []configv1.RequiredHSTSPolicy {
+		return append(live, policies...)
+	})
+	DeferCleanup(func(ctx SpecContext) {
+		update(ctx, func(live []configv1.RequiredHSTSPolicy) []configv1.RequiredHSTSPolicy {
+			return slices.DeleteFunc(live, func(p configv1.RequiredHSTSPolicy) bool {
+				return slices.ContainsFunc(policies, func(mine configv1.RequiredHSTSPolicy) bool { return equality.Semantic.DeepEqual(p, mine) })
+			})
+		})
+	})
 }
