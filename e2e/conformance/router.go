@@ -106,12 +106,20 @@ func describeRouter(f *framework.Framework) {
 				backend.Served(g, resp)
 			})
 		})
+	})
+}
 
-		// cluster-ingress-operator test/e2e/operator_test.go
-		// (TestIngressControllerNamespaceSelector...): a shard serves the
-		// namespaces its namespaceSelector picks; the default serves every
-		// namespace. openshift/router NAMESPACE_LABELS.
-		It("a sharded IngressController serves only the namespaces it selects; the default serves them all", Label("sharding"), func(ctx SpecContext) {
+// Sharding: IngressControllers with a namespaceSelector, each on its own
+// ports, as cluster-ingress-operator deploys them.
+func describeSharding(f *framework.Framework) {
+	Describe("IngressController sharding", Label("sharding"), func() {
+		// cluster-ingress-operator test/e2e/router_status_test.go
+		// (TestIngressControllerNamespaceSelectorUpdateShouldClearRouteStatus
+		// arranges it: a private IngressController with a namespaceSelector,
+		// a namespace it selects and one it does not): a shard serves the
+		// namespaces its selector picks, the default serves every namespace
+		// (openshift/router NAMESPACE_LABELS).
+		It("a sharded IngressController serves only the namespaces it selects; the default serves them all", func(ctx SpecContext) {
 			shard := f.OwnIngressController(ctx)
 			if shard.Name == contract.DefaultIngressController {
 				Skip("this profile cannot reach a new IngressController's ports")

@@ -51,6 +51,7 @@ func Declare(opts framework.Options) (*framework.Framework, error) {
 	for _, describe := range []func(*framework.Framework){
 		describeHermeticKindCluster,
 		describeRouter,
+		describeSharding,
 		describeHSTSPerRoute,
 		describeRequiredHSTSPolicies,
 		describeHTTPHeaderActions,
