@@ -1,0 +1,71 @@
+// Command repeat-summary counts, per spec, the passes and failures of
+// repeated runs (make e2e REPEAT=N): it reads each run's Ginkgo JSON
+// report, writes repeat.json and adds the specs that failed at least once,
+// with their failure messages, to summary.md.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/router-conformance/suite/reports"
+)
+
+func main() {
+	dir := flag.String("dir", "reports", "where summary.md is and repeat.json goes")
+	flag.Parse()
+	if flag.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "usage: repeat-summary -dir DIR report-1.json [report-2.json ...]")
+		os.Exit(2)
+	}
+	var runs [][]reports.SpecRun
+	for _, file := range flag.Args() {
+		run, err := read(file)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "repeat-summary: %s: %v\n", file, err)
+			os.Exit(1)
+		}
+		runs = append(runs, run)
+	}
+	r := reports.Tally(runs)
+	if err := r.Write(*dir); err != nil {
+		fmt.Fprintln(os.Stderr, "repeat-summary:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("%d runs: %d of %d specs that ran failed at least once (%s/summary.md)\n", r.Runs, len(r.Failed()), r.Ran(), *dir)
+}
+
+// read turns one run's Ginkgo JSON report into its specs' outcomes.
+func read(file string) ([]reports.SpecRun, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var suites []types.Report
+	if err := json.Unmarshal(data, &suites); err != nil {
+		return nil, err
+	}
+	var out []reports.SpecRun
+	for _, suite := range suites {
+		for _, s := range suite.SpecReports {
+			if s.LeafNodeType != types.NodeTypeIt {
+				continue
+			}
+			run := reports.SpecRun{Name: s.FullText(), State: reports.Failed}
+			switch {
+			case s.State.Is(types.SpecStatePassed):
+				run.State = reports.Passed
+			case s.State.Is(types.SpecStateSkipped | types.SpecStatePending):
+				run.State = reports.Skipped
+			default:
+				run.Failure = s.Failure.Message
+			}
+			out = append(out, run)
+		}
+	}
+	return out, nil
+}
