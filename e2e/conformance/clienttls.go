@@ -1,25 +1,18 @@
 package conformance
 
 import (
-	"context"
 	"crypto/sha1"
-	"crypto/tls"
 	"encoding/base64"
 	"encoding/hex"
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	routev1 "github.com/openshift/api/route/v1"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/e2e/httpclient"
 	"github.com/router-conformance/suite/pki"
@@ -27,64 +20,30 @@ import (
 
 // Seed 002: the IngressController's clientTLS, with CRLs the router
 // downloads from the distribution points of the CA certificates, served by
-// a crlserver pod. One IngressController for the cluster: Serial, and
-// Ordered so that the PKI and the router's rollout are shared.
+// a crlserver pod. Each container has an IngressController of its own and
+// is Ordered, so that its PKI and its router's rollouts are shared; the
+// staggered-CRL scenario is a container of its own (describeCRLRefresh),
+// because it waits out real time and no rollout may happen meanwhile.
 func describeClientTLS(f *framework.Framework) {
-	// The longest container (the staggered CRLs wait out real time):
-	// scheduled first, so the parallel run is not left waiting on it.
+	// Slow containers are scheduled first, so the parallel run is not
+	// left waiting on them at the end.
 	Describe("Client TLS", Label("client-tls"), f.OwnIngressControllerDecorator(), Ordered, SpecPriority(100), func() {
 		const crlLifetime = 40 * time.Second
 		var (
-			// ic is the container's own IngressController (a shard).
-			ic       *framework.IngressController
-			ns, host string
+			m *mtlsSetup
 			// Routes of the other terminations under the same clientTLS.
 			passthroughHost, reencryptHost string
-			echoBackend                    *framework.Echo
 			// chain is root, foo, bar, baz, quux: each CA issued by the one
 			// before, each with its own CRL (TestMTLSWithCRLs' multiple-intermediate-ca).
-			chain  []*framework.CRLAuthority
-			server *framework.CRLServer
-			pub    *framework.Publisher
-			inter  *framework.CRLAuthority
-			// staggered are three CAs whose first CRLs expire 30 s apart
-			// (TestCRLUpdate's layout), in order of expiry.
-			staggered []staggeredCRL
-			leaves    = map[string]*pki.Leaf{}
-			certs     = map[string]*tls.Certificate{}
-			caBundle  string
+			chain    []*framework.CRLAuthority
+			server   *framework.CRLServer
+			pub      *framework.Publisher
+			inter    *framework.CRLAuthority
+			caBundle string
 		)
-		subject := func(cn string) pki.Subject {
-			return pki.Subject{Country: "US", Organization: "Example", OrganizationalUnit: "Eng", CommonName: cn}
-		}
-		issue := func(name string, ca *pki.CA, window pki.Window) {
-			leaf, err := ca.IssueClient(pki.ClientOptions{Subject: subject(name), Window: window})
-			Expect(err).NotTo(HaveOccurred())
-			cert, err := leaf.TLSCertificate()
-			Expect(err).NotTo(HaveOccurred())
-			leaves[name], certs[name] = leaf, &cert
-		}
-		request := func(client string) httpclient.Request {
-			return framework.WithCert(ic.HTTPS(host, "/"), certs[client])
-		}
-		clientCAMap := func(ctx context.Context, name, bundle string) string {
-			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: contract.ConfigNamespace}, Data: map[string]string{contract.ClientCAKey: bundle}}
-			_, err := f.Clientset.CoreV1().ConfigMaps(contract.ConfigNamespace).Create(ctx, cm, metav1.CreateOptions{})
-			Expect(err).NotTo(HaveOccurred())
-			DeferCleanup(func(ctx SpecContext) {
-				Expect(f.Clientset.CoreV1().ConfigMaps(contract.ConfigNamespace).Delete(ctx, name, metav1.DeleteOptions{})).To(Succeed())
-			})
-			return name
-		}
-		requireClientTLS := func(ctx context.Context, policy operatorv1.ClientCertificatePolicy, caMap string, patterns ...string) {
-			ic.Update(ctx, func(ic *operatorv1.IngressController) {
-				ic.Spec.ClientTLS = operatorv1.ClientTLS{ClientCertificatePolicy: policy, ClientCA: configv1.ConfigMapNameReference{Name: caMap}, AllowedSubjectPatterns: patterns}
-			})
-		}
-
 		BeforeAll(func(ctx SpecContext) {
-			ic = f.OwnIngressController(ctx)
-			ns = f.SpecNamespaceWithLabels(ctx, "client-tls", ic.NamespaceLabels)
+			m = newMTLSSetup(ctx, f, "client-tls")
+			ns := m.ns
 			server = f.DeployCRLServer(ctx, ns)
 			newCA := func(parent *pki.CA, cn, key string) *framework.CRLAuthority {
 				opts := pki.CAOptions{Subject: pki.Subject{Organization: "Example", CommonName: cn}, CRLDistributionPoint: server.URL(key)}
@@ -109,53 +68,36 @@ func describeClientTLS(f *framework.Framework) {
 			foreign, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Foreign CA"}})
 			Expect(err).NotTo(HaveOccurred())
 
-			issue("valid", inter.CA, pki.Window{})
-			issue("revoked", inter.CA, pki.Window{})
-			issue("expired", inter.CA, pki.Expired())
-			issue("not-yet-valid", inter.CA, pki.NotYetValid())
-			issue("someone-else", inter.CA, pki.Window{})
-			issue("of-revoked-intermediate", revokedInter.CA, pki.Window{})
-			issue("of-other-root", other.CA, pki.Window{})
-			issue("untrusted", foreign, pki.Window{})
-			issue("of-large-crl-ca", large.CA, pki.Window{})
-			issue("revoked-in-large-crl", large.CA, pki.Window{})
+			m.issue("valid", inter.CA, pki.Window{})
+			m.issue("revoked", inter.CA, pki.Window{})
+			m.issue("expired", inter.CA, pki.Expired())
+			m.issue("not-yet-valid", inter.CA, pki.NotYetValid())
+			m.issue("someone-else", inter.CA, pki.Window{})
+			m.issue("of-revoked-intermediate", revokedInter.CA, pki.Window{})
+			m.issue("of-other-root", other.CA, pki.Window{})
+			m.issue("untrusted", foreign, pki.Window{})
+			m.issue("of-large-crl-ca", large.CA, pki.Window{})
+			m.issue("revoked-in-large-crl", large.CA, pki.Window{})
 
 			chain = []*framework.CRLAuthority{newCA(nil, "Chain Root CA", "chain-root.crl.pem")}
 			for _, name := range []string{"foo", "bar", "baz", "quux"} {
 				chain = append(chain, newCA(chain[len(chain)-1].CA, "Chain "+name+" CA", "chain-"+name+".crl.pem"))
 			}
 			for _, a := range chain {
-				issue("signed-by-"+a.Key, a.CA, pki.Window{})
-				issue("revoked-by-"+a.Key, a.CA, pki.Window{})
+				m.issue("signed-by-"+a.Key, a.CA, pki.Window{})
+				m.issue("revoked-by-"+a.Key, a.CA, pki.Window{})
 			}
-
-			// On a server of their own: the shared publisher rewrites every CRL
-			// of its server with a fresh nextUpdate every crlLifetime/4.
-			staggerServer := f.DeployCRLServer(ctx, f.SpecNamespace(ctx, "crl-update"))
-			staggerPub := &framework.Publisher{Server: staggerServer}
-			published := time.Now()
-			for i, name := range []string{"first", "second", "third"} {
-				a := &framework.CRLAuthority{Key: "staggered-" + name + ".crl.pem"}
-				a.CA, err = pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Staggered " + name + " CA"}, CRLDistributionPoint: staggerServer.URL(a.Key)})
-				Expect(err).NotTo(HaveOccurred())
-				a.NextUpdate = published.Add(staggeredFirstLifetime + time.Duration(i)*staggeredStep)
-				issue("kept-by-"+a.Key, a.CA, pki.Window{})
-				issue("revoked-by-"+a.Key, a.CA, pki.Window{})
-				staggerPub.Add(a)
-				staggered = append(staggered, staggeredCRL{CRLAuthority: a, firstExpiry: a.NextUpdate})
-			}
-			staggerPub.PublishNow(ctx)
 
 			pub = &framework.Publisher{Server: server, Lifetime: crlLifetime}
 			for _, a := range append([]*framework.CRLAuthority{root, inter, revokedInter, other, large}, chain...) {
 				pub.Add(a)
 			}
 			for _, a := range chain {
-				pub.SetRevoked(ctx, a, []*pki.Leaf{leaves["revoked-by-"+a.Key]}, nil)
+				pub.SetRevoked(ctx, a, []*pki.Leaf{m.leaves["revoked-by-"+a.Key]}, nil)
 			}
 			pub.SetRevoked(ctx, root, nil, []*pki.CA{revokedInter.CA})
-			pub.SetRevoked(ctx, inter, []*pki.Leaf{leaves["revoked"]}, nil)
-			pub.SetRevoked(ctx, large, []*pki.Leaf{leaves["revoked-in-large-crl"]}, nil)
+			pub.SetRevoked(ctx, inter, []*pki.Leaf{m.leaves["revoked"]}, nil)
+			pub.SetRevoked(ctx, large, []*pki.Leaf{m.leaves["revoked-in-large-crl"]}, nil)
 			pub.Start(ctx)
 
 			// The passthrough route's host is on the backend's own certificate.
@@ -167,8 +109,7 @@ func describeClientTLS(f *framework.Framework) {
 				Request: []routev1.RouteHTTPHeader{routeSet("X-Client-Cert", "%{+Q}[ssl_c_der,base64]")},
 			}}
 			f.CreateRoute(ctx, route)
-			host = route.Spec.Host
-			echoBackend = backend
+			m.host, m.echo = route.Spec.Host, backend
 			passthrough := f.RouteTo(backend, "passthrough", framework.EchoHTTPSPort)
 			passthrough.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationPassthrough}
 			passthroughHost = f.CreateRoute(ctx, passthrough).Spec.Host
@@ -180,22 +121,8 @@ func describeClientTLS(f *framework.Framework) {
 			for _, a := range chain {
 				cas = append(cas, a.CA)
 			}
-			for _, a := range staggered {
-				cas = append(cas, a.CA)
-			}
-			caBundle = clientCAMap(ctx, "client-ca-"+ns, string(pki.Bundle(cas...)))
-			requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle)
-
-			By("staggered CRLs: the first generation is in force (nothing revoked); then the next is published, valid an hour")
-			for _, a := range staggered {
-				for _, client := range []string{"kept-by-" + a.Key, "revoked-by-" + a.Key} {
-					f.EventuallyResponds(ctx, request(client), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
-				}
-			}
-			for _, a := range staggered {
-				a.NextUpdate = time.Now().Add(time.Hour)
-				staggerPub.SetRevoked(ctx, a.CRLAuthority, []*pki.Leaf{leaves["revoked-by-"+a.Key]}, nil)
-			}
+			caBundle = m.clientCAMap(ctx, "client-ca-"+ns, string(pki.Bundle(cas...)))
+			m.requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle)
 		})
 
 		It("downloads every CA's CRL from its distribution point", func(ctx SpecContext) {
@@ -210,17 +137,17 @@ func describeClientTLS(f *framework.Framework) {
 
 		DescribeTable("Required: each client gets its exact outcome",
 			func(ctx SpecContext, client string, alert string) {
-				req := ic.HTTPS(host, "/")
+				req := m.ic.HTTPS(m.host, "/")
 				if client != "" {
-					req = request(client)
+					req = m.request(client)
 				}
 				if alert != "" {
 					By("positive control: a valid client is served")
-					f.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+					m.eventuallyServed(ctx, "valid")
 					f.EventuallyRefused(ctx, req, alert)
 					return
 				}
-				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+				f.EventuallyResponds(ctx, req, m.echo.Served)
 			},
 			Entry("a valid client", "valid", ""),
 			Entry("a client of a second root in the bundle", "of-other-root", ""),
@@ -237,15 +164,15 @@ func describeClientTLS(f *framework.Framework) {
 		// Upstream sets eleven X-SSL* headers in fe_sni and fe_no_sni after
 		// deleting what the client sent (haproxy-config.template).
 		It("forwards the client certificate to the backend in the upstream headers and a route's dynamic value, whatever the client claims", func(ctx SpecContext) {
-			cert := leaves["valid"].Cert
+			cert := m.leaves["valid"].Cert
 			der := base64.StdEncoding.EncodeToString(cert.Raw)
 			sha := sha1.Sum(cert.Raw)
-			req := request("valid")
+			req := m.request("valid")
 			for _, h := range []string{"X-SSL-Client-DN", "X-SSL-Client-Verify", "X-SSL-Client-DER", "X-SSL-Client-Serial", "X-SSL-Issuer"} {
 				req = framework.WithHeader(req, h, "spoofed")
 			}
 			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-				echoBackend.Served(g, resp)
+				m.echo.Served(g, resp)
 				headerExpectations{
 					"X-SSL":                  {"1"},
 					"X-SSL-Client-Verify":    {"0"},
@@ -270,18 +197,18 @@ func describeClientTLS(f *framework.Framework) {
 		// types_ingresscontroller.go, ClientTLS).
 		It("Required: applies to reencrypt routes, not to passthrough routes", func(ctx SpecContext) {
 			By("positive control: the edge route refuses a client without a certificate")
-			f.EventuallyRefused(ctx, ic.HTTPS(host, "/"), "certificate required")
+			f.EventuallyRefused(ctx, m.ic.HTTPS(m.host, "/"), "certificate required")
 			By("a passthrough route serves the same client: the backend terminates TLS")
-			pass := ic.HTTPS(passthroughHost, "/")
-			pass.RootCAs = pki.Pool(echoBackend.CA)
+			pass := m.ic.HTTPS(passthroughHost, "/")
+			pass.RootCAs = pki.Pool(m.echo.CA)
 			f.EventuallyResponds(ctx, pass, func(g Gomega, resp *httpclient.Response) {
-				echoBackend.Served(g, resp)
+				m.echo.Served(g, resp)
 				g.Expect(resp.Echo.Listener).To(Equal("https"))
 			})
 			By("a reencrypt route refuses it, and serves a valid client")
-			f.EventuallyRefused(ctx, ic.HTTPS(reencryptHost, "/"), "certificate required")
-			f.EventuallyResponds(ctx, framework.WithCert(ic.HTTPS(reencryptHost, "/"), certs["valid"]), func(g Gomega, resp *httpclient.Response) {
-				echoBackend.Served(g, resp)
+			f.EventuallyRefused(ctx, m.ic.HTTPS(reencryptHost, "/"), "certificate required")
+			f.EventuallyResponds(ctx, framework.WithCert(m.ic.HTTPS(reencryptHost, "/"), m.certs["valid"]), func(g Gomega, resp *httpclient.Response) {
+				m.echo.Served(g, resp)
 				g.Expect(http.Header(resp.Echo.Headers).Values("X-SSL-Client-CN")).To(Equal([]string{"valid"}))
 			})
 		})
@@ -290,51 +217,32 @@ func describeClientTLS(f *framework.Framework) {
 		// multiple-intermediate-ca: root→foo→bar→baz→quux, each CA's own CRL.
 		It("a chain of five CAs with a CRL each: every signed-by-X client served, every revoked-by-X refused", func(ctx SpecContext) {
 			for _, a := range chain {
-				f.EventuallyResponds(ctx, request("signed-by-"+a.Key), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
-				f.EventuallyRefused(ctx, request("revoked-by-"+a.Key), "revoked certificate")
+				m.eventuallyServed(ctx, "signed-by-"+a.Key)
+				f.EventuallyRefused(ctx, m.request("revoked-by-"+a.Key), "revoked certificate")
 			}
 		})
 
 		It("takes a CRL rotation: un-revoked, then revoked again", func(ctx SpecContext) {
 			By("positive control: the certificate is revoked now")
-			f.EventuallyRefused(ctx, request("revoked"), "revoked certificate")
+			f.EventuallyRefused(ctx, m.request("revoked"), "revoked certificate")
 			start := time.Now()
 			pub.SetRevoked(ctx, inter, nil, nil)
-			f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.CRLRefresh, request("revoked"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+			f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.CRLRefresh, m.request("revoked"), m.echo.Served)
 			AddReportEntry("CRL rotation latency (un-revoke)", time.Since(start).Round(time.Second).String())
 
-			pub.SetRevoked(ctx, inter, []*pki.Leaf{leaves["revoked"]}, nil)
-			f.EventuallyRefusedWithin(ctx, f.Opts.Timeouts.CRLRefresh, request("revoked"), "revoked certificate")
-		})
-
-		// cluster-ingress-operator test/e2e/client_tls_test.go, TestCRLUpdate:
-		// CRLs whose lifetimes are staggered, each replaced by its nextUpdate.
-		// Upstream downloads a CRL again only at its nextUpdate (the earliest
-		// one wakes it: pkg/router/crl/crl.go, ManageCRLs); the reference router
-		// earlier, at three quarters of its validity. So only what both must
-		// do is asserted: each CA's new CRL is in force by that CA's own
-		// nextUpdate (+ Converge), whatever the others'. The first CRLs were
-		// published in BeforeAll valid 2m, 2m30s and 3m (upstream uses 3, 4, 5
-		// minutes); this spec waits out whatever of that the specs before it
-		// did not take: about 2 minutes on upstream.
-		It("staggered CRL lifetimes: each CA's new CRL is in force by its own nextUpdate", func(ctx SpecContext) {
-			for _, a := range staggered {
-				By(fmt.Sprintf("%s: revoked by %s at the latest", a.Key, a.firstExpiry.Format(time.TimeOnly)))
-				f.EventuallyRefusedWithin(ctx, time.Until(a.firstExpiry)+f.Opts.Timeouts.Converge, request("revoked-by-"+a.Key), "revoked certificate")
-				By("positive control: the same CA's other client is still served")
-				f.EventuallyResponds(ctx, request("kept-by-"+a.Key), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
-			}
+			pub.SetRevoked(ctx, inter, []*pki.Leaf{m.leaves["revoked"]}, nil)
+			f.EventuallyRefusedWithin(ctx, f.Opts.Timeouts.CRLRefresh, m.request("revoked"), "revoked certificate")
 		})
 
 		// The operator joins the patterns as (?:p1|p2); HAProxy matches the
 		// subject DN with it, unanchored, and denies with 403
 		// (cluster-ingress-operator deployment.go; haproxy-config.template).
 		It("enforces allowedSubjectPatterns: a matching subject is served, others get 403", func(ctx SpecContext) {
-			requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle, "/CN=valid$", "/CN=of-other-root$", "OU=Eng/CN=signed-by-chain-root")
+			m.requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle, "/CN=valid$", "/CN=of-other-root$", "OU=Eng/CN=signed-by-chain-root")
 			for _, c := range []string{"valid", "of-other-root", "signed-by-chain-root.crl.pem"} {
-				f.EventuallyResponds(ctx, request(c), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+				m.eventuallyServed(ctx, c)
 			}
-			f.EventuallyResponds(ctx, request("someone-else"), func(g Gomega, resp *httpclient.Response) {
+			f.EventuallyResponds(ctx, m.request("someone-else"), func(g Gomega, resp *httpclient.Response) {
 				g.Expect(resp.Status).To(Equal(http.StatusForbidden))
 				g.Expect(resp.Echo).To(BeNil(), "the backend must not see a refused client")
 			})
@@ -343,23 +251,23 @@ func describeClientTLS(f *framework.Framework) {
 		// Upstream sets the X-SSL* headers unconditionally, so without a
 		// certificate they arrive present and empty (haproxy-config.template).
 		It("Optional: no certificate and a valid one are served, an invalid or untrusted one refused", func(ctx SpecContext) {
-			requireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle)
-			f.EventuallyResponds(ctx, ic.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
-				echoBackend.Served(g, resp)
+			m.requireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle)
+			f.EventuallyResponds(ctx, m.ic.HTTPS(m.host, "/"), func(g Gomega, resp *httpclient.Response) {
+				m.echo.Served(g, resp)
 				headerExpectations{"X-SSL-Client-DER": {""}, "X-SSL-Client-DN": {""}}.check(g, http.Header(resp.Echo.Headers), "the backend")
 			})
-			f.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
-			f.EventuallyRefused(ctx, request("expired"), "expired certificate")
-			f.EventuallyRefused(ctx, request("untrusted"), "unknown certificate authority")
+			m.eventuallyServed(ctx, "valid")
+			f.EventuallyRefused(ctx, m.request("expired"), "expired certificate")
+			f.EventuallyRefused(ctx, m.request("untrusted"), "unknown certificate authority")
 		})
 
 		// No ssl_c_used guard on the deny: an empty subject fails the pattern
 		// (haproxy-config.template, cert_cn_matches).
 		It("Optional with allowedSubjectPatterns: a client without a certificate gets 403", func(ctx SpecContext) {
-			requireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle, "/CN=valid$")
+			m.requireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle, "/CN=valid$")
 			By("positive control: a matching client is served")
-			f.EventuallyResponds(ctx, request("valid"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
-			f.EventuallyResponds(ctx, ic.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
+			m.eventuallyServed(ctx, "valid")
+			f.EventuallyResponds(ctx, m.ic.HTTPS(m.host, "/"), func(g Gomega, resp *httpclient.Response) {
 				g.Expect(resp.Status).To(Equal(http.StatusForbidden))
 				g.Expect(resp.Echo).To(BeNil(), "the backend must not see a refused client")
 			})
@@ -381,30 +289,30 @@ func describeClientTLS(f *framework.Framework) {
 			inter.CA, err = root.CA.NewIntermediateCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Signer-layout Intermediate CA"}, CRLDistributionPoint: server.URL(root.Key)})
 			Expect(err).NotTo(HaveOccurred())
 			for name, ca := range map[string]*framework.CRLAuthority{"of-signer-root": root, "of-signer-intermediate": inter} {
-				leaf, err := ca.CA.IssueClient(pki.ClientOptions{Subject: subject(name), CRLDistributionPoint: server.URL(ca.Key)})
+				leaf, err := ca.CA.IssueClient(pki.ClientOptions{Subject: clientSubject(name), CRLDistributionPoint: server.URL(ca.Key)})
 				Expect(err).NotTo(HaveOccurred())
 				cert, err := leaf.TLSCertificate()
 				Expect(err).NotTo(HaveOccurred())
-				leaves[name], certs[name] = leaf, &cert
+				m.leaves[name], m.certs[name] = leaf, &cert
 			}
 			pub.Add(root)
 			pub.Add(inter)
 			pub.PublishNow(ctx)
-			requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "signer-ca-"+ns, string(pki.Bundle(root.CA, inter.CA))))
+			m.requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, m.clientCAMap(ctx, "signer-ca-"+m.ns, string(pki.Bundle(root.CA, inter.CA))))
 
 			By("positive control: a client issued by the root is served")
-			f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.CRLRefresh, request("of-signer-root"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+			f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.CRLRefresh, m.request("of-signer-root"), m.echo.Served)
 			By("a client of the intermediate is refused: no CRL for its issuer")
-			f.EventuallyRefused(ctx, request("of-signer-intermediate"), "unknown certificate authority")
+			f.EventuallyRefused(ctx, m.request("of-signer-intermediate"), "unknown certificate authority")
 			fetches, err := server.Fetches(ctx)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(fetches).To(HaveKeyWithValue("/"+root.Key, BeNumerically(">", 0)), "the intermediate names the root's CRL")
 			Expect(fetches).NotTo(HaveKey("/"+inter.Key), "nothing names the intermediate's own CRL in the bundle")
 
 			By("the workaround: the bundle also carries a certificate that names the intermediate's CRL (one it issued)")
-			requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "signer-ca-workaround-"+ns,
-				string(pki.Bundle(root.CA, inter.CA))+string(leaves["of-signer-intermediate"].CertPEM)))
-			f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.CRLRefresh, request("of-signer-intermediate"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+			m.requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, m.clientCAMap(ctx, "signer-ca-workaround-"+m.ns,
+				string(pki.Bundle(root.CA, inter.CA))+string(m.leaves["of-signer-intermediate"].CertPEM)))
+			f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.CRLRefresh, m.request("of-signer-intermediate"), m.echo.Served)
 			fetches, err = server.Fetches(ctx)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(fetches).To(HaveKeyWithValue("/"+inter.Key, BeNumerically(">", 0)))
@@ -424,30 +332,15 @@ func describeClientTLS(f *framework.Framework) {
 			var err error
 			pending.CA, err = pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Pending CRL CA"}, CRLDistributionPoint: server.URL(pending.Key)})
 			Expect(err).NotTo(HaveOccurred())
-			issue("of-pending", pending.CA, pki.Window{})
-			requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, clientCAMap(ctx, "pending-ca-"+ns, string(pending.CA.CertPEM)))
+			m.issue("of-pending", pending.CA, pki.Window{})
+			m.requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, m.clientCAMap(ctx, "pending-ca-"+m.ns, string(pending.CA.CertPEM)))
 
 			By("no CRL at the distribution point yet: the client is refused, never served")
-			f.EventuallyRefusedWithin(ctx, f.Opts.Timeouts.Converge, request("of-pending"), "expired certificate", "unknown certificate authority", httpclient.ClosedWithoutAnswer)
+			f.EventuallyRefusedWithin(ctx, f.Opts.Timeouts.Converge, m.request("of-pending"), "expired certificate", "unknown certificate authority", httpclient.ClosedWithoutAnswer)
 			By("positive control: once the CRL is published, the same client is served (within upstream's retry)")
 			pub.Add(pending)
 			pub.PublishNow(ctx)
-			f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.CRLRefresh, request("of-pending"), func(g Gomega, resp *httpclient.Response) { echoBackend.Served(g, resp) })
+			f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.CRLRefresh, m.request("of-pending"), m.echo.Served)
 		})
 	})
-}
-
-// The staggered scenario's first CRLs are valid this long, and each next
-// CA's 30 s longer: long enough for the router's rollout and the first
-// positive control, short enough not to hold the suite.
-const (
-	staggeredFirstLifetime = 2 * time.Minute
-	staggeredStep          = 30 * time.Second
-)
-
-// staggeredCRL is a CA of the staggered scenario and when its first CRL
-// expires.
-type staggeredCRL struct {
-	*framework.CRLAuthority
-	firstExpiry time.Time
 }

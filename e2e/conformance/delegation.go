@@ -51,9 +51,8 @@ func describeDelegation(f *framework.Framework) {
 		// match on a segment boundary since v1.0 HTTPProxy).
 		It("the most specific prefix wins whatever the list order, matching whole path segments", func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-prefix")
-			top := f.DeployNamedEcho(ctx, ns, "top")
-			foo := f.DeployNamedEcho(ctx, ns, "foo")
-			bar := f.DeployNamedEcho(ctx, ns, "bar")
+			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "top"), framework.EchoIn(ns, "foo"), framework.EchoIn(ns, "bar"))
+			top, foo, bar := b[0], b[1], b[2]
 			host := f.Host(ns, "www")
 			// Listed least specific first: the order must not matter.
 			f.CreateIngressRoute(ctx, rootRoute(ns, "root", host,
@@ -79,9 +78,8 @@ func describeDelegation(f *framework.Framework) {
 		It("delegates within a namespace and across namespaces, several levels deep", func(ctx SpecContext) {
 			rootNS := f.SpecNamespace(ctx, "ir-chain-root")
 			teamNS := f.SpecNamespace(ctx, "ir-chain-team")
-			rootBackend := f.DeployEcho(ctx, rootNS)
-			blogBackend := f.DeployNamedEcho(ctx, rootNS, "blog")
-			teamBackend := f.DeployEcho(ctx, teamNS)
+			b := f.DeployEchoes(ctx, framework.EchoIn(rootNS, "echo"), framework.EchoIn(rootNS, "blog"), framework.EchoIn(teamNS, "echo"))
+			rootBackend, blogBackend, teamBackend := b[0], b[1], b[2]
 			host := f.Host(rootNS, "www")
 			f.CreateIngressRoute(ctx, rootRoute(rootNS, "root", host, toService("/", rootBackend.Service), delegateTo("/blog", "blog", "")))
 			f.CreateIngressRoute(ctx, vertexRoute(rootNS, "blog", toService("/blog", blogBackend.Service), delegateTo("/blog/team", "team", teamNS)))
@@ -101,8 +99,8 @@ func describeDelegation(f *framework.Framework) {
 		It("a route reaches only services of its own namespace: a service that exists only elsewhere makes the object invalid", func(ctx SpecContext) {
 			rootNS := f.SpecNamespace(ctx, "ir-svc-root")
 			teamNS := f.SpecNamespace(ctx, "ir-svc-team")
-			other := f.DeployNamedEcho(ctx, rootNS, "private")
-			teamBackend := f.DeployEcho(ctx, teamNS)
+			b := f.DeployEchoes(ctx, framework.EchoIn(rootNS, "private"), framework.EchoIn(teamNS, "echo"))
+			other, teamBackend := b[0], b[1]
 			host := f.Host(rootNS, "www")
 			f.CreateIngressRoute(ctx, rootRoute(rootNS, "root", host, delegateTo("/team", "team", teamNS)))
 			f.CreateIngressRoute(ctx, vertexRoute(teamNS, "team", toService("/team", other.Service)))
@@ -127,8 +125,8 @@ func describeDelegation(f *framework.Framework) {
 			rootNS := f.SpecNamespace(ctx, "ir-outside-root")
 			teamNS := f.SpecNamespace(ctx, "ir-outside-team")
 			otherNS := f.SpecNamespace(ctx, "ir-outside-other")
-			teamBackend := f.DeployEcho(ctx, teamNS)
-			otherBackend := f.DeployEcho(ctx, otherNS)
+			b := f.DeployEchoes(ctx, framework.EchoIn(teamNS, "echo"), framework.EchoIn(otherNS, "echo"))
+			teamBackend, otherBackend := b[0], b[1]
 			host := f.Host(rootNS, "www")
 			f.CreateIngressRoute(ctx, rootRoute(rootNS, "root", host, delegateTo("/team", "team", teamNS), delegateTo("/admin", "gate", rootNS)))
 			f.CreateIngressRoute(ctx, vertexRoute(teamNS, "team", toService("/team", teamBackend.Service), toService("/other", teamBackend.Service)))
@@ -161,8 +159,8 @@ func describeDelegation(f *framework.Framework) {
 		// and says so; the root switching its delegation moves the traffic.
 		It("orphans have no effect until delegated to; switching a delegation moves traffic and orphans the old vertex", func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-bluegreen")
-			blue := f.DeployNamedEcho(ctx, ns, "blue")
-			green := f.DeployNamedEcho(ctx, ns, "green")
+			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "blue"), framework.EchoIn(ns, "green"))
+			blue, green := b[0], b[1]
 			host := f.Host(ns, "www")
 			f.CreateIngressRoute(ctx, vertexRoute(ns, "blue", toService("/app", blue.Service)))
 			f.CreateIngressRoute(ctx, vertexRoute(ns, "green", toService("/app", green.Service)))
@@ -221,8 +219,8 @@ func describeDelegation(f *framework.Framework) {
 		// IngressRoutes": every claimant is invalid, none served.
 		It("two roots claiming one host are both invalid and neither is served; deleting one makes the other live", func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-conflict")
-			first := f.DeployNamedEcho(ctx, ns, "first")
-			second := f.DeployNamedEcho(ctx, ns, "second")
+			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "first"), framework.EchoIn(ns, "second"))
+			first, second := b[0], b[1]
 			host := f.Host(ns, "www")
 			By("positive control: one root, served")
 			f.CreateIngressRoute(ctx, rootRoute(ns, "first", host, toService("/", first.Service)))
@@ -298,8 +296,8 @@ func describeDelegation(f *framework.Framework) {
 		// parent valid; creating the target brings the prefix to life.
 		It("a delegation to an object that does not exist serves nothing at that prefix; creating it makes it live", func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-pending")
-			rootBackend := f.DeployEcho(ctx, ns)
-			later := f.DeployNamedEcho(ctx, ns, "later")
+			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "echo"), framework.EchoIn(ns, "later"))
+			rootBackend, later := b[0], b[1]
 			host := f.Host(ns, "www")
 			f.CreateIngressRoute(ctx, rootRoute(ns, "root", host, toService("/", rootBackend.Service), delegateTo("/later", "later", "")))
 			f.EventuallyIngressRouteStatus(ctx, ns, "root", expectValid)
@@ -318,8 +316,8 @@ func describeDelegation(f *framework.Framework) {
 		// route over all of them (weights equal when unset).
 		It("several services on one route all receive traffic", func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-weights")
-			one := f.DeployNamedEcho(ctx, ns, "one")
-			two := f.DeployNamedEcho(ctx, ns, "two")
+			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "one"), framework.EchoIn(ns, "two"))
+			one, two := b[0], b[1]
 			host := f.Host(ns, "www")
 			f.CreateIngressRoute(ctx, rootRoute(ns, "root", host, toService("/", one.Service, two.Service)))
 			f.EventuallyIngressRouteStatus(ctx, ns, "root", expectValid)

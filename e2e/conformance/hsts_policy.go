@@ -85,7 +85,8 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 		DescribeTable("route admission",
 			func(ctx SpecContext, c policyCase) {
 				ns := f.SpecNamespaceWithLabels(ctx, "hsts-policy", c.nsLabels)
-				backend := f.DeployEcho(ctx, ns)
+				// Admission only: nothing needs to answer.
+				backend := f.ServiceWithoutPods(ctx, ns)
 				f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, c.policies(f.Domain)))
 				route := f.RouteTo(backend, "r", framework.EchoHTTPPort)
 				route.Spec.Host = c.subdomain + route.Spec.Host
@@ -200,7 +201,7 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 		// parser's own error (requiredrouteannotations/admission.go, hstsConfigFromRoute).
 		It("refuses a max-age beyond a 32-bit integer", func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "hsts-policy-int32")
-			backend := f.DeployEcho(ctx, ns)
+			backend := f.ServiceWithoutPods(ctx, ns) // admission only
 			f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, wildcard(nil)(f.Domain)))
 			By("positive control: the largest 32-bit max-age is admitted")
 			f.CreateRoute(ctx, edgeRouteWithHSTS(f, backend, "r", "max-age=2147483647"))
@@ -209,7 +210,7 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 
 		It("matches the domain patterns against the hosts in the route's status too", func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "hsts-policy-status")
-			backend := f.DeployEcho(ctx, ns)
+			backend := f.ServiceWithoutPods(ctx, ns) // admission only
 			statusHost := "r." + ns + ".status-only." + f.Domain
 			f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, []configv1.RequiredHSTSPolicy{{
 				DomainPatterns: []string{"*.status-only." + f.Domain},

@@ -126,8 +126,8 @@ func describeSharding(f *framework.Framework) {
 			}
 			inside := f.SpecNamespaceWithLabels(ctx, "shard-inside", shard.NamespaceLabels)
 			outside := f.SpecNamespace(ctx, "shard-outside")
-			in := f.DeployEcho(ctx, inside)
-			out := f.DeployEcho(ctx, outside)
+			b := f.DeployEchoes(ctx, framework.EchoIn(inside, "echo"), framework.EchoIn(outside, "echo"))
+			in, out := b[0], b[1]
 			inRoute := f.CreateRoute(ctx, f.RouteTo(in, "inside", framework.EchoHTTPPort))
 			outRoute := f.CreateRoute(ctx, f.RouteTo(out, "outside", framework.EchoHTTPPort))
 

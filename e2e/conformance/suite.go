@@ -56,6 +56,7 @@ func Declare(opts framework.Options) (*framework.Framework, error) {
 		describeRequiredHSTSPolicies,
 		describeHTTPHeaderActions,
 		describeClientTLS,
+		describeCRLRefresh,
 		describeComponentRoutes,
 		describeDelegation,
 	} {

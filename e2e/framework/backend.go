@@ -50,8 +50,45 @@ func (f *Framework) DeployEcho(ctx context.Context, ns string, extraHosts ...str
 }
 
 // DeployNamedEcho is DeployEcho with the Deployment's and the Service's
-// name: for specs that need several backends in one namespace.
+// name.
 func (f *Framework) DeployNamedEcho(ctx context.Context, ns, name string, extraHosts ...string) *Echo {
+	return f.deployEchoes(ctx, []EchoRef{EchoIn(ns, name)}, extraHosts)[0]
+}
+
+// EchoRef names an echo backend: its namespace, and its Deployment's and
+// Service's name.
+type EchoRef struct{ Namespace, Name string }
+
+// EchoIn is the echo backend name in namespace ns.
+func EchoIn(ns, name string) EchoRef { return EchoRef{Namespace: ns, Name: name} }
+
+// DeployEchoes runs one echo backend per ref, for specs that need several:
+// all are created before any is waited for, so their pods start together.
+func (f *Framework) DeployEchoes(ctx context.Context, refs ...EchoRef) []*Echo {
+	return f.deployEchoes(ctx, refs, nil)
+}
+
+func (f *Framework) deployEchoes(ctx context.Context, refs []EchoRef, extraHosts []string) []*Echo {
+	var echoes []*Echo
+	for _, r := range refs {
+		echoes = append(echoes, f.createEcho(ctx, r.Namespace, r.Name, extraHosts))
+	}
+	for _, e := range echoes {
+		f.WaitDeploymentReady(ctx, e.Namespace, e.Service)
+		pods, err := f.Clientset.CoreV1().Pods(e.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "app=" + e.Service})
+		Expect(err).NotTo(HaveOccurred())
+		for _, p := range pods.Items {
+			if p.DeletionTimestamp == nil {
+				e.Pods = append(e.Pods, p.Name)
+			}
+		}
+	}
+	return echoes
+}
+
+// createEcho creates the echo backend's Secret, Deployment and Service,
+// without waiting.
+func (f *Framework) createEcho(ctx context.Context, ns, name string, extraHosts []string) *Echo {
 	ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "echo backend CA " + ns}})
 	Expect(err).NotTo(HaveOccurred())
 	cert, err := ca.IssueServer(pki.ServerOptions{Hosts: append([]string{name + "." + ns + ".svc"}, extraHosts...)})
@@ -68,7 +105,7 @@ func (f *Framework) DeployNamedEcho(ctx context.Context, ns, name string, extraH
 	c.Ports = []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}, {Name: "https", ContainerPort: 8443}}
 	c.ReadinessProbe = HTTPReadiness("/", 8080)
 	c.VolumeMounts = []corev1.VolumeMount{{Name: "tls", MountPath: "/tls", ReadOnly: true}}
-	f.CreateDeployment(ctx, &appsv1.Deployment{
+	_, err = f.Clientset.AppsV1().Deployments(ns).Create(ctx, &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
 		Spec: appsv1.DeploymentSpec{
 			Replicas: ptr.To[int32](1),
@@ -81,22 +118,30 @@ func (f *Framework) DeployNamedEcho(ctx context.Context, ns, name string, extraH
 				},
 			},
 		},
-	})
-	_, err = f.Clientset.CoreV1().Services(ns).Create(ctx, &corev1.Service{
+	}, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred(), "create deployment %s/%s", ns, name)
+	f.createEchoService(ctx, ns, name)
+	return &Echo{Namespace: ns, Service: name, CA: ca}
+}
+
+// ServiceWithoutPods creates Service "echo" in ns with the echo backend's
+// ports and no pod behind it: for specs that check admission only, where
+// a route must name a real Service but nothing needs to answer (Served
+// always fails on it, so it cannot stand in for a backend by mistake).
+func (f *Framework) ServiceWithoutPods(ctx context.Context, ns string) *Echo {
+	f.createEchoService(ctx, ns, "echo")
+	return &Echo{Namespace: ns, Service: "echo"}
+}
+
+// createEchoService creates Service ns/name for the pods labelled
+// app=name, with the echo backend's ports.
+func (f *Framework) createEchoService(ctx context.Context, ns, name string) {
+	_, err := f.Clientset.CoreV1().Services(ns).Create(ctx, &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
-		Spec: corev1.ServiceSpec{Selector: labels, Ports: []corev1.ServicePort{
+		Spec: corev1.ServiceSpec{Selector: map[string]string{"app": name}, Ports: []corev1.ServicePort{
 			{Name: EchoHTTPPort, Port: 8080, TargetPort: intstr.FromString("http")},
 			{Name: EchoHTTPSPort, Port: 8443, TargetPort: intstr.FromString("https")},
 		}},
 	}, metav1.CreateOptions{})
-	Expect(err).NotTo(HaveOccurred())
-	pods, err := f.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=" + name})
-	Expect(err).NotTo(HaveOccurred())
-	e := &Echo{Namespace: ns, Service: name, CA: ca}
-	for _, p := range pods.Items {
-		if p.DeletionTimestamp == nil {
-			e.Pods = append(e.Pods, p.Name)
-		}
-	}
-	return e
+	Expect(err).NotTo(HaveOccurred(), "create service %s/%s", ns, name)
 }

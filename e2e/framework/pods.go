@@ -54,10 +54,16 @@ func (f *Framework) CreatePod(ctx context.Context, pod *corev1.Pod) *corev1.Pod 
 func (f *Framework) CreateDeployment(ctx context.Context, d *appsv1.Deployment) {
 	_, err := f.Clientset.AppsV1().Deployments(d.Namespace).Create(ctx, d, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "create deployment %s/%s", d.Namespace, d.Name)
+	f.WaitDeploymentReady(ctx, d.Namespace, d.Name)
+}
+
+// WaitDeploymentReady waits until every replica of Deployment ns/name is
+// ready.
+func (f *Framework) WaitDeploymentReady(ctx context.Context, ns, name string) {
 	Eventually(func(g Gomega) {
-		live, err := f.Clientset.AppsV1().Deployments(d.Namespace).Get(ctx, d.Name, metav1.GetOptions{})
+		live, err := f.Clientset.AppsV1().Deployments(ns).Get(ctx, name, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
-		g.Expect(live.Status.ReadyReplicas).To(Equal(*live.Spec.Replicas), "deployment %s/%s ready replicas", d.Namespace, d.Name)
+		g.Expect(live.Status.ReadyReplicas).To(Equal(*live.Spec.Replicas), "deployment %s/%s ready replicas", ns, name)
 	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.PodReady).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
 }
 
