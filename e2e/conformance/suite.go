@@ -78,6 +78,8 @@ func declareSuiteNodes(f *framework.Framework) {
 	// the cluster.
 	var profile framework.Profile
 	SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
+		suiteConfig, _ := GinkgoConfiguration()
+		Expect(f.CheckParallelism(suiteConfig.ParallelTotal)).To(Succeed())
 		var err error
 		profile, err = framework.NewProfile(f.Opts)
 		Expect(err).NotTo(HaveOccurred())

@@ -67,3 +67,14 @@ func (f *Framework) shardPorts() (ShardPorts, bool) {
 	}
 	return f.Shards[i], true
 }
+
+// CheckParallelism refuses more parallel processes than the kind profile
+// has shard port pairs: a process without a pair would fall back to the
+// default IngressController, and change it while other processes' specs
+// use it.
+func (f *Framework) CheckParallelism(processes int) error {
+	if f.Opts.Profile == KindProfile && processes > shardPairs {
+		return fmt.Errorf("%d parallel processes, but the kind profile maps shard ports for %d: run with PROCS=%d or fewer (ginkgo --procs)", processes, shardPairs, shardPairs)
+	}
+	return nil
+}
