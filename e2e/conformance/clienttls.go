@@ -22,8 +22,9 @@ import (
 // downloads from the distribution points of the CA certificates, served by
 // a crlserver pod. Each container has an IngressController of its own and
 // is Ordered, so that its PKI and its router's rollouts are shared; the
-// staggered-CRL scenario is a container of its own (describeCRLRefresh),
-// because it waits out real time and no rollout may happen meanwhile.
+// staggered-CRL scenario (describeCRLRefresh) and the fail-closed one
+// (describeCRLFailClosed) are containers of their own, because they wait
+// out real time: CRL lifetimes, and upstream's retry of a failed download.
 func describeClientTLS(f *framework.Framework) {
 	// Slow containers are scheduled first, so the parallel run is not
 	// left waiting on them at the end.
@@ -316,31 +317,6 @@ func describeClientTLS(f *framework.Framework) {
 			fetches, err = server.Fetches(ctx)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(fetches).To(HaveKeyWithValue("/"+inter.Key, BeNumerically(">", 0)))
-		})
-
-		// Both routers keep mutual TLS closed until the CRL arrives; they
-		// refuse differently, and each refusal is exact. Upstream's placeholder
-		// CRL is issued by "Placeholder CA", so HAProxy holds no CRL for the
-		// client's CA and answers "unknown certificate authority" (seen here
-		// on openshift/router 4b401a86d; a bare close was seen once too). The
-		// reference router's placeholder is an expired CRL of that CA:
-		// "expired certificate". Upstream retries a failed download after 5
-		// minutes (pkg/router/crl/crl.go, errorBackoffTime); the reference
-		// router within seconds. The positive control allows upstream's retry.
-		It("fails closed while a CA's CRL cannot be fetched", func(ctx SpecContext) {
-			pending := &framework.CRLAuthority{Key: "pending.crl.pem"}
-			var err error
-			pending.CA, err = pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Pending CRL CA"}, CRLDistributionPoint: server.URL(pending.Key)})
-			Expect(err).NotTo(HaveOccurred())
-			m.issue("of-pending", pending.CA, pki.Window{})
-			m.requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, m.clientCAMap(ctx, "pending-ca-"+m.ns, string(pending.CA.CertPEM)))
-
-			By("no CRL at the distribution point yet: the client is refused, never served")
-			f.EventuallyRefusedWithin(ctx, f.Opts.Timeouts.Converge, m.request("of-pending"), "expired certificate", "unknown certificate authority", httpclient.ClosedWithoutAnswer)
-			By("positive control: once the CRL is published, the same client is served (within upstream's retry)")
-			pub.Add(pending)
-			pub.PublishNow(ctx)
-			f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.CRLRefresh, m.request("of-pending"), m.echo.Served)
 		})
 	})
 }

@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
+	routev1 "github.com/openshift/api/route/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -85,4 +86,16 @@ func (m *mtlsSetup) requireClientTLS(ctx context.Context, policy operatorv1.Clie
 	m.ic.Update(ctx, func(ic *operatorv1.IngressController) {
 		ic.Spec.ClientTLS = operatorv1.ClientTLS{ClientCertificatePolicy: policy, ClientCA: configv1.ConfigMapNameReference{Name: caMap}, AllowedSubjectPatterns: patterns}
 	})
+}
+
+// newEdgeMTLSSetup is newMTLSSetup with a crlserver in the namespace and
+// an echo backend behind the edge route the clients call.
+func newEdgeMTLSSetup(ctx context.Context, f *framework.Framework, prefix string) (*mtlsSetup, *framework.CRLServer) {
+	m := newMTLSSetup(ctx, f, prefix)
+	server := f.DeployCRLServer(ctx, m.ns)
+	m.echo = f.DeployEcho(ctx, m.ns)
+	route := f.RouteTo(m.echo, "mtls", framework.EchoHTTPPort)
+	route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+	m.host = f.CreateRoute(ctx, route).Spec.Host
+	return m, server
 }

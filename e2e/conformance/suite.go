@@ -57,6 +57,7 @@ func Declare(opts framework.Options) (*framework.Framework, error) {
 		describeHTTPHeaderActions,
 		describeClientTLS,
 		describeCRLRefresh,
+		describeCRLFailClosed,
 		describeComponentRoutes,
 		describeDelegation,
 	} {
