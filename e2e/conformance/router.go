@@ -139,5 +139,67 @@ func describeSharding(f *framework.Framework) {
 			f.EventuallyResponds(ctx, f.HTTP(outRoute.Spec.Host, "/"), out.Served)
 			f.EventuallyResponds(ctx, f.HTTP(inRoute.Spec.Host, "/"), in.Served)
 		})
+
+		// cluster-ingress-operator test/e2e/router_status_test.go,
+		// TestIngressControllerNamespaceSelectorUpdateShouldClearRouteStatus
+		// and TestIngressControllerRouteSelectorUpdateShouldClearRouteStatus:
+		// a router cannot take back its status entry from a route it stops
+		// selecting, so the operator clears it once the change has rolled
+		// out (pkg/operator/controller/ingress/router_status.go). Status
+		// only, as upstream's tests check it: the routes need no backend.
+		DescribeTable("a selector change clears the shard's status entry from the routes it no longer selects; the routes it now selects are admitted",
+			func(ctx SpecContext, change selectorChange) {
+				shard := f.OwnIngressController(ctx)
+				if shard.Name == contract.DefaultIngressController {
+					Skip("this profile cannot reach a new IngressController's ports")
+				}
+				next := map[string]string{"router-conformance/next-shard": shard.Name}
+				oldNS, newNS := f.SpecNamespaceWithLabels(ctx, "shard-old", shard.NamespaceLabels), f.SpecNamespaceWithLabels(ctx, "shard-new", shard.NamespaceLabels)
+				if change == namespaceSelectorChange {
+					newNS = f.SpecNamespaceWithLabels(ctx, "shard-new", next)
+				} else {
+					By("the shard selects the routes labelled as the old one")
+					shard.Update(ctx, func(ic *operatorv1.IngressController) {
+						ic.Spec.RouteSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"router-conformance/route": "old"}}
+					})
+				}
+				routeIn := func(ns, label string) *routev1.Route {
+					r := f.RouteTo(f.ServiceWithoutPods(ctx, ns), "r", framework.EchoHTTPPort)
+					r.Labels = map[string]string{"router-conformance/route": label}
+					return f.CreateRoute(ctx, r)
+				}
+				oldRoute, newRoute := routeIn(oldNS, "old"), routeIn(newNS, "new")
+				admitted := func(r *routev1.Route, want corev1.ConditionStatus) {
+					f.EventuallyRoute(ctx, r, func(g Gomega, live *routev1.Route) {
+						g.Expect(framework.AdmittedBy(live, shard.Name)).To(Equal(want), "entry of router %s on route %s/%s: %+v", shard.Name, r.Namespace, r.Name, live.Status.Ingress)
+						g.Expect(framework.Admitted(live)).To(Equal(corev1.ConditionTrue), "the default router's entry stays")
+					})
+				}
+				By("positive control: the shard admits the route it selects, and has no entry on the other")
+				admitted(oldRoute, corev1.ConditionTrue)
+				admitted(newRoute, corev1.ConditionUnknown)
+
+				shard.Update(ctx, func(ic *operatorv1.IngressController) {
+					if change == namespaceSelectorChange {
+						ic.Spec.NamespaceSelector = &metav1.LabelSelector{MatchLabels: next}
+					} else {
+						ic.Spec.RouteSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"router-conformance/route": "new"}}
+					}
+				})
+				By("the route no longer selected loses the shard's entry; the newly selected one is admitted")
+				admitted(oldRoute, corev1.ConditionUnknown)
+				admitted(newRoute, corev1.ConditionTrue)
+			},
+			Entry("namespaceSelector", namespaceSelectorChange),
+			Entry("routeSelector", routeSelectorChange),
+		)
 	})
 }
+
+// selectorChange is which selector of a shard a spec changes.
+type selectorChange string
+
+const (
+	namespaceSelectorChange selectorChange = "namespaceSelector"
+	routeSelectorChange     selectorChange = "routeSelector"
+)

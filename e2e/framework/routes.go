@@ -9,6 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/router-conformance/suite/contract"
 )
 
 // Host is a route host unique to the spec's namespace.
@@ -49,8 +51,15 @@ func (f *Framework) WaitAdmitted(ctx context.Context, r *routev1.Route) {
 
 // Admitted is the status of the default router's Admitted condition.
 func Admitted(r *routev1.Route) corev1.ConditionStatus {
+	return AdmittedBy(r, contract.DefaultIngressController)
+}
+
+// AdmittedBy is the status of the Admitted condition in routerName's
+// entry of the route's status (a router is named after its
+// IngressController); Unknown when it has no entry.
+func AdmittedBy(r *routev1.Route, routerName string) corev1.ConditionStatus {
 	for _, in := range r.Status.Ingress {
-		if in.RouterName != "default" {
+		if in.RouterName != routerName {
 			continue
 		}
 		for _, c := range in.Conditions {
@@ -60,4 +69,13 @@ func Admitted(r *routev1.Route) corev1.ConditionStatus {
 		}
 	}
 	return corev1.ConditionUnknown
+}
+
+// EventuallyRoute waits until check passes on the live route.
+func (f *Framework) EventuallyRoute(ctx context.Context, r *routev1.Route, check func(g Gomega, live *routev1.Route)) {
+	Eventually(func(g Gomega) {
+		live, err := f.Routes.RouteV1().Routes(r.Namespace).Get(ctx, r.Name, metav1.GetOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		check(g, live)
+	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
 }

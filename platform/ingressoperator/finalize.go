@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
-	routev1 "github.com/openshift/api/route/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -86,14 +85,8 @@ func (r *Reconciler) clearRouteStatus(ctx context.Context, routerName string) er
 	}
 	var errs []error
 	for i := range list.Items {
-		route := &list.Items[i]
-		kept := slices.DeleteFunc(slices.Clone(route.Status.Ingress), func(in routev1.RouteIngress) bool { return in.RouterName == routerName })
-		if len(kept) == len(route.Status.Ingress) {
-			continue
-		}
-		route.Status.Ingress = kept
-		if _, err := r.Routes.RouteV1().Routes(route.Namespace).UpdateStatus(ctx, route, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
-			errs = append(errs, fmt.Errorf("status of route %s/%s: %w", route.Namespace, route.Name, err))
+		if err := r.dropRouteStatusEntry(ctx, &list.Items[i], routerName); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)

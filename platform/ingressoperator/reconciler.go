@@ -156,6 +156,15 @@ func (r *Reconciler) reconcileRouter(ctx context.Context, ic *operatorv1.Ingress
 	}
 	replicas := d.Status.AvailableReplicas
 	if RolledOut(d) {
+		// Only once no router of the old selectors is left to admit a
+		// route again (upstream: isRouterDeploymentRolloutComplete).
+		if selectorsChanged(ic) {
+			if err := r.clearUnselectedRouteStatus(ctx, ic); err != nil {
+				return err
+			}
+			ic.Status.NamespaceSelector, ic.Status.RouteSelector = ic.Spec.NamespaceSelector, ic.Spec.RouteSelector
+			return r.writeStatus(ctx, ic, replicas, true, false, "AsExpected", "the router runs the IngressController's current settings", true)
+		}
 		return r.report(ctx, ic, replicas, true, false, "AsExpected", "the router runs the IngressController's current settings")
 	}
 	if !isDefault(ic) {
@@ -247,6 +256,12 @@ func publishedStrategy(ic *operatorv1.IngressController) *operatorv1.EndpointPub
 // report sets Available and Progressing, and observedGeneration once the
 // router Deployment carries this generation's settings.
 func (r *Reconciler) report(ctx context.Context, ic *operatorv1.IngressController, replicas int32, available, progressing bool, reason, message string) error {
+	return r.writeStatus(ctx, ic, replicas, available, progressing, reason, message, false)
+}
+
+// writeStatus is report; force writes even when nothing report compares
+// changed (the selectors that clearing route status set).
+func (r *Reconciler) writeStatus(ctx context.Context, ic *operatorv1.IngressController, replicas int32, available, progressing bool, reason, message string, force bool) error {
 	status := func(b bool) operatorv1.ConditionStatus {
 		if b {
 			return operatorv1.ConditionTrue
@@ -258,7 +273,7 @@ func (r *Reconciler) report(ctx context.Context, ic *operatorv1.IngressControlle
 		{Type: operatorv1.OperatorStatusTypeProgressing, Status: status(progressing), Reason: reason, Message: message},
 	}
 	eps := publishedStrategy(ic)
-	changed := ic.Status.ObservedGeneration != ic.Generation || ic.Status.AvailableReplicas != replicas || ic.Status.Domain != ic.Spec.Domain ||
+	changed := force || ic.Status.ObservedGeneration != ic.Generation || ic.Status.AvailableReplicas != replicas || ic.Status.Domain != ic.Spec.Domain ||
 		!equality.Semantic.DeepEqual(ic.Status.EndpointPublishingStrategy, eps)
 	for i := range want {
 		want[i].LastTransitionTime = metav1.Now()

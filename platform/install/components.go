@@ -113,9 +113,12 @@ func reconcilerObjects(o Options) []k8s.Object {
 		// update: the finalizer on a shard's IngressController.
 		rule([]string{"operator.openshift.io"}, []string{"ingresscontrollers"}, []string{"get", "list", "watch", "update"}),
 		rule([]string{"operator.openshift.io"}, []string{"ingresscontrollers/status"}, []string{"update", "patch"}),
-		// A deleted shard's entries in route status are cleared, as upstream's operator does.
+		// A deleted shard's entries in route status are cleared, and after
+		// a selector change those of the routes it no longer selects, as
+		// upstream's operator does (namespaces: the namespaceSelector's).
 		rule([]string{"route.openshift.io"}, []string{"routes"}, []string{"list"}),
 		rule([]string{"route.openshift.io"}, []string{"routes/status"}, []string{"update"}),
+		rule([]string{""}, []string{"namespaces"}, []string{"list"}),
 		rule([]string{""}, []string{"configmaps"}, []string{"get", "list", "watch", "create", "update"}),
 		rule([]string{"apps"}, []string{"deployments"}, []string{"get", "list", "watch", "update"}),
 		// The component-route controller (cluster-ingress-operator's
