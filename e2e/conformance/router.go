@@ -154,10 +154,12 @@ func describeSharding(f *framework.Framework) {
 					Skip("this profile cannot reach a new IngressController's ports")
 				}
 				next := map[string]string{"router-conformance/next-shard": shard.Name}
-				oldNS, newNS := f.SpecNamespaceWithLabels(ctx, "shard-old", shard.NamespaceLabels), f.SpecNamespaceWithLabels(ctx, "shard-new", shard.NamespaceLabels)
+				newNSLabels := shard.NamespaceLabels
 				if change == namespaceSelectorChange {
-					newNS = f.SpecNamespaceWithLabels(ctx, "shard-new", next)
-				} else {
+					newNSLabels = next
+				}
+				oldNS, newNS := f.SpecNamespaceWithLabels(ctx, "shard-old", shard.NamespaceLabels), f.SpecNamespaceWithLabels(ctx, "shard-new", newNSLabels)
+				if change == routeSelectorChange {
 					By("the shard selects the routes labelled as the old one")
 					shard.Update(ctx, func(ic *operatorv1.IngressController) {
 						ic.Spec.RouteSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"router-conformance/route": "old"}}
