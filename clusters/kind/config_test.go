@@ -53,3 +53,33 @@ func TestCorefileAnswersClusterNamesOnlyAndNeverForwards(t *testing.T) {
 		t.Errorf("ClusterDNSIP = %q, %v; want 10.96.0.10", ip, err)
 	}
 }
+
+// Every way of creating the cluster (make e2e, make cluster, make bench)
+// maps the same ports: 80, 443, the smoke port and every shard pair, all
+// on 127.0.0.1.
+func TestSuitePortsMapEveryShardPairOnLoopback(t *testing.T) {
+	ports := SuitePorts(8080, 0)
+	cfg, err := ClusterConfig(PinnedVersions(), 0, ports)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapped := map[int32]bool{}
+	for _, pm := range cfg.Nodes[0].ExtraPortMappings {
+		mapped[pm.ContainerPort] = true
+		if pm.ListenAddress != Loopback {
+			t.Errorf("port %d listens on %q, want %s", pm.ContainerPort, pm.ListenAddress, Loopback)
+		}
+	}
+	want := []int32{80, 443, SmokeNodePort}
+	for i := int32(0); i < ShardPairs; i++ {
+		want = append(want, ShardHTTPBase+i, ShardHTTPSBase+i)
+	}
+	for _, p := range want {
+		if !mapped[p] {
+			t.Errorf("node port %d is not mapped", p)
+		}
+	}
+	if ports[0].HostPort != 8080 {
+		t.Errorf("node port 80 on host port %d, want the one asked for", ports[0].HostPort)
+	}
+}

@@ -29,7 +29,7 @@ func KindUp(ctx context.Context, o Options, logf func(string, ...any)) (*kind.Cl
 	}
 	c, err := kind.Up(ctx, kind.Options{
 		Name: o.ClusterName, RepoRoot: root, Reuse: o.Reuse, ReplaceStale: true, ReadyTimeout: o.Timeouts.ClusterReady, Logf: logf,
-		Ports: append([]kind.PortMapping{{NodePort: 80}, {NodePort: 443}, {NodePort: kind.SmokeNodePort}}, shardPortMappings()...),
+		Ports: kind.SuitePorts(0, 0),
 	})
 	if err != nil {
 		return c, nil, err

@@ -12,19 +12,11 @@ import (
 const ShardLabel = "router-conformance/shard"
 
 // Shard ports: each parallel process owns one pair of node ports for an
-// IngressController of its own, mapped to 127.0.0.1 when the kind profile
-// creates the cluster (a shard publishes with the HostNetwork strategy,
-// so its router binds them on the node). A process runs one spec, or one
-// Ordered container, at a time, so one pair is enough; more processes
-// than pairs run the specs on the default IngressController instead.
-const (
-	shardPairs     = 4
-	shardHTTPBase  = 10080
-	shardHTTPSBase = 10443
-	// The stats port is bound on the node too, but only the kubelet's
-	// probes use it: not mapped.
-	shardStatsBase = 11936
-)
+// IngressController of its own, which the kind profile maps to 127.0.0.1
+// (kind.SuitePorts). A process runs one spec, or one Ordered container,
+// at a time, so one pair is enough; CheckParallelism refuses more
+// processes than pairs.
+const shardPairs = kind.ShardPairs
 
 // ShardPorts are one pair of node ports and the host addresses they are
 // mapped to.
@@ -33,20 +25,11 @@ type ShardPorts struct {
 	HTTPAddr, HTTPSAddr            string
 }
 
-// shardPortMappings are the node ports the kind profile maps for shards.
-func shardPortMappings() []kind.PortMapping {
-	var out []kind.PortMapping
-	for i := int32(0); i < shardPairs; i++ {
-		out = append(out, kind.PortMapping{NodePort: shardHTTPBase + i}, kind.PortMapping{NodePort: shardHTTPSBase + i})
-	}
-	return out
-}
-
 // readShardPorts reads back where kind mapped the shard node ports.
 func readShardPorts(hostPort func(nodePort int32) (string, error)) ([]ShardPorts, error) {
 	var out []ShardPorts
 	for i := int32(0); i < shardPairs; i++ {
-		p := ShardPorts{HTTPPort: shardHTTPBase + i, HTTPSPort: shardHTTPSBase + i, StatsPort: shardStatsBase + i}
+		p := ShardPorts{HTTPPort: kind.ShardHTTPBase + i, HTTPSPort: kind.ShardHTTPSBase + i, StatsPort: kind.ShardStatsBase + i}
 		var err error
 		if p.HTTPAddr, err = hostPort(p.HTTPPort); err != nil {
 			return nil, fmt.Errorf("shard ports (a cluster made before they existed? make cluster-down, then run again): %w", err)

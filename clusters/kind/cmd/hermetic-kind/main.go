@@ -61,7 +61,9 @@ func run(args []string) error {
 	opts := kind.Options{
 		Name: *name, RepoRoot: root, NodeImage: *nodeImage, Kubeconfig: *kubeconfig, Reuse: *reuse,
 		ReadyTimeout: *readyTimeout,
-		Ports:        []kind.PortMapping{{NodePort: 80, HostPort: int32(*httpPort)}, {NodePort: 443, HostPort: int32(*httpsPort)}, {NodePort: kind.SmokeNodePort}},
+		// The suite's ports, so that make e2e REUSE=1 and make bench find
+		// the shard pairs on a cluster made here.
+		Ports: kind.SuitePorts(int32(*httpPort), int32(*httpsPort)),
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
