@@ -69,6 +69,7 @@ func run(out, cluster string, keep bool, levels []string) error {
 	}
 	// A first run installs the router and builds nothing twice afterwards.
 	var results []runResult
+	var failed []string
 	for _, p := range levels {
 		jsonName := "bench-e2e-p" + p + ".json"
 		start := time.Now()
@@ -83,6 +84,7 @@ func run(out, cluster string, keep bool, levels []string) error {
 		results = append(results, r)
 		if err != nil {
 			log.Printf("procs %s: the suite failed (%v); figures kept", p, err)
+			failed = append(failed, p)
 		}
 	}
 	b, _ := json.MarshalIndent(map[string]any{"date": time.Now().UTC().Format(time.RFC3339), "runs": results}, "", "  ")
@@ -121,7 +123,15 @@ func run(out, cluster string, keep bool, levels []string) error {
 		}
 	}
 	fmt.Print(md.String())
-	return os.WriteFile(out+".md", []byte(md.String()), 0o644)
+	if err := os.WriteFile(out+".md", []byte(md.String()), 0o644); err != nil {
+		return err
+	}
+	// Figures of a failed run are kept for whoever reads them, but the
+	// benchmark did not measure what it claims.
+	if len(failed) > 0 {
+		return fmt.Errorf("the suite failed at procs %s: see the log above; the figures of those runs are not comparable", strings.Join(failed, ", "))
+	}
+	return nil
 }
 
 func summarize(path string) (runResult, error) {
