@@ -1,92 +1,187 @@
-// Package reports writes what a run of the suite hands in: the
-// conformance report (YAML and JSON) and summary.md, from the results of
-// the specs grouped by feature. It knows nothing of Ginkgo; the suite
-// converts its report into SpecResults.
+// Package reports turns a run of the suite into what a vendor hands in and
+// a certifier checks: the verdict (conformance.yaml / .json, summary.md),
+// the bundle of the run's files with their checksums, and the verifier
+// that re-derives the verdict from Ginkgo's own report. It reads Ginkgo's
+// report types, never its DSL; features come from contract.Features.
 package reports
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
-	"sigs.k8s.io/yaml"
+	"github.com/router-conformance/suite/contract"
 )
 
-// Feature is one row of the conformance table.
-type Feature struct {
-	Name  string `json:"name"`
-	Label string `json:"label"` // the Ginkgo label of its specs
-	// Description says what conforming means, in a line.
-	Description string `json:"description"`
-	// Harness marks a check of the test environment itself (the hermetic
-	// cluster), not of the router: reported apart from the conformance
-	// table, though its failure still fails the run.
-	Harness bool `json:"harness,omitempty"`
-}
+// Result is a verdict: a spec's (passed | failed | skipped), a feature's
+// (passed | failed | not run | unsupported | skipped) or the run's
+// (passed | failed | partial | error).
+type Result string
 
-// SpecResult is one spec's outcome.
-type SpecResult struct {
-	Name     string
-	Labels   []string
-	State    string // passed, failed, skipped, pending
-	Duration time.Duration
-}
-
-// Outcomes of a feature and of the run.
 const (
-	Passed      = "passed"
-	Failed      = "failed"
-	Skipped     = "skipped"
-	Unsupported = "unsupported"
-	// Incomplete: nothing failed, but a claimed feature ran no spec (a
-	// filtered run).
-	Incomplete = "incomplete"
+	Passed  Result = "passed"
+	Failed  Result = "failed"
+	Skipped Result = "skipped"
+	// NotRun: a claimed feature some of whose specs did not run (filtered
+	// out, skipped) or that has no spec at all, and none failed.
+	NotRun Result = "not run"
+	// Unsupported: a feature the implementation does not claim.
+	Unsupported Result = "unsupported"
+	// Partial: nothing failed, but the run does not cover what a
+	// conformant router must show (a claimed feature not run, a core
+	// feature not claimed, a filtered run).
+	Partial Result = "partial"
+	// Error: the run was cut short or its set-up failed; nothing can be
+	// concluded about the router.
+	Error Result = "error"
 )
 
 // The report's schema; a vendor's submission is this document
 // (reports/README.md).
 const (
-	APIVersion = "conformance.router-conformance.io/v1alpha1"
+	APIVersion = "conformance.router-conformance.io/v1alpha2"
 	Kind       = "RouterConformanceReport"
 )
 
-// Implementation under test.
-type Implementation struct {
-	// Organization and Name (the project) say whose router it is; URL
-	// and Contact where to find it and whom to ask.
-	Organization string   `json:"organization,omitempty"`
-	Name         string   `json:"name"`
-	URL          string   `json:"url,omitempty"`
-	Contact      []string `json:"contact,omitempty"`
-	Version      string   `json:"version"`
-	// Image is the router image reference, ImageID its content ID, and
-	// HAProxyVersion what the image's haproxy reports (kind profile).
-	Image          string `json:"image,omitempty"`
-	ImageID        string `json:"imageID,omitempty"`
-	HAProxyVersion string `json:"haproxyVersion,omitempty"`
+// Platform sentences for Meta.Platform: who answered the specs that judge
+// the platform around the router.
+const (
+	PlatformStandIns = "the suite's own stand-ins (kind profile): route admission webhook, reference ingress operator, fixture component"
+	PlatformCluster  = "the cluster's own"
+)
+
+// SpecResult is one spec's outcome.
+type SpecResult struct {
+	Name     string          `json:"name"`
+	Labels   []string        `json:"labels,omitempty"`
+	State    Result          `json:"state"` // passed, failed or skipped
+	Duration time.Duration   `json:"duration"`
+	Judges   contract.Judged `json:"judges"`
+	// Reason: a failed spec's failure (first line), a skipped spec's Skip
+	// message, ReasonFilteredOut, ReasonPending or ReasonNeverStarted.
+	Reason string `json:"reason,omitempty"`
 }
 
-// Meta are the facts of the run.
+// Reasons of specs that Ginkgo skipped without a message of ours.
+const (
+	// ReasonFilteredOut: the run's label filter or focus left it out.
+	ReasonFilteredOut = "filtered out"
+	// ReasonPending: marked pending in the suite.
+	ReasonPending = "pending"
+	// ReasonNeverStarted: the run ended before it (interrupt, timeout, a
+	// failed set-up).
+	ReasonNeverStarted = "never started: the run was cut short"
+)
+
+// RunOutcome is what a run as a whole says, apart from its specs: whether
+// it completed, and which filters chose its specs.
+type RunOutcome struct {
+	// Error: the run was cut short or its set-up failed (Reason says how).
+	Error       bool     `json:"error,omitempty"`
+	Reason      string   `json:"reason,omitempty"`
+	LabelFilter string   `json:"labelFilter,omitempty"`
+	Focus       []string `json:"focus,omitempty"`
+	Skip        []string `json:"skip,omitempty"`
+}
+
+// Filtered says whether a filter chose the specs of the run.
+func (o RunOutcome) Filtered() bool {
+	return o.LabelFilter != "" || len(o.Focus) > 0 || len(o.Skip) > 0
+}
+
+// Filters names the run's filters in a line ("" when none).
+func (o RunOutcome) Filters() string {
+	var parts []string
+	if o.LabelFilter != "" {
+		parts = append(parts, fmt.Sprintf("label filter %q", o.LabelFilter))
+	}
+	if len(o.Focus) > 0 {
+		parts = append(parts, fmt.Sprintf("focus %q", strings.Join(o.Focus, " ")))
+	}
+	if len(o.Skip) > 0 {
+		parts = append(parts, fmt.Sprintf("skip %q", strings.Join(o.Skip, " ")))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Meta are the facts of the run: what was judged, by which suite, where.
 type Meta struct {
-	Implementation    Implementation `json:"implementation"`
-	SuiteVersion      string         `json:"suiteVersion"`
-	KubernetesVersion string         `json:"kubernetesVersion"`
-	Profile           string         `json:"profile"`
-	Date              time.Time      `json:"date"`
-	Duration          string         `json:"duration"`
+	Implementation Implementation `json:"implementation"`
+	Suite          Suite          `json:"suite"`
+	Profile        string         `json:"profile"`
+	// Platform says who answered the specs that judge the platform
+	// (PlatformStandIns, PlatformCluster).
+	Platform          string    `json:"platform"`
+	KubernetesVersion string    `json:"kubernetesVersion"`
+	NodeImage         NodeImage `json:"nodeImage,omitzero"`
+	// Claimed are the features the implementation claims, in table order
+	// (Build sets it).
+	Claimed []contract.Feature `json:"claimed"`
+	// Options are the effective options of the run (timeouts, procs,
+	// label filter, ...), as the caller names them.
+	Options  map[string]string `json:"options,omitempty"`
+	Date     time.Time         `json:"date"`
+	Duration Duration          `json:"duration"`
 }
 
-// FeatureResult is a feature's outcome with its specs by state.
+// NodeImage is the cluster's node image (kind profile).
+type NodeImage struct {
+	Ref string `json:"ref,omitempty"`
+	ID  string `json:"id,omitempty"`
+}
+
+// Duration is written as "6m10s", not in nanoseconds.
+type Duration time.Duration
+
+func (d Duration) String() string { return time.Duration(d).String() }
+
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	*d = Duration(v)
+	return err
+}
+
+// NamedSpec is a spec that failed or did not run, and why.
+type NamedSpec struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+}
+
+// SpecCounts are a feature's specs by state.
+type SpecCounts struct {
+	Passed  []string    `json:"passed,omitempty"`
+	Failed  []NamedSpec `json:"failed,omitempty"`
+	Skipped []NamedSpec `json:"skipped,omitempty"`
+}
+
+// Total counts every spec.
+func (c SpecCounts) Total() int { return len(c.Passed) + len(c.Failed) + len(c.Skipped) }
+
+// FeatureResult is a feature's outcome, its specs split by what they judge:
+// the router, or the platform around it (contract.JudgedBy).
 type FeatureResult struct {
-	Feature
-	Result  string   `json:"result"`
-	Passed  []string `json:"passed,omitempty"`
-	Failed  []string `json:"failed,omitempty"`
-	Skipped []string `json:"skipped,omitempty"`
+	Feature     contract.Feature `json:"label"`
+	Name        string           `json:"name"`
+	Description string           `json:"description"`
+	Level       contract.Level   `json:"level"`
+	// Harness: a check of the test environment, not of the router.
+	Harness bool   `json:"harness,omitempty"`
+	Claimed bool   `json:"claimed"`
+	Result  Result `json:"result"`
+	// Reasons why specs of a claimed feature did not run, each once.
+	Reasons  []string   `json:"reasons,omitempty"`
+	Router   SpecCounts `json:"router"`
+	Platform SpecCounts `json:"platform"`
+}
+
+func (f *FeatureResult) counts(j contract.Judged) *SpecCounts {
+	if j == contract.JudgesPlatform {
+		return &f.Platform
+	}
+	return &f.Router
 }
 
 // Report is the conformance report.
@@ -94,128 +189,147 @@ type Report struct {
 	APIVersion string `json:"apiVersion"`
 	Kind       string `json:"kind"`
 	Meta       `json:",inline"`
-	Result     string          `json:"result"`
-	Features   []FeatureResult `json:"features"`
+	Result     Result `json:"result"`
+	// Reason says why the run is not passed.
+	Reason   string          `json:"reason,omitempty"`
+	Run      RunOutcome      `json:"run"`
+	Features []FeatureResult `json:"features"`
 }
 
-// Build groups the specs by feature (a spec belongs to the first feature
-// whose label it carries). A feature the implementation does not claim is
-// unsupported whatever its specs did; one with a failed spec failed; one
-// with a passed spec and no failure passed; otherwise it was skipped. The
-// run failed when a feature failed, is incomplete when a claimed feature
-// was skipped, and passed otherwise.
-func Build(meta Meta, features []Feature, claimed map[string]bool, specs []SpecResult) Report {
-	r := Report{APIVersion: APIVersion, Kind: Kind, Meta: meta, Result: Passed}
-	r.Features = make([]FeatureResult, len(features))
-	byLabel := map[string]*FeatureResult{}
-	for i, f := range features {
-		r.Features[i].Feature = f
-		byLabel[f.Label] = &r.Features[i]
+// Passed: nothing but a passed run passes.
+func (r Report) Passed() bool { return r.Result == Passed }
+
+// Feature returns the result of one feature.
+func (r Report) Feature(f contract.Feature) (FeatureResult, bool) {
+	i := slices.IndexFunc(r.Features, func(fr FeatureResult) bool { return fr.Feature == f })
+	if i < 0 {
+		return FeatureResult{}, false
 	}
-	for _, s := range specs {
-		var fr *FeatureResult
-		for _, l := range s.Labels {
-			if f, ok := byLabel[l]; ok {
-				fr = f
-				break
-			}
+	return r.Features[i], true
+}
+
+// Build decides the verdict. A spec belongs to the first feature label it
+// carries. Per feature: unsupported when not claimed (a harness row:
+// skipped), else failed when a spec failed, not run when a spec did not
+// run or there is none, passed when every spec ran and passed. The run:
+// error when run.Error (or a spec has no feature, a defect of the suite);
+// else failed when a claimed feature failed (the harness too: a broken
+// harness fails the run); else partial when a claimed feature did not
+// run, a core feature is not claimed or a filter chose the specs; else
+// passed.
+func Build(meta Meta, claimed []contract.Feature, specs []SpecResult, run RunOutcome) Report {
+	meta.Claimed = nil
+	for _, f := range contract.Features {
+		if slices.Contains(claimed, f.Feature) {
+			meta.Claimed = append(meta.Claimed, f.Feature)
 		}
-		if fr == nil {
+	}
+	r := Report{APIVersion: APIVersion, Kind: Kind, Meta: meta, Run: run}
+	r.Features = make([]FeatureResult, len(contract.Features))
+	byFeature := map[contract.Feature]*FeatureResult{}
+	for i, f := range contract.Features {
+		r.Features[i] = FeatureResult{Feature: f.Feature, Name: f.Name, Description: f.Description, Level: f.Level,
+			Harness: f.Harness, Claimed: slices.Contains(meta.Claimed, f.Feature)}
+		byFeature[f.Feature] = &r.Features[i]
+	}
+	var orphans []string
+	for _, s := range specs {
+		features := contract.FeaturesOf(s.Labels)
+		if len(features) == 0 {
+			orphans = append(orphans, s.Name)
 			continue
 		}
+		c := byFeature[features[0]].counts(s.Judges)
 		switch s.State {
 		case Passed:
-			fr.Passed = append(fr.Passed, s.Name)
+			c.Passed = append(c.Passed, s.Name)
 		case Failed:
-			fr.Failed = append(fr.Failed, s.Name)
+			c.Failed = append(c.Failed, NamedSpec{s.Name, s.Reason})
 		default:
-			fr.Skipped = append(fr.Skipped, s.Name)
+			c.Skipped = append(c.Skipped, NamedSpec{s.Name, s.Reason})
 		}
 	}
 	for i := range r.Features {
-		f := &r.Features[i]
-		sort.Strings(f.Passed)
-		sort.Strings(f.Failed)
-		sort.Strings(f.Skipped)
-		switch {
-		case !claimed[f.Label] && f.Harness:
-			f.Result = Skipped
-		case !claimed[f.Label]:
-			f.Result = Unsupported
-		case len(f.Failed) > 0:
-			f.Result = Failed
-		case len(f.Passed) > 0:
-			f.Result = Passed
-		default:
-			f.Result = Skipped
-		}
-		switch {
-		case f.Result == Failed:
-			r.Result = Failed
-		case f.Result == Skipped && r.Result == Passed && !f.Harness:
-			r.Result = Incomplete
-		}
+		r.Features[i].decide()
 	}
+	r.Result, r.Reason = r.decide(orphans)
 	return r
 }
 
-// Write puts conformance.yaml, conformance.json and summary.md into dir.
-func (r Report) Write(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+// decide sets a feature's result from its specs.
+func (f *FeatureResult) decide() {
+	for _, c := range []*SpecCounts{&f.Router, &f.Platform} {
+		slices.Sort(c.Passed)
+		sortNamed(c.Failed)
+		sortNamed(c.Skipped)
 	}
-	j, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return err
-	}
-	y, err := yaml.JSONToYAML(j)
-	if err != nil {
-		return err
-	}
-	for name, data := range map[string][]byte{"conformance.json": append(j, '\n'), "conformance.yaml": y, "summary.md": []byte(r.Summary())} {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// Summary is the report for a person.
-func (r Report) Summary() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Router conformance: %s\n\n", strings.ToUpper(r.Result))
-	fmt.Fprintf(&b, "| | |\n|---|---|\n| implementation | %s %s |\n", r.Implementation.Name, r.Implementation.Version)
-	if r.Implementation.Image != "" {
-		fmt.Fprintf(&b, "| image | `%s` |\n", r.Implementation.Image)
-	}
-	if r.Implementation.ImageID != "" {
-		fmt.Fprintf(&b, "| image ID | `%s` |\n", r.Implementation.ImageID)
-	}
-	if r.Implementation.HAProxyVersion != "" {
-		fmt.Fprintf(&b, "| HAProxy | %s |\n", r.Implementation.HAProxyVersion)
-	}
-	fmt.Fprintf(&b, "| profile | %s |\n| Kubernetes | %s |\n| suite | %s |\n| date | %s |\n| duration | %s |\n\n",
-		r.Profile, r.KubernetesVersion, r.SuiteVersion, r.Date.UTC().Format(time.RFC3339), r.Duration)
-	table := func(harness bool) {
-		b.WriteString("| feature | result | passed | failed | skipped |\n|---|---|---|---|---|\n")
-		for _, f := range r.Features {
-			if f.Harness == harness {
-				fmt.Fprintf(&b, "| %s | %s | %d | %d | %d |\n", f.Name, f.Result, len(f.Passed), len(f.Failed), len(f.Skipped))
+	switch {
+	case !f.Claimed && f.Harness:
+		f.Result = Skipped
+	case !f.Claimed:
+		f.Result = Unsupported
+	case len(f.Router.Failed)+len(f.Platform.Failed) > 0:
+		f.Result = Failed
+	case len(f.Router.Skipped)+len(f.Platform.Skipped) > 0:
+		f.Result = NotRun
+		for _, s := range slices.Concat(f.Router.Skipped, f.Platform.Skipped) {
+			if !slices.Contains(f.Reasons, s.Reason) {
+				f.Reasons = append(f.Reasons, s.Reason)
 			}
 		}
+		slices.Sort(f.Reasons)
+	case f.Router.Total()+f.Platform.Total() == 0:
+		f.Result = NotRun
+		f.Reasons = []string{"no spec of this feature in the run"}
+	default:
+		f.Result = Passed
 	}
-	table(false)
-	b.WriteString("\nChecks of the test environment (not of the router):\n\n")
-	table(true)
+}
+
+func sortNamed(s []NamedSpec) {
+	slices.SortFunc(s, func(a, b NamedSpec) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// decide is the run's verdict and, unless passed, why.
+func (r Report) decide(orphans []string) (Result, string) {
+	switch {
+	case r.Run.Error && r.Run.Reason != "":
+		return Error, r.Run.Reason
+	case r.Run.Error:
+		return Error, "the run did not complete"
+	case len(orphans) > 0:
+		return Error, fmt.Sprintf("suite defect: spec %q carries no feature label of contract/features.go", orphans[0])
+	}
+	var failed, notRun []string
 	for _, f := range r.Features {
-		if len(f.Failed) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "\n## %s: failed specs\n\n", f.Name)
-		for _, s := range f.Failed {
-			fmt.Fprintf(&b, "- %s\n", s)
+		switch f.Result {
+		case Failed:
+			failed = append(failed, string(f.Feature))
+		case NotRun:
+			notRun = append(notRun, fmt.Sprintf("%s (%s)", f.Feature, strings.Join(f.Reasons, "; ")))
 		}
 	}
-	b.WriteString("\nDiagnostics of failed specs: `failures/<spec>/`. Every spec: `junit.xml`.\n")
-	return b.String()
+	if len(failed) > 0 {
+		return Failed, "features failed: " + strings.Join(failed, ", ")
+	}
+	var why []string
+	if len(notRun) > 0 {
+		why = append(why, "not run: "+strings.Join(notRun, ", "))
+	}
+	var unclaimed []string
+	for _, f := range contract.CoreFeatures() {
+		if !slices.Contains(r.Claimed, f) {
+			unclaimed = append(unclaimed, string(f))
+		}
+	}
+	if len(unclaimed) > 0 {
+		why = append(why, "core features not claimed: "+strings.Join(unclaimed, ", "))
+	}
+	if r.Run.Filtered() {
+		why = append(why, "filtered run: "+r.Run.Filters())
+	}
+	if len(why) > 0 {
+		return Partial, strings.Join(why, "; ")
+	}
+	return Passed, ""
 }

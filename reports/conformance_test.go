@@ -1,80 +1,147 @@
 package reports
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
+	"reflect"
+	"slices"
 	"testing"
-	"time"
 
-	"sigs.k8s.io/yaml"
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/router-conformance/suite/contract"
 )
 
-var features = []Feature{
-	{Name: "Hermetic cluster", Label: "smoke", Harness: true},
-	{Name: "HSTS", Label: "hsts"},
-	{Name: "Client TLS", Label: "client-tls"},
-	{Name: "Delegation", Label: "delegation"},
-	{Name: "Header actions", Label: "header-actions"},
+func build(r types.Report, claimed []contract.Feature) Report {
+	specs, run := FromGinkgo(r)
+	return Build(goodMeta(), claimed, specs, run)
 }
 
-func TestBuildGroupsSpecsByFeatureAndDecidesTheRun(t *testing.T) {
-	specs := []SpecResult{
-		{Name: "edge has HSTS", Labels: []string{"hsts"}, State: Passed},
-		{Name: "passthrough has none", Labels: []string{"hsts"}, State: Passed},
-		{Name: "revoked refused", Labels: []string{"client-tls", "crl"}, State: Failed},
-		{Name: "valid served", Labels: []string{"client-tls"}, State: Passed},
-		{Name: "a delegation spec", Labels: []string{"delegation"}, State: Skipped},
-		{Name: "no feature", Labels: []string{"smoke"}, State: Passed},
-	}
-	claimed := map[string]bool{"hsts": true, "client-tls": true, "header-actions": true}
-	r := Build(Meta{Profile: "kind"}, features, claimed, specs)
-	want := map[string]string{"Hermetic cluster": Skipped, "HSTS": Passed, "Client TLS": Failed, "Delegation": Unsupported, "Header actions": Skipped}
+func results(r Report) map[contract.Feature]Result {
+	out := map[contract.Feature]Result{}
 	for _, f := range r.Features {
-		if f.Result != want[f.Name] {
-			t.Errorf("%s: %s, want %s", f.Name, f.Result, want[f.Name])
-		}
+		out[f.Feature] = f.Result
 	}
-	if r.Result != Failed {
-		t.Errorf("run: %s, want failed", r.Result)
+	return out
+}
+
+func TestBuildPassesOnlyAFullCleanRun(t *testing.T) {
+	r := build(goodSuite(), allFeatures())
+	if !r.Passed() || r.Result != Passed || r.Reason != "" {
+		t.Fatalf("run %s (%s), want passed", r.Result, r.Reason)
 	}
 	if r.APIVersion != APIVersion || r.Kind != Kind {
 		t.Errorf("schema %s/%s", r.APIVersion, r.Kind)
 	}
-	if got := r.Features[2].Failed; len(got) != 1 || got[0] != "revoked refused" {
-		t.Errorf("client TLS failed specs: %v", got)
+	if !slices.Equal(r.Claimed, allFeatures()) {
+		t.Errorf("claimed %v", r.Claimed)
 	}
-	// Nothing failed but a claimed feature ran nothing: incomplete.
-	specs[2].State = Passed
-	if r := Build(Meta{}, features, claimed, specs); r.Result != Incomplete {
-		t.Errorf("a claimed feature skipped, run %s, want incomplete", r.Result)
-	}
-	// Every claimed feature passing passes the run.
-	specs = append(specs, SpecResult{Name: "set header", Labels: []string{"header-actions"}, State: Passed})
-	if r := Build(Meta{}, features, claimed, specs); r.Result != Passed {
-		t.Errorf("all claimed features passed, run %s", r.Result)
+	router, _ := r.Feature(contract.FeatureRoutes)
+	want := FeatureResult{Feature: contract.FeatureRoutes, Name: "Route terminations", Description: router.Description, Level: contract.Core,
+		Claimed: true, Result: Passed, Router: SpecCounts{Passed: []string{specEdge}}, Platform: SpecCounts{Passed: []string{specBadHost}}}
+	if !reflect.DeepEqual(router, want) {
+		t.Errorf("router feature:\n got %+v\nwant %+v", router, want)
 	}
 }
 
-func TestWriteProducesYAMLJSONAndSummary(t *testing.T) {
-	r := Build(Meta{Implementation: Implementation{Name: "reference-router", Version: "dev"}, Profile: "kind", Date: time.Unix(0, 0)},
-		features, map[string]bool{"hsts": true}, []SpecResult{{Name: "edge has HSTS", Labels: []string{"hsts"}, State: Passed}})
-	dir := t.TempDir()
-	if err := r.Write(dir); err != nil {
-		t.Fatal(err)
+func TestBuildFeatureResultsAndTheRunsVerdict(t *testing.T) {
+	g := goodSuite()
+	setSpec(&g, specRevoked, types.SpecStateFailed, "tls: handshake succeeded\nfull message")
+	setSpec(&g, specComponent, types.SpecStateSkipped, "disruptive: changes the cluster's Ingress config")
+	setSpec(&g, specDelegation, types.SpecStateSkipped, "needs feature delegation, which this profile does not claim: reported as unsupported")
+	claimed := slices.DeleteFunc(allFeatures(), func(f contract.Feature) bool { return f == contract.FeatureDelegation || f == contract.FeatureHarness })
+	r := build(g, claimed)
+	want := map[contract.Feature]Result{
+		contract.FeatureRoutes: Passed, contract.FeatureHSTS: Passed, contract.FeatureHeaderActions: Passed, contract.FeatureSharding: Passed,
+		contract.FeatureHSTSPolicy: Passed, contract.FeatureClientTLS: Failed, contract.FeatureComponentRoutes: NotRun,
+		contract.FeatureDelegation: Unsupported, contract.FeatureHarness: Skipped,
 	}
-	y, err := os.ReadFile(filepath.Join(dir, "conformance.yaml"))
-	if err != nil {
-		t.Fatal(err)
+	if got := results(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("features:\n got %v\nwant %v", got, want)
 	}
-	var back Report
-	if err := yaml.Unmarshal(y, &back); err != nil || back.Features[1].Result != Passed || back.Implementation.Name != "reference-router" || back.Kind != Kind {
-		t.Errorf("YAML round trip: %v %+v", err, back)
+	if r.Result != Failed || r.Reason != "features failed: client-tls" {
+		t.Errorf("run %s (%s), want failed (features failed: client-tls)", r.Result, r.Reason)
 	}
-	s, _ := os.ReadFile(filepath.Join(dir, "summary.md"))
-	for _, want := range []string{"# Router conformance: PASSED", "| HSTS | passed | 1 | 0 | 0 |", "| Delegation | unsupported |", "Checks of the test environment", "| Hermetic cluster | skipped |"} {
-		if !strings.Contains(string(s), want) {
-			t.Errorf("summary lacks %q:\n%s", want, s)
-		}
+	tls, _ := r.Feature(contract.FeatureClientTLS)
+	if want := []NamedSpec{{specRevoked, "tls: handshake succeeded"}}; !reflect.DeepEqual(tls.Router.Failed, want) || tls.Platform.Total() != 0 {
+		t.Errorf("client-tls: %+v", tls)
+	}
+	comp, _ := r.Feature(contract.FeatureComponentRoutes)
+	if want := []string{"disruptive: changes the cluster's Ingress config"}; !slices.Equal(comp.Reasons, want) || len(comp.Platform.Skipped) != 1 {
+		t.Errorf("component-routes: %+v", comp)
+	}
+	// Without the failure, the skipped spec of a claimed feature leaves
+	// the run partial, with what did not run named.
+	setSpec(&g, specRevoked, types.SpecStatePassed, "")
+	r = build(g, claimed)
+	if r.Result != Partial || r.Reason != "not run: component-routes (disruptive: changes the cluster's Ingress config)" {
+		t.Errorf("run %s (%s)", r.Result, r.Reason)
+	}
+}
+
+func TestBuildPartialRuns(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		change  func(*types.Report)
+		claimed []contract.Feature
+		reason  string
+	}{
+		{"a core feature not claimed", func(*types.Report) {},
+			slices.DeleteFunc(allFeatures(), func(f contract.Feature) bool { return f == contract.FeatureHSTS || f == contract.FeatureHeaderActions }),
+			"core features not claimed: hsts, header-actions"},
+		{"a label filter", func(r *types.Report) {
+			r.SuiteConfig.LabelFilter = "!delegation"
+			setSpec(r, specDelegation, types.SpecStateSkipped, "")
+		}, allFeatures(), `not run: delegation (filtered out); filtered run: label filter "!delegation"`},
+		{"a focus that left nothing out", func(r *types.Report) { r.SuiteConfig.FocusStrings = []string{"."} },
+			allFeatures(), `filtered run: focus "."`},
+		{"a claimed feature without specs", func(r *types.Report) {
+			r.SpecReports = slices.DeleteFunc(r.SpecReports, func(s types.SpecReport) bool { return s.FullText() == specShard })
+		}, allFeatures(), "not run: sharding (no spec of this feature in the run)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := goodSuite()
+			tc.change(&g)
+			r := build(g, tc.claimed)
+			if r.Result != Partial || r.Reason != tc.reason || r.Passed() {
+				t.Errorf("run %s (%s), want partial (%s)", r.Result, r.Reason, tc.reason)
+			}
+		})
+	}
+}
+
+func TestBuildFailuresAndErrors(t *testing.T) {
+	// A broken harness fails the run: nothing it checked can be trusted.
+	g := goodSuite()
+	setSpec(&g, specClusterNode, types.SpecStateFailed, "node NotReady")
+	if r := build(g, allFeatures()); r.Result != Failed || r.Reason != "features failed: smoke" {
+		t.Errorf("harness failed: run %s (%s)", r.Result, r.Reason)
+	}
+	// A failed spec that judges the platform fails its feature too.
+	g = goodSuite()
+	setSpec(&g, specPolicy, types.SpecStateFailed, "admitted a route without HSTS")
+	if r := build(g, allFeatures()); r.Result != Failed || r.Reason != "features failed: hsts-policy" {
+		t.Errorf("platform spec failed: run %s (%s)", r.Result, r.Reason)
+	}
+	// A failed spec of an unclaimed feature changes nothing.
+	g = goodSuite()
+	setSpec(&g, specDelegation, types.SpecStateFailed, "no IngressRoute CRD")
+	claimed := slices.DeleteFunc(allFeatures(), func(f contract.Feature) bool { return f == contract.FeatureDelegation })
+	if r := build(g, claimed); r.Result != Passed {
+		t.Errorf("unclaimed feature failed: run %s (%s)", r.Result, r.Reason)
+	}
+	// A run cut short is an error whatever its specs did.
+	g = goodSuite()
+	g.SpecialSuiteFailureReasons = []string{"Interrupted by User"}
+	setSpec(&g, specRevoked, types.SpecStateFailed, "refused")
+	if r := build(g, allFeatures()); r.Result != Error || r.Reason != "Interrupted by User" {
+		t.Errorf("interrupted: run %s (%s)", r.Result, r.Reason)
+	}
+	if r := Build(goodMeta(), allFeatures(), nil, RunOutcome{Error: true}); r.Result != Error || r.Reason != "the run did not complete" {
+		t.Errorf("error without reason: run %s (%s)", r.Result, r.Reason)
+	}
+	// A spec with no feature is a defect of the suite: no verdict.
+	g = goodSuite()
+	g.SpecReports = append(g.SpecReports, passed("Misc", "checks nothing", []string{"mtls"}))
+	if r := build(g, allFeatures()); r.Result != Error || r.Reason != `suite defect: spec "Misc checks nothing" carries no feature label of contract/features.go` {
+		t.Errorf("orphan spec: run %s (%s)", r.Result, r.Reason)
 	}
 }

@@ -12,7 +12,7 @@ import (
 // SpecRun is one spec's outcome in one run of a repeated suite.
 type SpecRun struct {
 	Name    string
-	State   string // passed, failed, skipped
+	State   Result // passed, failed, skipped
 	Failure string // the failure message, when failed
 }
 

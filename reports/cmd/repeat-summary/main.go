@@ -39,7 +39,8 @@ func main() {
 	fmt.Printf("%d runs: %d of %d specs that ran failed at least once (%s/summary.md)\n", r.Runs, len(r.Failed()), r.Ran(), *dir)
 }
 
-// read turns one run's Ginkgo JSON report into its specs' outcomes.
+// read turns one run's Ginkgo JSON report into its specs' outcomes, as the
+// conformance report reads them (reports.FromGinkgo).
 func read(file string) ([]reports.SpecRun, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -51,18 +52,11 @@ func read(file string) ([]reports.SpecRun, error) {
 	}
 	var out []reports.SpecRun
 	for _, suite := range suites {
-		for _, s := range suite.SpecReports {
-			if s.LeafNodeType != types.NodeTypeIt {
-				continue
-			}
-			run := reports.SpecRun{Name: s.FullText(), State: reports.Failed}
-			switch {
-			case s.State.Is(types.SpecStatePassed):
-				run.State = reports.Passed
-			case s.State.Is(types.SpecStateSkipped | types.SpecStatePending):
-				run.State = reports.Skipped
-			default:
-				run.Failure = s.Failure.Message
+		specs, _ := reports.FromGinkgo(suite)
+		for _, s := range specs {
+			run := reports.SpecRun{Name: s.Name, State: s.State}
+			if s.State == reports.Failed {
+				run.Failure = s.Reason
 			}
 			out = append(out, run)
 		}

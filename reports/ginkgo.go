@@ -1,0 +1,157 @@
+package reports
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/router-conformance/suite/contract"
+)
+
+// FromGinkgo reads a Ginkgo report: one SpecResult per It, and what the
+// run as a whole says (cut short, set-up failed, filters). The verifier
+// calls it on the bundle's report.json, so the verdict is re-derived from
+// Ginkgo's own record, never from ours.
+func FromGinkgo(r types.Report) (specs []SpecResult, run RunOutcome) {
+	cfg := r.SuiteConfig
+	run.LabelFilter = cfg.LabelFilter
+	run.Focus = filters(cfg.FocusStrings, cfg.FocusFiles)
+	if r.SuiteHasProgrammaticFocus {
+		run.Focus = append(run.Focus, "programmatic focus (FIt, FDescribe...)")
+	}
+	if cfg.SemVerFilter != "" {
+		run.Focus = append(run.Focus, "semver:"+cfg.SemVerFilter)
+	}
+	run.Skip = filters(cfg.SkipStrings, cfg.SkipFiles)
+
+	var why []string
+	failedSpec := false
+	for _, s := range r.SpecReports {
+		switch {
+		case s.LeafNodeType == types.NodeTypeIt:
+			spec := SpecResult{Name: s.FullText(), Labels: s.Labels(), Duration: s.RunTime, Judges: contract.JudgedBy(s.Labels())}
+			switch {
+			case s.State.Is(types.SpecStatePassed):
+				spec.State = Passed
+			case s.State.Is(types.SpecStatePending):
+				spec.State, spec.Reason = Skipped, ReasonPending
+			case s.State.Is(types.SpecStateSkipped):
+				spec.State, spec.Reason = Skipped, firstLine(s.Failure.Message)
+				if spec.Reason == "" && filteredOut(r, s) {
+					spec.Reason = ReasonFilteredOut
+				} else if spec.Reason == "" {
+					spec.Reason = ReasonNeverStarted
+				}
+			default:
+				spec.State, spec.Reason = Failed, failureLine(s)
+				failedSpec = true
+				// An aborted spec ends the run: the specs after it never ran.
+				if s.State.Is(types.SpecStateAborted) {
+					why = append(why, fmt.Sprintf("aborted by spec %q: %s", spec.Name, spec.Reason))
+				}
+			}
+			specs = append(specs, spec)
+		case s.LeafNodeType.Is(types.NodeTypesForSuiteLevelNodes) && s.State.Is(types.SpecStateFailureStates):
+			why = append(why, suiteNodeStage(s.LeafNodeType)+" failed: "+failureLine(s))
+		}
+	}
+	for _, reason := range r.SpecialSuiteFailureReasons {
+		why = append(why, firstLine(reason))
+	}
+	if len(why) == 0 && !r.SuiteSucceeded && !failedSpec {
+		why = append(why, "Ginkgo reports the suite unsuccessful, and no spec or suite node failed")
+	}
+	if len(why) > 0 {
+		run.Error, run.Reason = true, strings.Join(why, "; ")
+	}
+	return specs, run
+}
+
+// suiteNodeStage names what a failed suite-level node was doing.
+func suiteNodeStage(t types.NodeType) string {
+	switch {
+	case t.Is(types.NodeTypeBeforeSuite | types.NodeTypeSynchronizedBeforeSuite):
+		return "set-up"
+	case t.Is(types.NodeTypeAfterSuite | types.NodeTypeSynchronizedAfterSuite | types.NodeTypeCleanupAfterSuite):
+		return "tear-down"
+	}
+	return "reporting"
+}
+
+// failureLine is a failed spec's reason in one line: its failure message,
+// with the panic when it panicked.
+func failureLine(s types.SpecReport) string {
+	msg := firstLine(s.Failure.Message)
+	if p := firstLine(s.Failure.ForwardedPanic); p != "" {
+		msg = strings.TrimSpace(msg + ": " + p)
+	}
+	if msg == "" {
+		return s.State.String()
+	}
+	return msg
+}
+
+// filters are Ginkgo's regular expressions and then its file filters
+// ("file:..."); nil when none.
+func filters(regexps, files []string) []string {
+	out := slices.Clone(regexps)
+	for _, f := range files {
+		out = append(out, "file:"+f)
+	}
+	return out
+}
+
+// filteredOut says whether the run's filters left a spec out. Ginkgo marks
+// a filtered spec skipped with no message, as it does the specs an
+// interrupted run never reached, so the filters are evaluated again as
+// Ginkgo does (internal/focus.go); those it cannot evaluate from the report
+// (programmatic focus, semver) count as filtering.
+func filteredOut(r types.Report, s types.SpecReport) bool {
+	cfg := r.SuiteConfig
+	if r.SuiteHasProgrammaticFocus || cfg.SemVerFilter != "" {
+		return true
+	}
+	if cfg.LabelFilter != "" {
+		if match, err := types.ParseLabelFilter(cfg.LabelFilter); err != nil || !match(union(r.SuiteLabels, s.Labels())) {
+			return true
+		}
+	}
+	locations := append(append([]types.CodeLocation(nil), s.ContainerHierarchyLocations...), s.LeafNodeLocation)
+	if len(cfg.FocusFiles) > 0 {
+		if f, err := types.ParseFileFilters(cfg.FocusFiles); err != nil || !f.Matches(locations) {
+			return true
+		}
+	}
+	if len(cfg.SkipFiles) > 0 {
+		if f, err := types.ParseFileFilters(cfg.SkipFiles); err != nil || f.Matches(locations) {
+			return true
+		}
+	}
+	text := r.SuiteDescription + " " + s.FullText()
+	if len(cfg.FocusStrings) > 0 {
+		if re, err := regexp.Compile(strings.Join(cfg.FocusStrings, "|")); err != nil || !re.MatchString(text) {
+			return true
+		}
+	}
+	if len(cfg.SkipStrings) > 0 {
+		if re, err := regexp.Compile(strings.Join(cfg.SkipStrings, "|")); err != nil || re.MatchString(text) {
+			return true
+		}
+	}
+	return false
+}
+
+// union is a's labels and then b's, each once (as Ginkgo unites suite and
+// spec labels).
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, l := range b {
+		if !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}

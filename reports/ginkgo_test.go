@@ -1,0 +1,140 @@
+package reports
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/router-conformance/suite/contract"
+)
+
+func TestFromGinkgoReadsEveryItWithItsStateAndReason(t *testing.T) {
+	panicked := it("Client TLS", "survives a panic", []string{"client-tls"}, types.SpecStatePanicked, "Test Panicked")
+	panicked.Failure.ForwardedPanic = "runtime error: index out of range\ngoroutine 1"
+	r := types.Report{
+		SuiteSucceeded: false,
+		SpecReports: types.SpecReports{
+			{LeafNodeType: types.NodeTypeBeforeSuite, State: types.SpecStatePassed},
+			passed("Router", "serves an edge route", []string{"router"}),
+			passed("Router", "refuses a bad host", []string{"router"}, platform),
+			it("Client TLS", "refuses a revoked certificate", []string{"client-tls"}, types.SpecStateFailed, "Expected\n    <int>: 200\nto equal 403"),
+			panicked,
+			it("Client TLS", "times out", []string{"client-tls"}, types.SpecStateTimedout, ""),
+			it("Delegation (IngressRoute)", "delegates", []string{"delegation"}, types.SpecStateSkipped, "needs feature delegation, which this profile does not claim: reported as unsupported"),
+			it("HSTS per route", "is pending", []string{"hsts"}, types.SpecStatePending, ""),
+			{LeafNodeType: types.NodeTypeReportAfterSuite, State: types.SpecStatePassed},
+		},
+	}
+	specs, run := FromGinkgo(r)
+	want := []SpecResult{
+		{Name: "Router serves an edge route", Labels: []string{"router"}, State: Passed, Duration: 2 * time.Second, Judges: contract.JudgesRouter},
+		{Name: "Router refuses a bad host", Labels: []string{"router", platform}, State: Passed, Duration: 2 * time.Second, Judges: contract.JudgesPlatform},
+		{Name: "Client TLS refuses a revoked certificate", Labels: []string{"client-tls"}, State: Failed, Duration: 2 * time.Second, Judges: contract.JudgesRouter, Reason: "Expected"},
+		{Name: "Client TLS survives a panic", Labels: []string{"client-tls"}, State: Failed, Duration: 2 * time.Second, Judges: contract.JudgesRouter, Reason: "Test Panicked: runtime error: index out of range"},
+		{Name: "Client TLS times out", Labels: []string{"client-tls"}, State: Failed, Duration: 2 * time.Second, Judges: contract.JudgesRouter, Reason: "timedout"},
+		{Name: "Delegation (IngressRoute) delegates", Labels: []string{"delegation"}, State: Skipped, Duration: 2 * time.Second, Judges: contract.JudgesRouter,
+			Reason: "needs feature delegation, which this profile does not claim: reported as unsupported"},
+		{Name: "HSTS per route is pending", Labels: []string{"hsts"}, State: Skipped, Duration: 2 * time.Second, Judges: contract.JudgesRouter, Reason: ReasonPending},
+	}
+	if !reflect.DeepEqual(specs, want) {
+		t.Errorf("specs:\n got %+v\nwant %+v", specs, want)
+	}
+	// Failed specs explain the unsuccessful suite: not an error of the run.
+	if !reflect.DeepEqual(run, RunOutcome{}) {
+		t.Errorf("run: %+v, want the zero outcome", run)
+	}
+}
+
+func TestFromGinkgoTellsFilteredSpecsFromSpecsACutShortRunNeverReached(t *testing.T) {
+	r := goodSuite()
+	r.SuiteConfig.LabelFilter = "hsts || router"
+	r.SuiteConfig.FocusStrings = []string{"HSTS", "Router serves"}
+	// Left out by the label filter, by the focus, and matching both but
+	// never reached (the run was interrupted).
+	setSpec(&r, specDelegation, types.SpecStateSkipped, "")
+	setSpec(&r, specBadHost, types.SpecStateSkipped, "")
+	setSpec(&r, specHSTS, types.SpecStateSkipped, "")
+	r.SpecialSuiteFailureReasons = []string{"Interrupted by User"}
+	r.SuiteSucceeded = false
+	specs, run := FromGinkgo(r)
+	reasons := map[string]string{}
+	for _, s := range specs {
+		reasons[s.Name] = s.Reason
+	}
+	for name, want := range map[string]string{specDelegation: ReasonFilteredOut, specBadHost: ReasonFilteredOut, specHSTS: ReasonNeverStarted, specEdge: ""} {
+		if reasons[name] != want {
+			t.Errorf("%s: reason %q, want %q", name, reasons[name], want)
+		}
+	}
+	want := RunOutcome{Error: true, Reason: "Interrupted by User", LabelFilter: "hsts || router", Focus: []string{"HSTS", "Router serves"}}
+	if !reflect.DeepEqual(run, want) {
+		t.Errorf("run:\n got %#v\nwant %#v", run, want)
+	}
+}
+
+func TestFromGinkgoRunErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(*types.Report)
+		reason string
+	}{
+		{"a set-up that failed", func(r *types.Report) {
+			r.SuiteSucceeded = false
+			r.SpecReports[0].State = types.SpecStateFailed
+			r.SpecReports[0].Failure = types.Failure{Message: "router pod never ready: CrashLoopBackOff\nlast log lines..."}
+		}, "set-up failed: router pod never ready: CrashLoopBackOff"},
+		{"a timed-out suite", func(r *types.Report) {
+			r.SuiteSucceeded = false
+			r.SpecialSuiteFailureReasons = []string{"Suite Timeout Elapsed"}
+		}, "Suite Timeout Elapsed"},
+		{"a failed AfterSuite and an interrupt", func(r *types.Report) {
+			r.SuiteSucceeded = false
+			r.SpecReports = append(r.SpecReports, types.SpecReport{LeafNodeType: types.NodeTypeAfterSuite, State: types.SpecStateInterrupted,
+				Failure: types.Failure{Message: "interrupted by user"}})
+			r.SpecialSuiteFailureReasons = []string{"Interrupted by User"}
+		}, "tear-down failed: interrupted by user; Interrupted by User"},
+		{"a failed report node", func(r *types.Report) {
+			r.SuiteSucceeded = false
+			r.SpecReports = append(r.SpecReports, types.SpecReport{LeafNodeType: types.NodeTypeReportAfterSuite, State: types.SpecStateFailed,
+				Failure: types.Failure{Message: "writing conformance.yaml: disk full"}})
+		}, "reporting failed: writing conformance.yaml: disk full"},
+		{"an aborted spec", func(r *types.Report) {
+			r.SuiteSucceeded = false
+			setSpec(r, specRevoked, types.SpecStateAborted, "the CRL server is gone")
+		}, `aborted by spec "Client TLS refuses a revoked certificate": the CRL server is gone`},
+		{"an unexplained unsuccessful suite", func(r *types.Report) { r.SuiteSucceeded = false },
+			"Ginkgo reports the suite unsuccessful, and no spec or suite node failed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := goodSuite()
+			tc.change(&r)
+			_, run := FromGinkgo(r)
+			if !run.Error || run.Reason != tc.reason {
+				t.Errorf("run %+v, want error %q", run, tc.reason)
+			}
+		})
+	}
+}
+
+// report.json is what the verifier reads: the conversion must survive
+// Ginkgo's own JSON.
+func TestFromGinkgoOfGinkgoJSON(t *testing.T) {
+	r := goodSuite()
+	setSpec(&r, specRevoked, types.SpecStateFailed, "refused with the wrong alert")
+	data, err := json.Marshal([]types.Report{r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back []types.Report
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	a, runA := FromGinkgo(r)
+	b, runB := FromGinkgo(back[0])
+	if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(runA, runB) {
+		t.Errorf("after JSON:\n%+v %+v\nbefore:\n%+v %+v", b, runB, a, runA)
+	}
+}

@@ -1,0 +1,129 @@
+package reports
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/distribution/reference"
+)
+
+// SuiteModule is the suite's Go module.
+const SuiteModule = "github.com/router-conformance/suite"
+
+// What the suite binary was built from, set by the Makefile:
+//
+//	-ldflags "-X github.com/router-conformance/suite/reports.SuiteCommit=$(git rev-parse HEAD) ..."
+//
+// Strings, because -X sets only strings.
+var (
+	SuiteVersion = "v0.2.0-dev"
+	SuiteCommit  = "unknown"
+	// SuiteDirty is "false" only when the build vouched for a clean tree.
+	SuiteDirty = ""
+)
+
+// Suite is the suite that judged.
+type Suite struct {
+	Module  string `json:"module"`
+	Version string `json:"version"`
+	Commit  string `json:"commit"`
+	// Dirty: built from a tree with uncommitted changes, or nobody said.
+	Dirty bool `json:"dirty"`
+}
+
+// CurrentSuite is the suite this binary was built from. A build that did
+// not say its tree was clean counts as dirty: a certifier cannot trust
+// specs nobody vouched for.
+func CurrentSuite() Suite {
+	return Suite{Module: SuiteModule, Version: SuiteVersion, Commit: SuiteCommit, Dirty: SuiteDirty != "false"}
+}
+
+// String is "v0.2.0 (commit abc123, dirty)".
+func (s Suite) String() string {
+	out := fmt.Sprintf("%s (commit %s", s.Version, s.Commit)
+	if s.Dirty {
+		out += ", dirty"
+	}
+	return out + ")"
+}
+
+// Implementation is the router under test and who answers for it (the
+// fields of Gateway API's conformance report), and the image that was
+// judged.
+type Implementation struct {
+	Organization string   `json:"organization"`
+	Project      string   `json:"project"`
+	URL          string   `json:"url"`
+	Version      string   `json:"version"`
+	Contact      []string `json:"contact"`
+	// Image is the reference the run used, ImageDigest its repository
+	// digest (sha256:..., when the image has one), ImageID its content
+	// ID, HAProxyVersion what its haproxy -v says.
+	Image          string `json:"image,omitempty"`
+	ImageDigest    string `json:"imageDigest,omitempty"`
+	ImageID        string `json:"imageID,omitempty"`
+	HAProxyVersion string `json:"haproxyVersion,omitempty"`
+}
+
+// Validate says, in one line, what a submission lacks: as Gateway API's
+// Implementation.Validate, organization, project, url, version and a
+// contact are required, and here the url must be absolute and every
+// missing field is named at once.
+func (i Implementation) Validate() error {
+	var missing []string
+	for _, f := range []struct{ name, value string }{
+		{"organization", i.Organization}, {"project", i.Project}, {"url", i.URL}, {"version", i.Version},
+	} {
+		if strings.TrimSpace(f.value) == "" {
+			missing = append(missing, f.name)
+		}
+	}
+	// An empty entry is what splitting an empty -contact flag gives.
+	if !hasNonBlank(i.Contact) {
+		missing = append(missing, "contact")
+	}
+	var problems []string
+	if len(missing) > 0 {
+		problems = append(problems, "missing "+strings.Join(missing, ", "))
+	}
+	if i.URL != "" {
+		if u, err := url.Parse(i.URL); err != nil || !u.IsAbs() || u.Host == "" {
+			problems = append(problems, fmt.Sprintf("url %q is not an absolute URL", i.URL))
+		}
+	}
+	if len(problems) > 0 {
+		return errors.New("implementation: " + strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+func hasNonBlank(s []string) bool {
+	for _, v := range s {
+		if strings.TrimSpace(v) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseImageRef splits an image reference into its name (as Docker shows
+// it: "nginx", "localhost:5000/router"), tag and digest. A digest is
+// never mistaken for a tag, nor a registry port for one.
+func ParseImageRef(ref string) (name, tag, digest string, err error) {
+	if strings.HasPrefix(ref, "sha256:") {
+		return "", "", "", fmt.Errorf("image reference %q is an image ID, not a reference", ref)
+	}
+	named, err := reference.ParseNormalizedNamed(ref)
+	if err != nil {
+		return "", "", "", fmt.Errorf("image reference %q: %w", ref, err)
+	}
+	if t, ok := named.(reference.Tagged); ok {
+		tag = t.Tag()
+	}
+	if d, ok := named.(reference.Digested); ok {
+		digest = d.Digest().String()
+	}
+	return reference.FamiliarName(named), tag, digest, nil
+}

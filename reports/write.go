@@ -1,0 +1,192 @@
+package reports
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/router-conformance/suite/contract"
+)
+
+// The files Write puts into the report directory.
+const (
+	ConformanceYAML = "conformance.yaml"
+	ConformanceJSON = "conformance.json"
+	SummaryMD       = "summary.md"
+)
+
+// Write puts conformance.yaml, conformance.json and summary.md into dir.
+func (r Report) Write(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	j, y, err := r.marshal()
+	if err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{ConformanceJSON, j}, {ConformanceYAML, y}, {SummaryMD, []byte(r.Summary())}} {
+		if err := os.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// marshal is the report as JSON and as YAML.
+func (r Report) marshal() (j, y []byte, err error) {
+	j, err = json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return nil, nil, err
+	}
+	y, err = yaml.JSONToYAML(j)
+	return append(j, '\n'), y, err
+}
+
+// JUnitProperties are what junit.xml's properties say of the run, so that
+// a CI system reading only junit.xml knows what was judged and the verdict.
+func (r Report) JUnitProperties() map[string]string {
+	p := map[string]string{
+		"suite.module":                  r.Suite.Module,
+		"suite.version":                 r.Suite.Version,
+		"suite.commit":                  r.Suite.Commit,
+		"suite.dirty":                   fmt.Sprint(r.Suite.Dirty),
+		"implementation.organization":   r.Implementation.Organization,
+		"implementation.project":        r.Implementation.Project,
+		"implementation.version":        r.Implementation.Version,
+		"implementation.image":          r.Implementation.Image,
+		"implementation.imageDigest":    r.Implementation.ImageDigest,
+		"implementation.imageID":        r.Implementation.ImageID,
+		"implementation.haproxyVersion": r.Implementation.HAProxyVersion,
+		"profile":                       r.Profile,
+		"result":                        string(r.Result),
+	}
+	if r.Reason != "" {
+		p["result.reason"] = r.Reason
+	}
+	for k, v := range p {
+		if v == "" {
+			delete(p, k)
+		}
+	}
+	return p
+}
+
+// Summary is the report for a person: the verdict first, then what was
+// judged by what, the feature table, and every spec that failed or did not
+// run with its reason.
+func (r Report) Summary() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Router conformance: %s\n\n", strings.ToUpper(string(r.Result)))
+	if !r.Passed() {
+		fmt.Fprintf(&b, "Reason: %s\n\n", mdText(r.Reason))
+	}
+	r.provenance(&b)
+	b.WriteString("\n## Features\n\n")
+	r.featureTable(&b, false)
+	b.WriteString("\nChecks of the test environment, not of the router:\n\n")
+	r.featureTable(&b, true)
+	for _, f := range r.Features {
+		r.featureDetails(&b, f)
+	}
+	b.WriteString("\nDiagnostics of failed specs: `failures/<spec>/`. Every spec: `junit.xml`, `report.json`.\n")
+	return b.String()
+}
+
+func (r Report) provenance(b *strings.Builder) {
+	impl := r.Implementation
+	row := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(b, "| %s | %s |\n", k, v)
+		}
+	}
+	b.WriteString("| | |\n|---|---|\n")
+	row("implementation", mdText(strings.TrimSpace(impl.Organization+" "+impl.Project+" "+impl.Version)))
+	row("url", mdText(impl.URL))
+	row("contact", mdText(strings.Join(impl.Contact, ", ")))
+	row("image", code(impl.Image))
+	row("image digest", code(impl.ImageDigest))
+	row("image ID", code(impl.ImageID))
+	row("HAProxy", mdText(impl.HAProxyVersion))
+	row("suite", mdText(r.Suite.Module+" "+r.Suite.String()))
+	row("profile", mdText(r.Profile))
+	row("platform", mdText(r.Platform))
+	row("Kubernetes", mdText(r.KubernetesVersion))
+	row("node image", strings.TrimSpace(code(r.NodeImage.Ref)+" "+code(r.NodeImage.ID)))
+	claimed := make([]string, len(r.Claimed))
+	for i, f := range r.Claimed {
+		claimed[i] = string(f)
+	}
+	row("claimed", mdText(strings.Join(claimed, ", ")))
+	row("date", r.Date.UTC().Format(time.RFC3339))
+	row("duration", r.Duration.String())
+	row("run filter", mdText(r.Run.Filters()))
+	keys := make([]string, 0, len(r.Options))
+	for k := range r.Options {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		row("option "+code(k), code(r.Options[k]))
+	}
+}
+
+func (r Report) featureTable(b *strings.Builder, harness bool) {
+	b.WriteString("| feature | level | result | router specs passed/failed/skipped | platform specs passed/failed/skipped |\n|---|---|---|---|---|\n")
+	for _, f := range r.Features {
+		if f.Harness == harness {
+			fmt.Fprintf(b, "| %s (`%s`) | %s | %s | %s | %s |\n", f.Name, f.Feature, f.Level, f.Result, f.Router.tally(), f.Platform.tally())
+		}
+	}
+}
+
+func (c SpecCounts) tally() string {
+	return fmt.Sprintf("%d/%d/%d", len(c.Passed), len(c.Failed), len(c.Skipped))
+}
+
+func (r Report) featureDetails(b *strings.Builder, f FeatureResult) {
+	type line struct {
+		judged contract.Judged
+		state  Result
+		spec   NamedSpec
+	}
+	var lines []line
+	for _, j := range []contract.Judged{contract.JudgesRouter, contract.JudgesPlatform} {
+		c := f.counts(j)
+		for _, s := range c.Failed {
+			lines = append(lines, line{j, Failed, s})
+		}
+		for _, s := range c.Skipped {
+			lines = append(lines, line{j, Skipped, s})
+		}
+	}
+	// An unclaimed feature's specs skip by design: no noise about them.
+	if len(lines) == 0 || !f.Claimed {
+		return
+	}
+	fmt.Fprintf(b, "\n## %s: %s\n\n", f.Name, f.Result)
+	for _, l := range lines {
+		fmt.Fprintf(b, "- %s (judges the %s) %s: %s\n", l.state, l.judged, mdText(l.spec.Name), code(l.spec.Reason))
+	}
+}
+
+// mdText keeps a value on its table row.
+func mdText(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+// code quotes a value as inline code ("" stays "").
+func code(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "`" + strings.NewReplacer("`", "'", "\n", " ", "|", `\|`).Replace(s) + "`"
+}
