@@ -65,9 +65,21 @@ func FromGinkgo(r types.Report) (specs []SpecResult, run RunOutcome) {
 		why = append(why, "Ginkgo reports the suite unsuccessful, and no spec or suite node failed")
 	}
 	if len(why) > 0 {
-		run.Error, run.Reason = true, strings.Join(why, "; ")
+		run.Error, run.Reason = true, strings.Join(once(why), "; ")
 	}
 	return specs, run
+}
+
+// once keeps each reason's first occurrence: every parallel process
+// reports a failed SynchronizedBeforeSuite.
+func once(s []string) []string {
+	var out []string
+	for _, v := range s {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // suiteNodeStage names what a failed suite-level node was doing.

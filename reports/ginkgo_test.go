@@ -85,6 +85,8 @@ func TestFromGinkgoRunErrors(t *testing.T) {
 			r.SuiteSucceeded = false
 			r.SpecReports[0].State = types.SpecStateFailed
 			r.SpecReports[0].Failure = types.Failure{Message: "router pod never ready: CrashLoopBackOff\nlast log lines..."}
+			// The other processes say the same, once.
+			r.SpecReports = append(r.SpecReports, r.SpecReports[0])
 		}, "set-up failed: router pod never ready: CrashLoopBackOff"},
 		{"a timed-out suite", func(r *types.Report) {
 			r.SuiteSucceeded = false
