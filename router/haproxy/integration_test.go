@@ -170,6 +170,8 @@ func (w *world) routes() []haproxy.Route {
 			DestinationCA: w.backendCA.CertPEM, ServiceHostname: "echo.ns.svc", Endpoints: ep(w.httpsEcho), HSTS: "max-age=200"},
 		{Namespace: "ns", Name: "passthrough-redirect", Host: "passthrough-redirect.apps.test", Termination: haproxy.Passthrough, InsecurePolicy: haproxy.PolicyRedirect,
 			Endpoints: ep(w.httpsEcho)},
+		{Namespace: "ns", Name: "reencrypt-redirect", Host: "reencrypt-redirect.apps.test", Termination: haproxy.Reencrypt, InsecurePolicy: haproxy.PolicyRedirect,
+			DestinationCA: w.backendCA.CertPEM, ServiceHostname: "echo.ns.svc", Endpoints: ep(w.httpsEcho)},
 	}
 }
 
@@ -197,6 +199,12 @@ func TestTerminationsHSTSAndInsecurePolicies(t *testing.T) {
 		{"edge Redirect: Location has the host lowercased, without port", httpclient.Request{Host: "Redirect.Apps.Test:8080", Path: "/x?q=1"}, 302, "", "", "https://redirect.apps.test/x?q=1"},
 		{"passthrough Redirect over HTTP", httpclient.Request{Host: "passthrough-redirect.apps.test", Path: "/p"}, 302, "", "", "https://passthrough-redirect.apps.test/p"},
 		{"edge None over HTTP", httpclient.Request{Host: "edge.apps.test"}, 503, "", "", ""},
+		// upstream: os_http_be.map has no entry for reencrypt or passthrough
+		// routes without Allow: openshift_default answers.
+		{"reencrypt None over HTTP", httpclient.Request{Host: "reencrypt.apps.test"}, 503, "", "", ""},
+		{"passthrough None over HTTP", httpclient.Request{Host: "passthrough.apps.test"}, 503, "", "", ""},
+		{"reencrypt Redirect over HTTP", httpclient.Request{Host: "reencrypt-redirect.apps.test", Path: "/r?x=1&y=2"}, 302, "", "", "https://reencrypt-redirect.apps.test/r?x=1&y=2"},
+		{"reencrypt Redirect over HTTPS: served, reencrypted", httpclient.Request{HTTPS: true, Host: "reencrypt-redirect.apps.test"}, 200, "https", "", ""},
 		{"reencrypt route", httpclient.Request{HTTPS: true, Host: "reencrypt.apps.test", RootCAs: roots}, 200, "https", "max-age=100", ""},
 		{"passthrough route reaches the backend's TLS", httpclient.Request{HTTPS: true, Host: "passthrough.apps.test", RootCAs: pki.Pool(w.backendCA)}, 200, "https", "", ""},
 		{"unknown host", httpclient.Request{HTTPS: true, Host: "nope.apps.test"}, 503, "", "", ""},
@@ -229,6 +237,46 @@ func TestTerminationsHSTSAndInsecurePolicies(t *testing.T) {
 	resp = w.mustGet(t, httpclient.Request{HTTPS: true, Host: "passthrough.apps.test", RootCAs: pki.Pool(w.backendCA)})
 	if got := resp.TLS.PeerCertificates[0].Issuer.CommonName; got != "backend CA" {
 		t.Errorf("passthrough served a certificate of %q, want the backend's", got)
+	}
+}
+
+// upstream's os_route_http_redirect.map holds every route, and the entry
+// of the most specific path matching the request decides: a route with a
+// path and no Redirect keeps plain HTTP to its path from its host's
+// Redirect route (Allow serves it, None and a plain route too as they
+// would alone), and a Redirect route with a path redirects under a host
+// route that serves plain HTTP.
+func TestInsecurePolicyOfTheMostSpecificRouteDecides(t *testing.T) {
+	w := newWorld(t)
+	ep := []haproxy.Endpoint{{Name: "ep1", Addr: w.httpEcho}}
+	w.cfg.Routes = []haproxy.Route{
+		{Namespace: "ns", Name: "host-redirect", Host: "mixed.apps.test", Termination: haproxy.Edge, InsecurePolicy: haproxy.PolicyRedirect, Endpoints: ep},
+		{Namespace: "ns", Name: "path-allow", Host: "mixed.apps.test", Path: "/allow", Termination: haproxy.Edge, InsecurePolicy: haproxy.PolicyAllow, Endpoints: ep},
+		{Namespace: "ns", Name: "path-none", Host: "mixed.apps.test", Path: "/none", Termination: haproxy.Edge, Endpoints: ep},
+		{Namespace: "ns", Name: "path-plain", Host: "mixed.apps.test", Path: "/plain", Endpoints: ep},
+		{Namespace: "ns", Name: "host-allow", Host: "mixed2.apps.test", Termination: haproxy.Edge, InsecurePolicy: haproxy.PolicyAllow, Endpoints: ep},
+		{Namespace: "ns", Name: "path-redirect", Host: "mixed2.apps.test", Path: "/secure", Termination: haproxy.Edge, InsecurePolicy: haproxy.PolicyRedirect, Endpoints: ep},
+	}
+	w.start(t)
+	for _, tc := range []struct {
+		host, path string
+		status     int
+		location   string
+	}{
+		{"mixed.apps.test", "/other", 302, "https://mixed.apps.test/other"},
+		{"mixed.apps.test", "/allow/x", 200, ""},
+		{"mixed.apps.test", "/none/x", 503, ""},
+		{"mixed.apps.test", "/plain", 200, ""},
+		{"mixed2.apps.test", "/secure/x?q=1", 302, "https://mixed2.apps.test/secure/x?q=1"},
+		{"mixed2.apps.test", "/other", 200, ""},
+	} {
+		resp := w.mustGet(t, httpclient.Request{Host: tc.host, Path: tc.path})
+		if resp.Status != tc.status || resp.Header.Get("Location") != tc.location {
+			t.Errorf("http://%s%s: %d Location %q, want %d %q", tc.host, tc.path, resp.Status, resp.Header.Get("Location"), tc.status, tc.location)
+		}
+		if tc.status == 200 && (resp.Echo == nil || resp.Echo.Path != strings.SplitN(tc.path, "?", 2)[0]) {
+			t.Errorf("http://%s%s: not served by the echo backend: %+v", tc.host, tc.path, resp.Echo)
+		}
 	}
 }
 

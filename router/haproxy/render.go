@@ -168,16 +168,63 @@ func Render(cfg Config) (Files, error) {
 		}
 	}
 	files["crt-list"] = []byte(crtList.String())
+	redirects, codes := httpRedirects(routes)
 	var buf bytes.Buffer
 	data := struct {
 		Config
-		Routes []Route
-	}{cfg, routes}
+		Routes        []Route
+		HTTPRedirects []httpRedirect
+		RedirectCodes []int
+	}{cfg, routes, redirects, codes}
 	if err := tmpl.Execute(&buf, data); err != nil {
 		return nil, fmt.Errorf("haproxy: render: %w", err)
 	}
 	files[ConfigFile] = buf.Bytes()
 	return files, nil
+}
+
+// httpRedirect is one route's entry in the public frontend's redirect
+// decision: its match and its redirect code, 0 for none.
+type httpRedirect struct {
+	Code  int
+	Match string
+}
+
+// httpRedirects is upstream's os_route_http_redirect.map for the hosts
+// that have a Redirect route: an entry for every route of such a host,
+// Redirect or not, least specific path first (routes come sorted most
+// specific first), so that the last one to match, the most specific, sets
+// the decision as upstream's first match does. A more specific route
+// without Redirect thus keeps plain HTTP from its host's Redirect route.
+// codes are the redirect codes in use, ascending.
+func httpRedirects(routes []Route) (entries []httpRedirect, codes []int) {
+	redirecting := map[string]bool{}
+	for _, r := range routes {
+		if r.InsecurePolicy == PolicyRedirect {
+			redirecting[strings.ToLower(r.Host)] = true
+		}
+	}
+	used := map[int]bool{}
+	for i := len(routes) - 1; i >= 0; i-- {
+		r := routes[i]
+		if !redirecting[strings.ToLower(r.Host)] {
+			continue
+		}
+		code := 0
+		if r.InsecurePolicy == PolicyRedirect {
+			code = r.RedirectCode
+			if code == 0 {
+				code = 302
+			}
+			used[code] = true
+		}
+		entries = append(entries, httpRedirect{Code: code, Match: r.HostMatch()})
+	}
+	for c := range used {
+		codes = append(codes, c)
+	}
+	sort.Ints(codes)
+	return entries, codes
 }
 
 // Write puts the files into dir, replacing each atomically; certificate

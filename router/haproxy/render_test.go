@@ -41,8 +41,10 @@ func TestRenderRedirectCodeAndWeights(t *testing.T) {
 	}
 	got := string(files[ConfigFile])
 	for _, want := range []string{
-		"code 301 if { req.hdr(host),field(1,:),lower -m str p.test }",
-		"code 302 if { req.hdr(host),field(1,:),lower -m str u.test }",
+		"set-var(txn.os_redirect) int(301) if { req.hdr(host),field(1,:),lower -m str p.test }",
+		"set-var(txn.os_redirect) int(302) if { req.hdr(host),field(1,:),lower -m str u.test }",
+		"code 301 if { var(txn.os_redirect) -m int 301 }",
+		"code 302 if { var(txn.os_redirect) -m int 302 }",
 		"server ep1 10.0.0.1:80 weight 128\n",
 		"server ep2 10.0.0.2:80\n",
 	} {
@@ -57,5 +59,41 @@ func TestRenderRedirectCodeAndWeights(t *testing.T) {
 	cfg.Routes[0].RedirectCode, cfg.Routes[0].Endpoints[0].Weight = 301, 257
 	if _, err := Render(cfg); err == nil {
 		t.Error("weight 257 rendered")
+	}
+}
+
+// upstream's os_route_http_redirect.map has an entry for every route and
+// its first match, the most specific path, decides: on a host with a
+// Redirect route, every route of the host sets the decision, least
+// specific first; hosts without a Redirect route get no entry at all.
+func TestRenderRedirectDecisionMostSpecificLast(t *testing.T) {
+	cfg := Config{
+		HTTPBind: ":80", HTTPSBind: ":443", StatsBind: ":1936", Dir: "/tmp/x", DefaultCertificate: []byte("pem"),
+		Routes: []Route{
+			{Namespace: "ns", Name: "allow", Host: "m.test", Path: "/a", Termination: Edge, InsecurePolicy: PolicyAllow},
+			{Namespace: "ns", Name: "redirect", Host: "m.test", Termination: Edge, InsecurePolicy: PolicyRedirect},
+			{Namespace: "ns", Name: "none", Host: "m.test", Path: "/a/b", Termination: Reencrypt},
+			{Namespace: "ns", Name: "other", Host: "o.test", Termination: Edge, InsecurePolicy: PolicyAllow},
+		},
+	}
+	files, err := Render(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(string(files[ConfigFile]), "\n") {
+		if strings.Contains(line, "txn.os_redirect") {
+			got = append(got, strings.TrimSpace(line))
+		}
+	}
+	host := "{ req.hdr(host),field(1,:),lower -m str m.test }"
+	want := []string{
+		"http-request set-var(txn.os_redirect) int(302) if " + host,
+		"http-request set-var(txn.os_redirect) int(0) if " + host + " { path_beg /a }",
+		"http-request set-var(txn.os_redirect) int(0) if " + host + " { path_beg /a/b }",
+		"http-request redirect location https://%[req.hdr(host),regsub(:[0-9]+$,,)]%[url] code 302 if { var(txn.os_redirect) -m int 302 }",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("redirect decision:\n got %q\nwant %q", got, want)
 	}
 }

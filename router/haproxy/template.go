@@ -48,12 +48,17 @@ frontend public
   tcp-request content accept if HTTP
 {{- template "http-frontend-prologue" }}
 {{- /* upstream: public, secure_redirect: os_route_http_redirect.map holds
-  every route with insecureEdgeTerminationPolicy Redirect, passthrough
-  included; before the IngressController's actions. */}}
-{{- range .Routes }}
-{{- if eq .InsecurePolicy "Redirect" }}
-  http-request redirect location https://%[req.hdr(host),regsub(:[0-9]+$,,)]%[url] code {{ or .RedirectCode 302 }} if {{ .HostMatch }}
+  every route (1 for insecureEdgeTerminationPolicy Redirect, passthrough
+  included; 0 for any other), and the first entry matching host and path,
+  the most specific path, decides; before the IngressController's
+  actions. Here: each route of a host that has a Redirect route sets
+  txn.os_redirect to its code (0: none), least specific first, so that
+  the most specific match is the one left. */}}
+{{- range .HTTPRedirects }}
+  http-request set-var(txn.os_redirect) int({{ .Code }}) if {{ .Match }}
 {{- end }}
+{{- range .RedirectCodes }}
+  http-request redirect location https://%[req.hdr(host),regsub(:[0-9]+$,,)]%[url] code {{ . }} if { var(txn.os_redirect) -m int {{ . }} }
 {{- end }}
 {{- template "frontend-headers" . }}
 {{- /* upstream: os_http_be.map: plain routes, and edge or reencrypt routes

@@ -1,0 +1,189 @@
+package conformance
+
+import (
+	"net/http"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	routev1 "github.com/openshift/api/route/v1"
+
+	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/pki"
+)
+
+// insecureOutcome is what plain HTTP to a TLS route gets.
+type insecureOutcome string
+
+const (
+	// insecureNotServed: the router's no-route answer (upstream's
+	// openshift_default backend: 503, error-page-503.http).
+	insecureNotServed insecureOutcome = "not served"
+	// insecureServed: the route's own backend, as over TLS.
+	insecureServed insecureOutcome = "served"
+	// insecureRedirected: 302 to https://<host><path>[?query].
+	insecureRedirected insecureOutcome = "redirected"
+)
+
+// insecureCase is one route and one plain HTTP request to it. requestHost
+// changes the Host header sent over HTTP ("" keeps the route's host);
+// listener is the echo backend's port that answers over TLS and, with
+// Allow, over HTTP (reencrypt reaches the backend over TLS either way).
+type insecureCase struct {
+	termination routev1.TLSTerminationType
+	policy      routev1.InsecureEdgeTerminationPolicyType
+	path        string // sent over HTTP, query included
+	requestHost func(host string) string
+	want        insecureOutcome
+	listener    string
+}
+
+// Plain HTTP to an edge, reencrypt or passthrough route, by
+// spec.tls.insecureEdgeTerminationPolicy.
+// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template,
+// frontend public: Host lowercased first, then `acl secure_redirect
+// base,map_reg_int(os_route_http_redirect.map) -m bool` and `http-request
+// redirect location https://%[req.hdr(host),regsub(:[0-9]+$,,)]%[url] code
+// 302 if secure_redirect` (host without port, path and query kept), then
+// `use_backend %[base,map_reg(os_http_be.map)]`, else `default_backend
+// openshift_default` (no server: 503, error-page-503.http). The maps come
+// from pkg/router/template/util/haproxy/map_entry.go:
+// generateHttpRedirectMapEntry gives every route with a host an entry, 1
+// for Redirect (passthrough included) and 0 otherwise;
+// generateHttpMapEntry puts only plain routes, and edge or reencrypt routes
+// with Allow, into os_http_be.map (their be_edge_http / be_secure backend,
+// the same as over TLS). generateHAProxyMap sorts each map with
+// SortMapPaths (reverse order: a host's longer path first), so the most
+// specific route's entry decides.
+func describeInsecureEdgeTermination(f *framework.Framework) {
+	Describe("Route insecureEdgeTerminationPolicy", framework.Needs(contract.FeatureRoutes), func() {
+		DescribeTable("plain HTTP to a TLS route",
+			func(ctx SpecContext, c insecureCase) {
+				ns := f.SpecNamespace(ctx, "insecure-edge")
+				name := "r"
+				host := f.Host(ns, name)
+				backend := f.DeployEcho(ctx, ns, host) // host: the passthrough client verifies the backend's certificate
+				port := framework.EchoHTTPPort
+				if c.termination != routev1.TLSTerminationEdge {
+					port = framework.EchoHTTPSPort
+				}
+				route := f.RouteTo(backend, name, port)
+				route.Spec.TLS = &routev1.TLSConfig{Termination: c.termination, InsecureEdgeTerminationPolicy: c.policy}
+				if c.termination == routev1.TLSTerminationReencrypt {
+					route.Spec.TLS.DestinationCACertificate = string(backend.CA.CertPEM)
+				}
+				f.CreateRoute(ctx, route)
+
+				By("positive control: the route is served over HTTPS")
+				secure := f.HTTPS(host, "/secure")
+				if c.termination == routev1.TLSTerminationPassthrough {
+					secure.RootCAs = pki.Pool(backend.CA)
+				}
+				f.EventuallyResponds(ctx, secure, func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					g.Expect(resp.Echo.Listener).To(Equal(c.listener))
+					g.Expect(resp.Echo.Path).To(Equal("/secure"))
+				})
+
+				By("plain HTTP: " + string(c.want))
+				reqHost := host
+				if c.requestHost != nil {
+					reqHost = c.requestHost(host)
+				}
+				path, query, _ := strings.Cut(c.path, "?")
+				f.EventuallyResponds(ctx, f.HTTP(reqHost, c.path), func(g Gomega, resp *httpclient.Response) {
+					switch c.want {
+					case insecureNotServed:
+						framework.NotServed(g, resp)
+					case insecureServed:
+						backend.Served(g, resp)
+						g.Expect(resp.Echo.Listener).To(Equal(c.listener), "the route's backend, as over TLS")
+						g.Expect(resp.Echo.Host).To(Equal(host))
+						g.Expect(resp.Echo.Path).To(Equal(path))
+						g.Expect(resp.Echo.Query).To(Equal(query))
+					case insecureRedirected:
+						// httpclient never follows a redirect: this is the
+						// router's own answer, which no backend saw.
+						g.Expect(resp.Status).To(Equal(http.StatusFound), "body: %s", resp.Body)
+						g.Expect(resp.Echo).To(BeNil(), "a backend answered: %+v", resp.Echo)
+						g.Expect(resp.Header.Values("Location")).To(Equal([]string{"https://" + host + c.path}))
+					}
+				})
+			},
+			// No policy is None (map_entry.go: 0 in the redirect map, no
+			// os_http_be.map entry).
+			Entry("edge, no policy: not served over HTTP", insecureCase{termination: routev1.TLSTerminationEdge, path: "/p", want: insecureNotServed, listener: "http"}),
+			Entry("edge, None: not served over HTTP", insecureCase{termination: routev1.TLSTerminationEdge, policy: routev1.InsecureEdgeTerminationPolicyNone, path: "/p", want: insecureNotServed, listener: "http"}),
+			Entry("edge, Allow: served over HTTP by the route's backend", insecureCase{termination: routev1.TLSTerminationEdge, policy: routev1.InsecureEdgeTerminationPolicyAllow, path: "/p?q=1", want: insecureServed, listener: "http"}),
+			Entry("edge, Redirect: 302 to https, path and query kept", insecureCase{termination: routev1.TLSTerminationEdge, policy: routev1.InsecureEdgeTerminationPolicyRedirect, path: "/p/q?x=1&y=2", want: insecureRedirected, listener: "http"}),
+			// Host is lowercased before the redirect and regsub drops the port.
+			Entry("edge, Redirect: Location has the Host lowercased, without its port", insecureCase{termination: routev1.TLSTerminationEdge, policy: routev1.InsecureEdgeTerminationPolicyRedirect, path: "/p?q=1",
+				requestHost: func(h string) string { return strings.ToUpper(h) + ":8080" }, want: insecureRedirected, listener: "http"}),
+			Entry("reencrypt, None: not served over HTTP", insecureCase{termination: routev1.TLSTerminationReencrypt, policy: routev1.InsecureEdgeTerminationPolicyNone, path: "/p", want: insecureNotServed, listener: "https"}),
+			// be_secure from os_http_be.map: reencrypted to the backend over HTTP too.
+			Entry("reencrypt, Allow: served over HTTP by the route's backend, reencrypted", insecureCase{termination: routev1.TLSTerminationReencrypt, policy: routev1.InsecureEdgeTerminationPolicyAllow, path: "/p?q=1", want: insecureServed, listener: "https"}),
+			Entry("reencrypt, Redirect: 302 to https, path and query kept", insecureCase{termination: routev1.TLSTerminationReencrypt, policy: routev1.InsecureEdgeTerminationPolicyRedirect, path: "/p/q?x=1", want: insecureRedirected, listener: "https"}),
+			// Passthrough takes None or Redirect only (library-go
+			// validateInsecureEdgeTerminationPolicy refuses Allow).
+			Entry("passthrough, None: not served over HTTP", insecureCase{termination: routev1.TLSTerminationPassthrough, policy: routev1.InsecureEdgeTerminationPolicyNone, path: "/p", want: insecureNotServed, listener: "https"}),
+			Entry("passthrough, Redirect: 302 to https, path and query kept", insecureCase{termination: routev1.TLSTerminationPassthrough, policy: routev1.InsecureEdgeTerminationPolicyRedirect, path: "/p/q?x=1", want: insecureRedirected, listener: "https"}),
+		)
+
+		// Two edge routes on one host: the one without a path and the one
+		// at /sub. Every route has an os_route_http_redirect.map entry
+		// and the most specific matching one decides, so a route at a path
+		// keeps its own policy under its host's route.
+		DescribeTable("the most specific route's policy decides over plain HTTP",
+			func(ctx SpecContext, hostPolicy, subPolicy routev1.InsecureEdgeTerminationPolicyType, underSub, elsewhere insecureOutcome) {
+				ns := f.SpecNamespace(ctx, "insecure-edge-paths")
+				host := f.Host(ns, "r")
+				backend := f.DeployEcho(ctx, ns)
+				for _, r := range []struct {
+					name, path string
+					policy     routev1.InsecureEdgeTerminationPolicyType
+				}{{"host", "", hostPolicy}, {"sub", "/sub", subPolicy}} {
+					route := f.RouteTo(backend, r.name, framework.EchoHTTPPort)
+					route.Spec.Host, route.Spec.Path = host, r.path
+					route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge, InsecureEdgeTerminationPolicy: r.policy}
+					f.CreateRoute(ctx, route)
+				}
+
+				By("positive control: both routes are served over HTTPS")
+				for _, p := range []string{"/sub/x", "/other"} {
+					f.EventuallyResponds(ctx, f.HTTPS(host, p), func(g Gomega, resp *httpclient.Response) {
+						backend.Served(g, resp)
+						g.Expect(resp.Echo.Path).To(Equal(p))
+					})
+				}
+
+				for _, c := range []struct {
+					path string
+					want insecureOutcome
+				}{{"/sub/x", underSub}, {"/other", elsewhere}} {
+					By("plain HTTP to " + c.path + ": " + string(c.want))
+					f.EventuallyResponds(ctx, f.HTTP(host, c.path), func(g Gomega, resp *httpclient.Response) {
+						switch c.want {
+						case insecureNotServed:
+							framework.NotServed(g, resp)
+						case insecureServed:
+							backend.Served(g, resp)
+							g.Expect(resp.Echo.Path).To(Equal(c.path))
+						case insecureRedirected:
+							g.Expect(resp.Status).To(Equal(http.StatusFound), "body: %s", resp.Body)
+							g.Expect(resp.Echo).To(BeNil(), "a backend answered: %+v", resp.Echo)
+							g.Expect(resp.Header.Values("Location")).To(Equal([]string{"https://" + host + c.path}))
+						}
+					})
+				}
+			},
+			Entry("host Redirect, /sub Allow: /sub is served, the rest redirected",
+				routev1.InsecureEdgeTerminationPolicyRedirect, routev1.InsecureEdgeTerminationPolicyAllow, insecureServed, insecureRedirected),
+			Entry("host Redirect, /sub None: /sub is not served, the rest redirected",
+				routev1.InsecureEdgeTerminationPolicyRedirect, routev1.InsecureEdgeTerminationPolicyNone, insecureNotServed, insecureRedirected),
+			Entry("host Allow, /sub Redirect: /sub is redirected, the rest served",
+				routev1.InsecureEdgeTerminationPolicyAllow, routev1.InsecureEdgeTerminationPolicyRedirect, insecureRedirected, insecureServed),
+		)
+	})
+}
