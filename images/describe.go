@@ -13,6 +13,9 @@ import (
 type RouterImage struct {
 	Ref string `json:"ref"`
 	ID  string `json:"id"`
+	// Digest is the repository digest (sha256:...) when the image came
+	// from a registry; a locally built image has none.
+	Digest string `json:"digest,omitempty"`
 	// Version is the image's own version label (OCI version or revision,
 	// or OpenShift's build commit), "" when it has none.
 	Version string `json:"version,omitempty"`
@@ -35,7 +38,21 @@ func (e ErrNotLocal) Error() string {
 // DescribeRouter inspects a local router image. A missing image is an
 // ErrNotLocal; a missing haproxy leaves HAProxyVersion empty.
 func DescribeRouter(ctx context.Context, ref string) (RouterImage, error) {
-	out, err := dockerOutput(ctx, "image", "inspect", "--format", `{{.Id}}{{range $k, $v := .Config.Labels}}|{{$k}}={{$v}}{{end}}`, ref)
+	img, err := Inspect(ctx, ref)
+	if err != nil {
+		return img, err
+	}
+	// No network, removed afterwards: only the binary's banner is read.
+	if banner, err := dockerOutput(ctx, "run", "--rm", "--network", "none", "--entrypoint", "haproxy", ref, "-v"); err == nil {
+		img.HAProxyVersion = ParseHAProxyVersion(banner)
+	}
+	return img, nil
+}
+
+// Inspect reads a local image's ID, repository digest and version label
+// without running it.
+func Inspect(ctx context.Context, ref string) (RouterImage, error) {
+	out, err := dockerOutput(ctx, "image", "inspect", "--format", `{{.Id}}|{{range .RepoDigests}}{{.}} {{end}}{{range $k, $v := .Config.Labels}}|{{$k}}={{$v}}{{end}}`, ref)
 	if err != nil {
 		if strings.Contains(err.Error(), "No such image") || strings.Contains(err.Error(), "No such object") {
 			return RouterImage{}, ErrNotLocal{Ref: ref}
@@ -44,8 +61,13 @@ func DescribeRouter(ctx context.Context, ref string) (RouterImage, error) {
 	}
 	fields := strings.Split(out, "|")
 	img := RouterImage{Ref: ref, ID: fields[0]}
+	if len(fields) > 1 {
+		if digests := strings.Fields(fields[1]); len(digests) > 0 {
+			_, img.Digest, _ = strings.Cut(digests[0], "@")
+		}
+	}
 	labels := map[string]string{}
-	for _, f := range fields[1:] {
+	for _, f := range fields[min(2, len(fields)):] {
 		if k, v, ok := strings.Cut(f, "="); ok {
 			labels[k] = v
 		}
@@ -55,10 +77,6 @@ func DescribeRouter(ctx context.Context, ref string) (RouterImage, error) {
 			img.Version = v
 			break
 		}
-	}
-	// No network, removed afterwards: only the binary's banner is read.
-	if banner, err := dockerOutput(ctx, "run", "--rm", "--network", "none", "--entrypoint", "haproxy", ref, "-v"); err == nil {
-		img.HAProxyVersion = ParseHAProxyVersion(banner)
 	}
 	return img, nil
 }

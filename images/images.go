@@ -24,14 +24,17 @@ type Spec struct {
 	Fixture bool
 }
 
-// Components are every image a run of the suite loads into the cluster.
+// ReferenceRouter is the suite's own router; a run that judges another
+// image never builds it.
+var ReferenceRouter = Spec{Name: "router", Package: "./router/cmd/router", OnRouterBase: true, User: "0:0"} // HAProxy binds 80 and 443 inside the pod.
+
+// Components are the images a run loads into the cluster besides the
+// router under test.
 var Components = []Spec{
 	{Name: "echo", Package: "./fixtures/echo/cmd/echo", Fixture: true},
 	{Name: "probe", Package: "./fixtures/probe/cmd/probe", Fixture: true},
 	{Name: "crlserver", Package: "./crlserver/cmd/crlserver", Fixture: true},
 	{Name: "component-operator", Package: "./fixtures/componentoperator/cmd/componentoperator", Fixture: true},
-	// HAProxy binds 80 and 443 inside the pod.
-	{Name: "router", Package: "./router/cmd/router", OnRouterBase: true, User: "0:0"},
 	{Name: "route-admission", Package: "./platform/routeadmission/cmd/route-admission"},
 	{Name: "ingress-reconciler", Package: "./platform/ingressoperator/cmd/ingress-reconciler"},
 }
@@ -64,10 +67,19 @@ func Build(ctx context.Context, repoRoot string, s Spec) (string, error) {
 	return script(ctx, repoRoot, env, "images/build-go-image.sh", s.Name, s.Package)
 }
 
-// BuildAll builds every component image: name -> tag.
+// BuildComponents builds every component image: name -> tag.
+func BuildComponents(ctx context.Context, repoRoot string) (map[string]string, error) {
+	return buildEach(ctx, repoRoot, Components)
+}
+
+// BuildAll builds the components and the reference router: name -> tag.
 func BuildAll(ctx context.Context, repoRoot string) (map[string]string, error) {
+	return buildEach(ctx, repoRoot, append([]Spec{ReferenceRouter}, Components...))
+}
+
+func buildEach(ctx context.Context, repoRoot string, specs []Spec) (map[string]string, error) {
 	tags := map[string]string{}
-	for _, s := range Components {
+	for _, s := range specs {
 		tag, err := Build(ctx, repoRoot, s)
 		if err != nil {
 			return nil, err

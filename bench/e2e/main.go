@@ -18,7 +18,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/contract"
 )
 
 func main() {
@@ -153,8 +153,8 @@ func summarize(path string) (runResult, error) {
 			if s.State.Is(types.SpecStateFailureStates) {
 				r.Failed++
 			}
-			if f := framework.FeatureOf(s.Labels()); f != "" {
-				r.Features[f] += s.RunTime.Seconds()
+			if fs := contract.FeaturesOf(s.Labels()); len(fs) > 0 {
+				r.Features[string(fs[0])] += s.RunTime.Seconds()
 			}
 			r.Longest = append(r.Longest, specTime{Name: s.FullText(), Seconds: s.RunTime.Seconds()})
 		}

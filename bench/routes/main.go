@@ -32,6 +32,7 @@ import (
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/e2e/profile"
 	"github.com/router-conformance/suite/pki"
 )
 
@@ -121,14 +122,19 @@ type result struct {
 func run(o framework.Options, out string) error {
 	ctx := context.Background()
 	o.Timeouts.Converge = max(o.Timeouts.Converge, time.Minute)
-	cluster, env, err := framework.KindUp(ctx, o, log.Printf)
+	p, err := profile.New(o)
+	if err != nil {
+		return err
+	}
+	framework.Complete(&o, p.Capabilities())
+	cluster, env, err := profile.KindUp(ctx, o, log.Printf)
 	if err != nil {
 		return err
 	}
 	if !o.Keep {
 		defer cluster.Down(context.Background(), false)
 	}
-	f := framework.New(o)
+	f := framework.New(o, p.Capabilities())
 	if err := f.Connect(env.Marshal()); err != nil {
 		return err
 	}

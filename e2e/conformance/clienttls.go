@@ -13,6 +13,7 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 	routev1 "github.com/openshift/api/route/v1"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/e2e/httpclient"
 	"github.com/router-conformance/suite/pki"
@@ -28,7 +29,7 @@ import (
 func describeClientTLS(f *framework.Framework) {
 	// Slow containers are scheduled first, so the parallel run is not
 	// left waiting on them at the end.
-	Describe("Client TLS", Label("client-tls"), f.OwnIngressControllerDecorator(), Ordered, SpecPriority(100), func() {
+	Describe("Client TLS", framework.Needs(contract.FeatureClientTLS), f.OwnIngressControllerDecorator(), Ordered, SpecPriority(100), func() {
 		const crlLifetime = 40 * time.Second
 		var (
 			m *mtlsSetup
@@ -127,13 +128,13 @@ func describeClientTLS(f *framework.Framework) {
 		})
 
 		It("downloads every CA's CRL from its distribution point", func(ctx SpecContext) {
-			Eventually(func(g Gomega) {
+			f.Eventually(ctx, func(g Gomega) {
 				fetches, err := server.Fetches(ctx)
 				g.Expect(err).NotTo(HaveOccurred())
 				for _, key := range []string{"root.crl.pem", "intermediate.crl.pem", "revoked-intermediate.crl.pem", "other-root.crl.pem", "large.crl"} {
 					g.Expect(fetches).To(HaveKeyWithValue("/"+key, BeNumerically(">", 0)), "fetches of %s", key)
 				}
-			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
+			}).Should(Succeed())
 		})
 
 		DescribeTable("Required: each client gets its exact outcome",

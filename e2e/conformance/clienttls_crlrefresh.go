@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 	operatorv1 "github.com/openshift/api/operator/v1"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/pki"
 )
@@ -35,7 +36,7 @@ type staggeredCRL struct {
 // must not roll out (a new router pod downloads every CRL afresh, which
 // would test the start-up, not the refresh).
 func describeCRLRefresh(f *framework.Framework) {
-	Describe("Client TLS CRL refresh", Label("client-tls"), f.OwnIngressControllerDecorator(), Ordered, SpecPriority(100), func() {
+	Describe("Client TLS CRL refresh", framework.Needs(contract.FeatureClientTLS), f.OwnIngressControllerDecorator(), Ordered, SpecPriority(100), func() {
 		var (
 			m         *mtlsSetup
 			staggered []staggeredCRL

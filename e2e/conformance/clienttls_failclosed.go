@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 	operatorv1 "github.com/openshift/api/operator/v1"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/e2e/httpclient"
 	"github.com/router-conformance/suite/pki"
@@ -16,7 +17,7 @@ import (
 // 5-minute retry of a failed download, which must not hold up the other
 // client-TLS specs.
 func describeCRLFailClosed(f *framework.Framework) {
-	Describe("Client TLS without a CRL", Label("client-tls"), f.OwnIngressControllerDecorator(), Ordered, SpecPriority(100), func() {
+	Describe("Client TLS without a CRL", framework.Needs(contract.FeatureClientTLS), f.OwnIngressControllerDecorator(), Ordered, SpecPriority(100), func() {
 		var (
 			m      *mtlsSetup
 			server *framework.CRLServer

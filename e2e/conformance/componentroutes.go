@@ -35,8 +35,8 @@ import (
 // config is one for the cluster, but each spec touches only the entries of
 // its own namespace: they run in parallel.
 func describeComponentRoutes(f *framework.Framework) {
-	Describe("Component routes", Label("component-routes"), func() {
-		It("grants the consuming service accounts read access to exactly the named Secret, and follows every change", func(ctx SpecContext) {
+	Describe("Component routes", framework.Needs(contract.FeatureComponentRoutes), func() {
+		It("grants the consuming service accounts read access to exactly the named Secret, and follows every change", framework.JudgesPlatform, func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "component")
 			for _, sa := range []string{"component", "helper"} {
 				_, err := f.Clientset.CoreV1().ServiceAccounts(ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: sa}}, metav1.CreateOptions{})
@@ -67,16 +67,16 @@ func describeComponentRoutes(f *framework.Framework) {
 			rbac := f.Clientset.RbacV1()
 			Expect(rbac.RoleBindings(contract.ConfigNamespace).Delete(ctx, grant.binding.Name, metav1.DeleteOptions{})).To(Succeed())
 			eventuallyGrant(ctx, f, route, "component")
-			Eventually(func(g Gomega) {
+			f.Eventually(ctx, func(g Gomega) {
 				role, err := rbac.Roles(contract.ConfigNamespace).Get(ctx, grant.role.Name, metav1.GetOptions{})
 				g.Expect(err).NotTo(HaveOccurred())
 				role.Rules[0].ResourceNames = []string{secret, "another-secret"}
 				_, err = rbac.Roles(contract.ConfigNamespace).Update(ctx, role, metav1.UpdateOptions{})
 				g.Expect(err).NotTo(HaveOccurred())
-			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
-			Eventually(func(g Gomega) {
+			}).Should(Succeed())
+			f.Eventually(ctx, func(g Gomega) {
 				g.Expect(currentGrant(ctx, f, g, route, "component").role.Rules[0].ResourceNames).To(Equal([]string{secret}))
-			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+			}).Should(Succeed())
 
 			By("the entry removed from spec: no Role, no RoleBinding")
 			setComponentRoutes(ctx, f, route.ns, nil, route.status(user("component")))
@@ -84,7 +84,7 @@ func describeComponentRoutes(f *framework.Framework) {
 			expectAccess(ctx, f, ns, "component", contract.ConfigNamespace, secret, false)
 		})
 
-		DescribeTable("grants nothing unless spec and status agree on a Secret and a service account",
+		DescribeTable("grants nothing unless spec and status agree on a Secret and a service account", framework.JudgesPlatform,
 			func(ctx SpecContext, mutate func(spec *configv1.ComponentRouteSpec, status *configv1.ComponentRouteStatus) (bool, bool)) {
 				ns := f.SpecNamespace(ctx, "component-none")
 				route := componentRoute{ns: ns, name: "console", secret: "custom-cert-" + ns, domain: f.Domain}
@@ -118,7 +118,7 @@ func describeComponentRoutes(f *framework.Framework) {
 
 		// The pinned openshift/api CRD: consumingUsers are service accounts,
 		// at most five (config/v1 types_ingress.go, ConsumingUser).
-		DescribeTable("refuses consuming users the CRD does not allow",
+		DescribeTable("refuses consuming users the CRD does not allow", framework.JudgesPlatform,
 			func(ctx SpecContext, users []configv1.ConsumingUser, want contract.Refusal) {
 				ns := f.SpecNamespace(ctx, "component-invalid")
 				route := componentRoute{ns: ns, name: "console", secret: "cert", domain: f.Domain}
@@ -187,7 +187,7 @@ func describeComponentRoutes(f *framework.Framework) {
 		// Secret it cannot use as Degraded, naming it, and leaves the route
 		// where it is (cluster-authentication-operator
 		// pkg/controllers/customroute/custom_route_controller.go).
-		It("a Secret that is missing or not kubernetes.io/tls keeps the route on its host and reports Degraded naming the Secret; fixing it recovers", func(ctx SpecContext) {
+		It("a Secret that is missing or not kubernetes.io/tls keeps the route on its host and reports Degraded naming the Secret; fixing it recovers", framework.JudgesPlatform, func(ctx SpecContext) {
 			c := deployComponent(ctx, f, "component-degraded")
 			f.EventuallyResponds(ctx, f.HTTPS(c.defaultHost, "/"), c.backend.Served)
 			custom := f.Host(c.ns, "custom")
@@ -254,7 +254,7 @@ func deployComponent(ctx SpecContext, f *framework.Framework, prefix string) *co
 // eventuallyComponentStatus waits until the component's status entry
 // passes check.
 func eventuallyComponentStatus(ctx context.Context, f *framework.Framework, c *component, check func(Gomega, *configv1.ComponentRouteStatus)) {
-	Eventually(func(g Gomega) {
+	f.Eventually(ctx, func(g Gomega) {
 		live, err := f.ConfigAPI.ConfigV1().Ingresses().Get(ctx, contract.IngressConfig, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
 		var entry *configv1.ComponentRouteStatus
@@ -265,7 +265,7 @@ func eventuallyComponentStatus(ctx context.Context, f *framework.Framework, c *c
 		}
 		g.Expect(entry).NotTo(BeNil(), "no status entry for %s/%s", c.ns, c.operator.Name)
 		check(g, entry)
-	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+	}).Should(Succeed())
 }
 
 // expectConditions checks Degraded has the given status (Progressing False
@@ -293,9 +293,9 @@ func setComponentSpec(ctx context.Context, f *framework.Framework, c *component,
 		entries = []configv1.ComponentRouteSpec{{Namespace: c.ns, Name: c.operator.Name, Hostname: configv1.Hostname(hostname),
 			ServingCertKeyPairSecret: configv1.SecretNameReference{Name: secret}}}
 	}
-	Eventually(func(g Gomega) {
+	f.Eventually(ctx, func(g Gomega) {
 		g.Expect(updateComponentRouteSpec(ctx, f, c.ns, entries)).To(Succeed())
-	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+	}).Should(Succeed())
 }
 
 // createConfigSecret creates a Secret in openshift-config for the spec.
@@ -338,15 +338,15 @@ func (c componentRoute) status(users ...configv1.ConsumingUser) []configv1.Compo
 // is, so that specs run in parallel; the entries go when the spec ends.
 func setComponentRoutes(ctx context.Context, f *framework.Framework, ns string, spec []configv1.ComponentRouteSpec, status []configv1.ComponentRouteStatus) {
 	DeferCleanup(func(ctx SpecContext) {
-		Eventually(func(g Gomega) {
+		f.Eventually(ctx, func(g Gomega) {
 			g.Expect(updateComponentRouteStatus(ctx, f, ns, nil)).To(Succeed())
 			g.Expect(updateComponentRouteSpec(ctx, f, ns, nil)).To(Succeed())
-		}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+		}).Should(Succeed())
 	})
-	Eventually(func(g Gomega) {
+	f.Eventually(ctx, func(g Gomega) {
 		g.Expect(updateComponentRouteSpec(ctx, f, ns, spec)).To(Succeed())
 		g.Expect(updateComponentRouteStatus(ctx, f, ns, status)).To(Succeed())
-	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+	}).Should(Succeed())
 }
 
 // updateComponentRouteSpec replaces the spec entries of namespace ns.
@@ -391,8 +391,7 @@ type grant struct {
 // binding exactly the service accounts.
 func eventuallyGrant(ctx context.Context, f *framework.Framework, c componentRoute, serviceAccounts ...string) grant {
 	var got grant
-	Eventually(func(g Gomega) { got = currentGrant(ctx, f, g, c, serviceAccounts...) }).
-		WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+	f.Eventually(ctx, func(g Gomega) { got = currentGrant(ctx, f, g, c, serviceAccounts...) }).Should(Succeed())
 	return got
 }
 
@@ -424,20 +423,20 @@ func currentGrant(ctx context.Context, f *framework.Framework, g Gomega, c compo
 func eventuallyNoGrant(ctx context.Context, f *framework.Framework, c componentRoute) {
 	selector := c.grantSelector()
 	rbac := f.Clientset.RbacV1()
-	Eventually(func(g Gomega) {
+	f.Eventually(ctx, func(g Gomega) {
 		roles, err := rbac.Roles(contract.ConfigNamespace).List(ctx, selector)
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(roles.Items).To(BeEmpty())
 		bindings, err := rbac.RoleBindings(contract.ConfigNamespace).List(ctx, selector)
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(bindings.Items).To(BeEmpty())
-	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+	}).Should(Succeed())
 }
 
 // expectAccess asks the API server whether the service account may get the
 // Secret (a SubjectAccessReview), waiting for RBAC to settle.
 func expectAccess(ctx context.Context, f *framework.Framework, saNamespace, sa, namespace, secret string, allowed bool) {
-	Eventually(func(g Gomega) {
+	f.Eventually(ctx, func(g Gomega) {
 		review, err := f.Clientset.AuthorizationV1().SubjectAccessReviews().Create(ctx, &authorizationv1.SubjectAccessReview{
 			Spec: authorizationv1.SubjectAccessReviewSpec{
 				User:               fmt.Sprintf("system:serviceaccount:%s:%s", saNamespace, sa),
@@ -447,5 +446,5 @@ func expectAccess(ctx context.Context, f *framework.Framework, saNamespace, sa, 
 		}, metav1.CreateOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(review.Status.Allowed).To(Equal(allowed), "get secrets/%s in %s as %s/%s: %s", secret, namespace, saNamespace, sa, review.Status.Reason)
-	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+	}).Should(Succeed())
 }

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	irv1 "github.com/router-conformance/suite/apis/contour/v1alpha1"
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/e2e/httpclient"
 	"github.com/router-conformance/suite/pki"
@@ -25,7 +26,7 @@ import (
 // docs/ingressroute.md, cited per spec. Every IngressRoute lives in the
 // spec's own namespaces, so the specs run in parallel.
 func describeDelegation(f *framework.Framework) {
-	Describe("Delegation (IngressRoute)", Label("delegation"), func() {
+	Describe("Delegation (IngressRoute)", framework.Needs(contract.FeatureDelegation), func() {
 		// Design document, "Virtual hosts": the root names the fqdn and its
 		// aliases; a host no root claims is not served.
 		It("a root serves its fqdn and every alias; another host gets the router's no-route answer", func(ctx SpecContext) {
@@ -322,7 +323,7 @@ func describeDelegation(f *framework.Framework) {
 			f.CreateIngressRoute(ctx, rootRoute(ns, "root", host, toService("/", one.Service, two.Service)))
 			f.EventuallyIngressRouteStatus(ctx, ns, "root", expectValid)
 			seen := map[string]bool{}
-			Eventually(func(g Gomega) {
+			f.Eventually(ctx, func(g Gomega) {
 				resp, err := framework.Do(ctx, f.HTTP(host, "/"))
 				g.Expect(err).NotTo(HaveOccurred())
 				g.Expect(resp.Status).To(Equal(http.StatusOK))
@@ -331,7 +332,7 @@ func describeDelegation(f *framework.Framework) {
 				g.Expect(append(one.Pods, two.Pods...)).To(ContainElement(resp.Echo.Pod), "only the route's services may answer")
 				seen[resp.Echo.Pod] = true
 				g.Expect(seen).To(HaveLen(len(one.Pods)+len(two.Pods)), "every service's pod answers in turn")
-			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+			}).Should(Succeed())
 		})
 
 		// Issue 10, rule 11 (as Contour's status writer, which compares
@@ -345,14 +346,14 @@ func describeDelegation(f *framework.Framework) {
 			f.EventuallyIngressRouteStatus(ctx, ns, "root", expectValid)
 			f.EventuallyResponds(ctx, f.HTTP(host, "/"), backend.Served)
 			var rv string
-			Eventually(func(g Gomega) { rv = f.GetIngressRoute(ctx, g, ns, "root").ResourceVersion }).WithContext(ctx).Should(Succeed())
+			f.Eventually(ctx, func(g Gomega) { rv = f.GetIngressRoute(ctx, g, ns, "root").ResourceVersion }).Should(Succeed())
 
 			By("other objects change meanwhile (another root in the namespace): the quiet root is not rewritten")
 			f.CreateIngressRoute(ctx, rootRoute(ns, "neighbour", f.Host(ns, "neighbour"), toService("/", backend.Service)))
 			f.EventuallyIngressRouteStatus(ctx, ns, "neighbour", expectValid)
-			Consistently(func(g Gomega) {
+			f.Consistently(ctx, f.Opts.Timeouts.Converge, func(g Gomega) {
 				g.Expect(f.GetIngressRoute(ctx, g, ns, "root").ResourceVersion).To(Equal(rv))
-			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge / 3).WithPolling(f.Opts.Timeouts.Poll * 4).Should(Succeed())
+			}).Should(Succeed())
 
 			By("positive control: a change that alters its status is written")
 			f.UpdateIngressRoute(ctx, ns, "root", func(ir *irv1.IngressRoute) { ir.Spec.Routes = []irv1.Route{toService("/", "absent")} })

@@ -73,7 +73,7 @@ func edgeRouteWithHeaders(ctx SpecContext, f *framework.Framework, ic *framework
 
 // Seed 001: header actions of the Route and of the IngressController.
 func describeHTTPHeaderActions(f *framework.Framework) {
-	Describe("HTTP header actions", Label("header-actions"), func() {
+	Describe("HTTP header actions", framework.Needs(contract.FeatureHeaderActions), func() {
 		It("applies a route's request and response actions, with dynamic and literal values", func(ctx SpecContext) {
 			req, backend := edgeRouteWithHeaders(ctx, f, f.DefaultIngressController(), "headers-route", routev1.RouteHTTPHeaderActions{
 				Request: []routev1.RouteHTTPHeader{
@@ -168,7 +168,7 @@ func describeHTTPHeaderActions(f *framework.Framework) {
 		// The refusal is matched against every upstream wording of its rule:
 		// the Route CRD's CEL (kind, MicroShift) and library-go's route
 		// validation (openshift-apiserver), contract/refusals.go.
-		DescribeTable("refuses invalid route header actions with the API's message",
+		DescribeTable("refuses invalid route header actions with the API's message", framework.JudgesPlatform,
 			func(ctx SpecContext, mutate func(*routev1.Route), want contract.Refusal) {
 				ns := f.SpecNamespace(ctx, "headers-invalid")
 				backend := &framework.Echo{Namespace: ns, Service: "echo"}
@@ -288,7 +288,9 @@ func describeHTTPHeaderActions(f *framework.Framework) {
 				})
 			})
 
-			It("refuses Host on the IngressController, while a route may set it", Serial, func(ctx SpecContext) {
+			// A dry run: the refusal is the API's, and nothing of the default
+			// IngressController changes even if it were admitted.
+			It("refuses Host on the IngressController, while a route may set it", framework.JudgesPlatform, func(ctx SpecContext) {
 				ns := f.SpecNamespace(ctx, "headers-ic-host")
 				By("positive control: a route may set Host")
 				r := f.RouteTo(&framework.Echo{Namespace: ns, Service: "echo"}, "host", framework.EchoHTTPPort)
@@ -302,7 +304,7 @@ func describeHTTPHeaderActions(f *framework.Framework) {
 				ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
 					Request: []operatorv1.IngressControllerHTTPHeader{icSet("Host", "other.example")},
 				}}
-				_, err = ics.Update(ctx, ic, metav1.UpdateOptions{})
+				_, err = ics.Update(ctx, ic, metav1.UpdateOptions{DryRun: []string{metav1.DryRunAll}})
 				framework.ExpectRefusal(Default, err, contract.IngressControllerHostHeaderDenied)
 			})
 		})

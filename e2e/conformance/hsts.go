@@ -29,7 +29,7 @@ type hstsCase struct {
 // Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
 // ($hstsPattern and the backend's Strict-Transport-Security set-header).
 func describeHSTSPerRoute(f *framework.Framework) {
-	Describe("HSTS per route", Label("hsts"), func() {
+	Describe("HSTS per route", framework.Needs(contract.FeatureHSTS), func() {
 		DescribeTable("Strict-Transport-Security from the hsts_header annotation",
 			func(ctx SpecContext, c hstsCase) {
 				ns := f.SpecNamespace(ctx, "hsts")

@@ -81,8 +81,8 @@ func edgeRouteWithHSTS(f *framework.Framework, backend *framework.Echo, name, hs
 // policies select its own namespace only (inNamespace), so the specs run
 // in parallel.
 func describeRequiredHSTSPolicies(f *framework.Framework) {
-	Describe("Required HSTS policies", Label("hsts-policy"), func() {
-		DescribeTable("route admission",
+	Describe("Required HSTS policies", framework.Needs(contract.FeatureHSTSPolicy), func() {
+		DescribeTable("route admission", framework.JudgesPlatform,
 			func(ctx SpecContext, c policyCase) {
 				ns := f.SpecNamespaceWithLabels(ctx, "hsts-policy", c.nsLabels)
 				// Admission only: nothing needs to answer.
@@ -141,7 +141,7 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 			Entry("plain HTTP routes are not checked", policyCase{policies: wildcard(maxAge(100, 1000)), annotation: annotation("max-age=5000")}),
 		)
 
-		It("checks an update only when it changes the annotation, and leaves admitted routes serving", func(ctx SpecContext) {
+		It("checks an update only when it changes the annotation, and leaves admitted routes serving", framework.JudgesPlatform, func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "hsts-policy-update")
 			backend := f.DeployEcho(ctx, ns)
 			route := edgeRouteWithHSTS(f, backend, "r", "max-age=5000")
@@ -156,13 +156,13 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 
 			routes := f.Routes.RouteV1().Routes(ns)
 			By("an update that leaves the annotation alone is admitted")
-			Eventually(func(g Gomega) {
+			f.Eventually(ctx, func(g Gomega) {
 				live, err := routes.Get(ctx, route.Name, metav1.GetOptions{})
 				g.Expect(err).NotTo(HaveOccurred())
 				live.Labels = map[string]string{"touched": "yes"}
 				_, err = routes.Update(ctx, live, metav1.UpdateOptions{})
 				g.Expect(err).NotTo(HaveOccurred())
-			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
+			}).Should(Succeed())
 
 			By("an update that changes the annotation is checked")
 			f.EventuallyRouteUpdateRefused(ctx, ns, route.Name, func(r *routev1.Route) {
@@ -180,7 +180,7 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 		// As cluster-ingress-operator test/e2e/hsts_policy_test.go
 		// (TestHstsPolicyWorks) sets it: the directives are required, max-age
 		// 0..99999; the admitted value reaches the client verbatim.
-		It("admits max-age=0 with the required directives and sends it verbatim, and refuses a max-age over the largest", func(ctx SpecContext) {
+		It("admits max-age=0 with the required directives and sends it verbatim, and refuses a max-age over the largest", framework.JudgesPlatform, func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "hsts-policy-works")
 			backend := f.DeployEcho(ctx, ns)
 			f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, []configv1.RequiredHSTSPolicy{{
@@ -199,7 +199,7 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 
 		// Upstream parses max-age as a 32-bit integer and refuses with the
 		// parser's own error (requiredrouteannotations/admission.go, hstsConfigFromRoute).
-		It("refuses a max-age beyond a 32-bit integer", func(ctx SpecContext) {
+		It("refuses a max-age beyond a 32-bit integer", framework.JudgesPlatform, func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "hsts-policy-int32")
 			backend := f.ServiceWithoutPods(ctx, ns) // admission only
 			f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, wildcard(nil)(f.Domain)))
@@ -208,7 +208,7 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 			f.EventuallyRouteRefused(ctx, edgeRouteWithHSTS(f, backend, "over", "max-age=2147483648"), contract.HSTSMaxAgeOutOfRange("2147483648"))
 		})
 
-		It("matches the domain patterns against the hosts in the route's status too", func(ctx SpecContext) {
+		It("matches the domain patterns against the hosts in the route's status too", framework.JudgesPlatform, func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "hsts-policy-status")
 			backend := f.ServiceWithoutPods(ctx, ns) // admission only
 			statusHost := "r." + ns + ".status-only." + f.Domain
@@ -222,13 +222,13 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 
 			routes := f.Routes.RouteV1().Routes(ns)
 			By("another router reports the route under a host inside the policy")
-			Eventually(func(g Gomega) {
+			f.Eventually(ctx, func(g Gomega) {
 				live, err := routes.Get(ctx, route.Name, metav1.GetOptions{})
 				g.Expect(err).NotTo(HaveOccurred())
 				live.Status.Ingress = append(live.Status.Ingress, routev1.RouteIngress{Host: statusHost, RouterName: "another-router"})
 				_, err = routes.UpdateStatus(ctx, live, metav1.UpdateOptions{})
 				g.Expect(err).NotTo(HaveOccurred())
-			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
+			}).Should(Succeed())
 
 			By("an annotation change is now checked against that host")
 			f.EventuallyRouteUpdateRefused(ctx, ns, route.Name, func(r *routev1.Route) {

@@ -15,14 +15,16 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/router-conformance/suite/clusters/kind"
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/e2e/profile"
 	"github.com/router-conformance/suite/fixtures/echo"
 )
 
 // The smoke checks of the hermetic cluster itself: what every other spec
 // relies on, and the proof that the cluster cannot reach outside.
 func describeHermeticKindCluster(f *framework.Framework) {
-	Describe("Hermetic kind cluster", Label("smoke"), func() {
+	Describe("Hermetic kind cluster", framework.Needs(contract.FeatureHarness), func() {
 		It("has every node Ready", func(ctx SpecContext) {
 			nodes, err := f.Clientset.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 			Expect(err).NotTo(HaveOccurred())
@@ -43,14 +45,14 @@ func describeHermeticKindCluster(f *framework.Framework) {
 			})
 			Expect(f.SmokeAddr).To(HavePrefix(kind.Loopback+":"), "the smoke port is mapped to loopback only")
 			// Three answers in a row from this pod: a single success is not convergence.
-			Eventually(func(g Gomega) {
+			f.Eventually(ctx, func(g Gomega) {
 				for i := 0; i < 3; i++ {
 					body := getEcho(g, "http://"+f.SmokeAddr+"/smoke")
 					g.Expect(body.Pod).To(Equal("echo-hostport"))
 					g.Expect(body.Namespace).To(Equal(ns))
 					g.Expect(body.Path).To(Equal("/smoke"))
 				}
-			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
+			}).Should(Succeed())
 		})
 
 		It("resolves a Service name from another pod", func(ctx SpecContext) {
@@ -58,7 +60,7 @@ func describeHermeticKindCluster(f *framework.Framework) {
 			svc := echoService(ctx, f, ns)
 			p := f.DeployProbe(ctx, ns)
 			fqdn := fmt.Sprintf("%s.%s.svc.cluster.local", svc.Name, ns)
-			Eventually(func(g Gomega) {
+			f.Eventually(ctx, func(g Gomega) {
 				res, err := p.DNS(ctx, fqdn)
 				g.Expect(err).NotTo(HaveOccurred())
 				g.Expect(res.RCode).To(Equal("RCodeSuccess"), "answer for %s: %+v", fqdn, res)
@@ -68,18 +70,18 @@ func describeHermeticKindCluster(f *framework.Framework) {
 				g.Expect(got.Error).To(BeEmpty())
 				g.Expect(got.Status).To(Equal(http.StatusOK))
 				g.Expect(got.Body).To(ContainSubstring(`"path": "/via-service"`))
-			}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
+			}).Should(Succeed())
 		})
 
 		Describe("the seal", Ordered, func() {
 			var (
-				decoy *framework.Decoy
+				decoy *profile.Decoy
 				p     *framework.Probe
 				ns    string
 			)
 			BeforeAll(func(ctx SpecContext) {
 				var err error
-				decoy, err = framework.StartDecoy(ctx)
+				decoy, err = profile.StartDecoy(ctx)
 				Expect(err).NotTo(HaveOccurred())
 				DeferCleanup(decoy.Close)
 				ns = f.SpecNamespace(ctx, "smoke-seal")
@@ -92,15 +94,15 @@ func describeHermeticKindCluster(f *framework.Framework) {
 				conn, err := net.DialTimeout("tcp", decoy.Addr, 2*time.Second)
 				Expect(err).NotTo(HaveOccurred(), "the host reaches its decoy %s", decoy.Addr)
 				conn.Close()
-				Eventually(decoy.Accepted).Should(Equal(before + 1))
+				f.Eventually(ctx, decoy.Accepted).Should(Equal(before + 1))
 
 				By("positive control: the pod reaches a Service in the cluster")
 				svc := echoService(ctx, f, ns)
-				Eventually(func(g Gomega) {
+				f.Eventually(ctx, func(g Gomega) {
 					res, err := p.Dial(ctx, net.JoinHostPort(svc.Spec.ClusterIP, "8080"), "2s")
 					g.Expect(err).NotTo(HaveOccurred())
 					g.Expect(res.Connected).To(BeTrue(), "%+v", res)
-				}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
+				}).Should(Succeed())
 
 				By("the pod's connection to the decoy is refused by the node's egress guard")
 				res, err := p.Dial(ctx, decoy.Addr, "5s")
@@ -113,14 +115,14 @@ func describeHermeticKindCluster(f *framework.Framework) {
 
 			It("drops at the host what the node itself sends outside", func(ctx SpecContext) {
 				By("positive control: the node reaches a pod")
-				out, code, err := f.NodeExec(ctx, "curl", "-sS", "--max-time", "5", fmt.Sprintf("http://%s:8080/healthz", p.IP))
+				out, code, err := profile.NodeExec(ctx, f.NodeName, "curl", "-sS", "--max-time", "5", fmt.Sprintf("http://%s:8080/healthz", p.IP))
 				Expect(err).NotTo(HaveOccurred())
 				Expect(code).To(Equal(0), out)
 				Expect(out).To(Equal("ok\n"))
 
 				By("the node's connection to the decoy times out: the host's DOCKER-USER rule drops it")
 				before := decoy.Accepted()
-				out, code, err = f.NodeExec(ctx, "curl", "-sS", "--max-time", "3", "http://"+decoy.Addr+"/")
+				out, code, err = profile.NodeExec(ctx, f.NodeName, "curl", "-sS", "--max-time", "3", "http://"+decoy.Addr+"/")
 				Expect(err).NotTo(HaveOccurred())
 				Expect(code).To(Equal(28), "curl exit 28 is a timeout; got %d: %s", code, out)
 				Expect(decoy.Accepted()).To(Equal(before))

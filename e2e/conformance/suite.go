@@ -23,6 +23,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/e2e/profile"
 )
 
 // Run runs every spec with opts (framework.DefaultOptions() and what the
@@ -43,14 +44,26 @@ const SuiteName = "Router conformance"
 // test that calls RunSpecs itself does, as ./e2e does so that the ginkgo
 // CLI sees a Ginkgo suite).
 func Declare(opts framework.Options) (*framework.Framework, error) {
-	if err := framework.Validate(&opts); err != nil {
+	p, err := profile.New(opts)
+	if err != nil {
 		return nil, err
 	}
-	f := framework.New(opts)
-	declareSuiteNodes(f)
+	framework.Complete(&opts, p.Capabilities())
+	if err := framework.Validate(opts); err != nil {
+		return nil, err
+	}
+	f := framework.New(opts, p.Capabilities())
+	declareSuiteNodes(f, p)
+	declareSpecs(f)
+	return f, nil
+}
+
+// declareSpecs declares every feature's specs, one file each.
+func declareSpecs(f *framework.Framework) {
 	for _, describe := range []func(*framework.Framework){
 		describeHermeticKindCluster,
 		describeRouter,
+		describeInsecureEdgeTermination,
 		describeSharding,
 		describeHSTSPerRoute,
 		describeRequiredHSTSPolicies,
@@ -63,29 +76,26 @@ func Declare(opts framework.Options) (*framework.Framework, error) {
 	} {
 		describe(f)
 	}
-	return f, nil
 }
 
 func logf(format string, args ...any) { GinkgoWriter.Printf(format+"\n", args...) }
 
 // declareSuiteNodes declares what runs around the specs: the profile's
 // bring-up and tear-down, the feature gate, failure dumps and the report.
-func declareSuiteNodes(f *framework.Framework) {
+func declareSuiteNodes(f *framework.Framework, p profile.Profile) {
 	// A spec of a feature the profile does not claim is skipped, and the
 	// report lists the feature as unsupported.
 	BeforeEach(f.SkipUnclaimed)
 
-	// The profile is built on the first parallel process only: it owns
-	// the cluster.
-	var profile framework.Profile
+	// The profile is brought up on the first parallel process only: it
+	// owns the cluster.
+	var up bool
 	SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 		suiteConfig, _ := GinkgoConfiguration()
 		Expect(f.CheckParallelism(suiteConfig.ParallelTotal)).To(Succeed())
-		var err error
-		profile, err = framework.NewProfile(f.Opts)
-		Expect(err).NotTo(HaveOccurred())
 		start := time.Now()
-		env, err := profile.Up(ctx, logf)
+		up = true
+		env, err := p.Up(ctx, logf)
 		Expect(err).NotTo(HaveOccurred(), "bring up the %s profile", f.Opts.Profile)
 		logf("%s profile ready in %s", f.Opts.Profile, time.Since(start).Round(time.Second))
 		return env.Marshal()
@@ -106,10 +116,10 @@ func declareSuiteNodes(f *framework.Framework) {
 	})
 
 	SynchronizedAfterSuite(func() {}, func(ctx SpecContext) {
-		if profile != nil {
+		if up {
 			// Any process's failed spec left a dump: the profile keeps its
 			// logs beside it.
-			Expect(profile.Down(context.WithoutCancel(ctx), f.FailuresRecorded(), logf)).To(Succeed())
+			Expect(p.Down(context.WithoutCancel(ctx), f.FailuresRecorded(), logf)).To(Succeed())
 		}
 	}, NodeTimeout(5*time.Minute))
 }

@@ -26,10 +26,10 @@ var dryRun = []string{metav1.DryRunAll}
 // store nothing while it settles.
 func (f *Framework) EventuallyRouteRefused(ctx context.Context, route *routev1.Route, want contract.Refusal) {
 	routes := f.Routes.RouteV1().Routes(route.Namespace)
-	Eventually(func(g Gomega) {
+	f.Eventually(ctx, func(g Gomega) {
 		_, err := routes.Create(ctx, route.DeepCopy(), metav1.CreateOptions{DryRun: dryRun})
 		ExpectRefusal(g, err, want)
-	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
+	}).Should(Succeed())
 	_, err := routes.Create(ctx, route.DeepCopy(), metav1.CreateOptions{})
 	ExpectRefusal(Default, err, want)
 }
@@ -45,6 +45,6 @@ func (f *Framework) EventuallyRouteUpdateRefused(ctx context.Context, ns, name s
 		_, err = routes.Update(ctx, live, opts)
 		ExpectRefusal(g, err, want)
 	}
-	Eventually(func(g Gomega) { attempt(g, metav1.UpdateOptions{DryRun: dryRun}) }).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
+	f.Eventually(ctx, func(g Gomega) { attempt(g, metav1.UpdateOptions{DryRun: dryRun}) }).Should(Succeed())
 	attempt(Default, metav1.UpdateOptions{})
 }

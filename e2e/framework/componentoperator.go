@@ -42,11 +42,11 @@ func (f *Framework) StartComponentOperator(ctx context.Context, ns, name, routeN
 	f.CreateDeployment(ctx, deployment)
 	return o, func(ctx context.Context) {
 		Expect(f.Clientset.AppsV1().Deployments(ns).Delete(ctx, deployment.Name, metav1.DeleteOptions{})).To(Succeed())
-		Eventually(func(g Gomega) {
+		f.Eventually(ctx, func(g Gomega) {
 			pods, err := f.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: metav1.FormatLabelSelector(deployment.Spec.Selector)})
 			g.Expect(err).NotTo(HaveOccurred())
 			g.Expect(pods.Items).To(BeEmpty(), "the component operator must be gone before its entry is removed")
-		}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.PodReady).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+		}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed())
 		f.removeComponentEntries(ctx, ns, name)
 		for _, obj := range []componentoperator.Object{componentoperator.ClusterRoleBinding(o), componentoperator.ClusterRole(o)} {
 			err := f.Resources.Delete(ctx, obj)
@@ -58,7 +58,7 @@ func (f *Framework) StartComponentOperator(ctx context.Context, ns, name, routeN
 // removeComponentEntries takes the component's entries out of the Ingress
 // config's spec and status.
 func (f *Framework) removeComponentEntries(ctx context.Context, ns, name string) {
-	Eventually(func(g Gomega) {
+	f.Eventually(ctx, func(g Gomega) {
 		ingresses := f.ConfigAPI.ConfigV1().Ingresses()
 		live, err := ingresses.Get(ctx, contract.IngressConfig, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
@@ -74,5 +74,5 @@ func (f *Framework) removeComponentEntries(ctx context.Context, ns, name string)
 		live.Spec.ComponentRoutes = kept
 		_, err = ingresses.Update(ctx, live, metav1.UpdateOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
-	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+	}).Should(Succeed())
 }

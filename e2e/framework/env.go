@@ -13,15 +13,15 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/e2e-framework/klient/k8s/resources"
 
-	"github.com/router-conformance/suite/images"
 	"github.com/router-conformance/suite/internal/kubeapply"
 )
 
 // Env is what the profile hands every parallel process of the suite.
 type Env struct {
-	Kubeconfig string            `json:"kubeconfig"`
-	NodeName   string            `json:"nodeName"`
-	Images     map[string]string `json:"images"`
+	Kubeconfig string `json:"kubeconfig"`
+	NodeName   string `json:"nodeName"`
+	// Images are the suite's component and fixture images: name -> ref.
+	Images map[string]string `json:"images"`
 	// SmokeAddr is the 127.0.0.1 address mapped to the node's smoke port.
 	SmokeAddr string `json:"smokeAddr"`
 	// HTTPAddr and HTTPSAddr reach the router (any route host: the client
@@ -36,8 +36,12 @@ type Env struct {
 	// FixturePullPolicy: the kind profile loads the fixture images
 	// (Never); an existing cluster pulls them (IfNotPresent).
 	FixturePullPolicy corev1.PullPolicy `json:"fixturePullPolicy"`
-	// Router is the router image the kind profile deployed.
-	Router images.RouterImage `json:"router"`
+	// Router is the router under test, as the profile found it: the one
+	// value from -router-image (or the reference router's build) to the
+	// report.
+	Router RouterImage `json:"router"`
+	// NodeImage is the kind node image (kind profile), for the report.
+	NodeImage RouterImage `json:"nodeImage"`
 	// KubernetesVersion is read when the suite connects, so the report
 	// has it even when the cluster is gone.
 	KubernetesVersion string `json:"kubernetesVersion"`
@@ -99,4 +103,15 @@ func (e *Env) Image(name string) string {
 		panic(fmt.Sprintf("image %q was not built for this run", name))
 	}
 	return tag
+}
+
+// RouterImage names an image the run judged or ran on: its reference,
+// content ID, repository digest when it has one, its own version label
+// and the HAProxy version it carries.
+type RouterImage struct {
+	Ref            string `json:"ref"`
+	ID             string `json:"id,omitempty"`
+	Digest         string `json:"digest,omitempty"`
+	Version        string `json:"version,omitempty"`
+	HAProxyVersion string `json:"haproxyVersion,omitempty"`
 }

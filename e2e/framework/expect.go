@@ -18,13 +18,13 @@ func (f *Framework) EventuallyResponds(ctx context.Context, req httpclient.Reque
 // EventuallyRespondsWithin is EventuallyResponds with its own timeout, for
 // changes that take effect on a schedule (a CRL refresh, a retry backoff).
 func (f *Framework) EventuallyRespondsWithin(ctx context.Context, timeout time.Duration, req httpclient.Request, check func(g Gomega, resp *httpclient.Response)) {
-	Eventually(func(g Gomega) {
+	f.Eventually(ctx, func(g Gomega) {
 		for i := 0; i < f.Opts.Timeouts.Consecutive; i++ {
 			resp, err := Do(ctx, req)
 			g.Expect(err).NotTo(HaveOccurred(), "request to %s%s", req.Host, req.Path)
 			check(g, resp)
 		}
-	}).WithContext(ctx).WithTimeout(timeout).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+	}).WithTimeout(timeout).Should(Succeed())
 }
 
 // EventuallyRefused polls req until Timeouts.Consecutive attempts in a row are
@@ -38,7 +38,7 @@ func (f *Framework) EventuallyRefused(ctx context.Context, req httpclient.Reques
 // any of several exact refusals where upstream and the reference router
 // refuse the same client differently (an alert, or a bare close).
 func (f *Framework) EventuallyRefusedWithin(ctx context.Context, timeout time.Duration, req httpclient.Request, alerts ...string) {
-	Eventually(func(g Gomega) {
+	f.Eventually(ctx, func(g Gomega) {
 		for i := 0; i < f.Opts.Timeouts.Consecutive; i++ {
 			resp, err := Do(ctx, req)
 			if err == nil {
@@ -46,5 +46,5 @@ func (f *Framework) EventuallyRefusedWithin(ctx context.Context, timeout time.Du
 			}
 			g.Expect(alerts).To(ContainElement(httpclient.Alert(err)), "want a refusal %q; got %v", alerts, err)
 		}
-	}).WithContext(ctx).WithTimeout(timeout).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+	}).WithTimeout(timeout).Should(Succeed())
 }

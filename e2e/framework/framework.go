@@ -1,18 +1,19 @@
 package framework
 
-// Framework is what every spec works with: the run's options, and the
-// environment (clients, addresses, images) that the suite's set-up
-// connects on each parallel process. It is built once per process and
-// handed to the specs when they are declared, so the framework keeps no
-// state of its own.
+// Framework is what every spec works with: the run's options, what the
+// profile can do, and the environment (clients, addresses, images) that
+// the suite's set-up connects on each parallel process. It is built once
+// per process and handed to the specs when they are declared, so the
+// framework keeps no state of its own.
 type Framework struct {
 	// Env is nil until Connect: specs use it only while they run.
 	*Env
 	Opts Options
+	Caps Capabilities
 }
 
-// New returns the framework of a run with validated options.
-func New(opts Options) *Framework { return &Framework{Opts: opts} }
+// New returns the framework of a run with completed, validated options.
+func New(opts Options, caps Capabilities) *Framework { return &Framework{Opts: opts, Caps: caps} }
 
 // Connect opens this process's clients from what the first process
 // marshalled (Env.Marshal).

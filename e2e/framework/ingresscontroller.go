@@ -42,7 +42,7 @@ func (f *Framework) DefaultIngressController() *IngressController {
 // shards their own ports, Serial where it does not (the existing profile:
 // the spec falls back to the default IngressController).
 func (f *Framework) OwnIngressControllerDecorator() any {
-	if f.Opts.Profile == KindProfile {
+	if f.Caps.OwnIngressControllers {
 		return Label()
 	}
 	return Serial
@@ -84,11 +84,11 @@ func (f *Framework) OwnIngressController(ctx context.Context) *IngressController
 	own.waitSettled(ctx)
 	// Settled is the operator's word; the router's own answer (its
 	// no-route 503) says the ports are live.
-	Eventually(func(g Gomega) {
+	f.Eventually(ctx, func(g Gomega) {
 		resp, err := httpclient.Do(ctx, own.HTTP("nothing."+f.Domain, "/"))
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(resp.Status).To(Equal(http.StatusServiceUnavailable))
-	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.PodReady).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed(), "IngressController %s: its router's no-route answer at %s", name, own.HTTPAddr)
 	return own
 }
 
@@ -98,13 +98,13 @@ func (f *Framework) deleteIngressController(ctx SpecContext, name string) {
 	// The operator's finalizer holds the IngressController until its
 	// router pods are gone (cluster-ingress-operator
 	// finalizer-ingresscontroller): gone means the ports are free.
-	Eventually(func(g Gomega) {
+	f.Eventually(ctx, func(g Gomega) {
 		_, err := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Get(ctx, name, metav1.GetOptions{})
 		g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "IngressController %s still there (err %v)", name, err)
 		pods, err := f.Clientset.CoreV1().Pods(contract.RouterNamespace).List(ctx, metav1.ListOptions{LabelSelector: contract.RouterDeploymentLabel + "=" + name})
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(pods.Items).To(BeEmpty(), "router pods of IngressController %s", name)
-	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.PodReady).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed())
 }
 
 // HTTP is a plain HTTP request for host through this IngressController.
@@ -123,23 +123,15 @@ func (ic *IngressController) HTTPS(host, path string) httpclient.Request {
 func (ic *IngressController) Update(ctx context.Context, change func(*operatorv1.IngressController)) {
 	ics := ic.f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)
 	var previous operatorv1.IngressControllerSpec
-	Eventually(func(g Gomega) {
-		live, err := ics.Get(ctx, ic.Name, metav1.GetOptions{})
-		g.Expect(err).NotTo(HaveOccurred())
+	_, err := Update(ctx, ics, ic.Name, func(live *operatorv1.IngressController) {
 		previous = *live.Spec.DeepCopy()
 		change(live)
-		_, err = ics.Update(ctx, live, metav1.UpdateOptions{})
-		g.Expect(err).NotTo(HaveOccurred())
-	}).WithContext(ctx).WithTimeout(ic.f.Opts.Timeouts.Converge).WithPolling(ic.f.Opts.Timeouts.Poll).Should(Succeed())
+	})
+	Expect(err).NotTo(HaveOccurred(), "update IngressController %s", ic.Name)
 	if ic.Name == contract.DefaultIngressController {
 		DeferCleanup(func(ctx SpecContext) {
-			Eventually(func(g Gomega) {
-				live, err := ics.Get(ctx, ic.Name, metav1.GetOptions{})
-				g.Expect(err).NotTo(HaveOccurred())
-				live.Spec = previous
-				_, err = ics.Update(ctx, live, metav1.UpdateOptions{})
-				g.Expect(err).NotTo(HaveOccurred())
-			}).WithContext(ctx).WithTimeout(ic.f.Opts.Timeouts.Converge).WithPolling(ic.f.Opts.Timeouts.Poll).Should(Succeed())
+			_, err := Update(ctx, ics, ic.Name, func(live *operatorv1.IngressController) { live.Spec = previous })
+			Expect(err).NotTo(HaveOccurred(), "restore IngressController %s", ic.Name)
 			ic.waitSettled(ctx)
 		})
 	}
@@ -148,11 +140,11 @@ func (ic *IngressController) Update(ctx context.Context, change func(*operatorv1
 
 // waitSettled waits until the IngressController's current spec runs.
 func (ic *IngressController) waitSettled(ctx context.Context) {
-	Eventually(func(g Gomega) {
+	ic.f.Eventually(ctx, func(g Gomega) {
 		live, err := ic.f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Get(ctx, ic.Name, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(contract.IngressControllerSettled(live)).To(BeTrue(), "IngressController %s status: %+v", ic.Name, live.Status)
-	}).WithContext(ctx).WithTimeout(ic.f.Opts.Timeouts.PodReady).WithPolling(ic.f.Opts.Timeouts.Poll).Should(Succeed())
+	}).WithTimeout(ic.f.Opts.Timeouts.PodReady).Should(Succeed())
 }
 
 // AddRequiredHSTSPolicies appends policies to the cluster's required HSTS
@@ -161,14 +153,10 @@ func (ic *IngressController) waitSettled(ctx context.Context) {
 // namespace (namespaceSelector) runs in parallel with the others.
 func (f *Framework) AddRequiredHSTSPolicies(ctx context.Context, policies []configv1.RequiredHSTSPolicy) {
 	update := func(ctx context.Context, change func([]configv1.RequiredHSTSPolicy) []configv1.RequiredHSTSPolicy) {
-		Eventually(func(g Gomega) {
-			ingresses := f.ConfigAPI.ConfigV1().Ingresses()
-			ing, err := ingresses.Get(ctx, contract.IngressConfig, metav1.GetOptions{})
-			g.Expect(err).NotTo(HaveOccurred())
+		_, err := Update(ctx, f.ConfigAPI.ConfigV1().Ingresses(), contract.IngressConfig, func(ing *configv1.Ingress) {
 			ing.Spec.RequiredHSTSPolicies = change(ing.Spec.RequiredHSTSPolicies)
-			_, err = ingresses.Update(ctx, ing, metav1.UpdateOptions{})
-			g.Expect(err).NotTo(HaveOccurred())
-		}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+		})
+		Expect(err).NotTo(HaveOccurred(), "update the required HSTS policies of Ingress %s", contract.IngressConfig)
 	}
 	update(ctx, func(live []configv1.RequiredHSTSPolicy) []configv1.RequiredHSTSPolicy {
 		return append(live, policies...)

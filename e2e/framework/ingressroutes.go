@@ -21,14 +21,14 @@ func (f *Framework) CreateIngressRoute(ctx context.Context, ir *irv1.IngressRout
 // UpdateIngressRoute applies change to the live object, again on a
 // conflict (the router writes its status meanwhile).
 func (f *Framework) UpdateIngressRoute(ctx context.Context, ns, name string, change func(*irv1.IngressRoute)) {
-	Eventually(func(g Gomega) {
+	f.Eventually(ctx, func(g Gomega) {
 		var live irv1.IngressRoute
 		g.Expect(f.Resources.Get(ctx, name, ns, &live)).To(Succeed())
 		change(&live)
 		err := f.Resources.Update(ctx, &live)
 		g.Expect(apierrors.IsConflict(err)).To(BeFalse(), "conflict: try again")
 		g.Expect(err).NotTo(HaveOccurred())
-	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+	}).Should(Succeed())
 }
 
 // DeleteIngressRoute deletes one IngressRoute.
@@ -46,9 +46,9 @@ func (f *Framework) GetIngressRoute(ctx context.Context, g Gomega, ns, name stri
 // EventuallyIngressRouteStatus waits until the router's status of the
 // IngressRoute passes check.
 func (f *Framework) EventuallyIngressRouteStatus(ctx context.Context, ns, name string, check func(g Gomega, st irv1.Status)) {
-	Eventually(func(g Gomega) {
+	f.Eventually(ctx, func(g Gomega) {
 		check(g, f.GetIngressRoute(ctx, g, ns, name).Status)
-	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+	}).Should(Succeed())
 }
 
 // NotServed checks that resp is the router's own no-route answer: 503,

@@ -1,6 +1,7 @@
 // Package framework is what the conformance specs stand on: the options
-// of a run, the cluster profile's environment, a namespace per spec, the
-// in-cluster probe and the decoy host of the seal check.
+// of a run, the environment the profile connects, a namespace per spec,
+// backends, routes, the one wait, expectations and diagnostics. What
+// provisions a cluster lives in e2e/profile.
 package framework
 
 import (
@@ -8,38 +9,46 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/router-conformance/suite/contract"
 )
 
-// Options of a run: flags (go test ./e2e -args -profile=kind ...), or a
-// YAML file (-config) with the same names; a flag given on the command
-// line wins over the file.
+// Options of a run. Every option is declared once, in table(): its flag,
+// its key in the -config file, its usage. Defaults come from
+// DefaultOptions, then the file, then only the flags given on the command
+// line (as Gateway API's conformance flags over its file).
 type Options struct {
-	Profile     string   `json:"profile"`
-	ClusterName string   `json:"clusterName"`
-	Reuse       bool     `json:"reuse"`
-	Keep        bool     `json:"keep"`
-	RepoRoot    string   `json:"repo"`
-	ReportDir   string   `json:"reportDir"`
-	Features    []string `json:"features"`
+	Profile     string
+	ClusterName string
+	Reuse       bool
+	Keep        bool
+	RepoRoot    string
+	ReportDir   string
+	// Features the implementation claims; empty means the profile's
+	// default claims (Complete fills them).
+	Features []contract.Feature
 	// The existing profile: how to reach the cluster and its router.
-	Kubeconfig string `json:"kubeconfig"`
-	HTTPAddr   string `json:"httpAddr"`
-	HTTPSAddr  string `json:"httpsAddr"`
-	Domain     string `json:"domain"`
+	Kubeconfig string
+	HTTPAddr   string
+	HTTPSAddr  string
+	Domain     string
 	// RouterImage is a local Docker image the kind profile deploys as the
 	// router instead of the reference one (never pulled).
-	RouterImage string `json:"routerImage"`
+	RouterImage string
 	// The implementation named in the report.
-	ImplementationOrganization string   `json:"implementationOrganization"`
-	ImplementationURL          string   `json:"implementationURL"`
-	ImplementationContact      []string `json:"implementationContact"`
-	ImplementationName         string   `json:"implementationName"`
-	ImplementationVersion      string   `json:"implementationVersion"`
-	Timeouts                   Timeouts `json:"-"`
+	ImplementationOrganization string
+	ImplementationProject      string
+	ImplementationURL          string
+	ImplementationContact      []string
+	ImplementationVersion      string
+	Timeouts                   Timeouts
 }
 
 // Timeouts are every wait of the suite, by name: no spec writes a
@@ -64,152 +73,11 @@ type Timeouts struct {
 	Consecutive int
 }
 
-// optionsFile is the -config file: the options, with timeouts written as
-// durations ("90s", "3m").
-type optionsFile struct {
-	Options  `json:",inline"`
-	Timeouts struct {
-		ClusterReady string `json:"clusterReady"`
-		PodReady     string `json:"podReady"`
-		Converge     string `json:"converge"`
-		CRLRefresh   string `json:"crlRefresh"`
-		Poll         string `json:"poll"`
-		Consecutive  int    `json:"consecutive"`
-	} `json:"timeouts"`
-}
-
-// Flags are the suite's options as command-line flags, with the -config
-// file beneath them.
-type Flags struct {
-	fs                   *flag.FlagSet
-	opts                 Options
-	configFile, features string
-}
-
-// RegisterFlags declares the suite's flags on fs.
-func RegisterFlags(fs *flag.FlagSet) *Flags {
-	d := DefaultOptions()
-	fl := &Flags{fs: fs}
-	o := &fl.opts
-	fs.StringVar(&fl.configFile, "config", "", "YAML file of options (flags given on the command line win)")
-	fs.StringVar(&fl.features, "features", "", "comma-separated feature labels the implementation claims (default: every feature for the reference router; the OpenShift router's, without delegation, for -router-image or the existing profile)")
-	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "existing profile: the cluster's kubeconfig")
-	fs.StringVar(&o.HTTPAddr, "http-addr", "", "existing profile: host:port reaching the router's HTTP port")
-	fs.StringVar(&o.HTTPSAddr, "https-addr", "", "existing profile: host:port reaching the router's HTTPS port")
-	fs.StringVar(&o.Domain, "domain", "", "existing profile: the IngressController's apps domain")
-	fs.StringVar(&o.RouterImage, "router-image", "", "kind profile: a local Docker image to run as the router instead of the reference one (make e2e ROUTER_IMAGE=...)")
-	fs.StringVar(&o.ImplementationOrganization, "implementation-organization", "", "who makes the router, in the report")
-	fs.StringVar(&o.ImplementationURL, "implementation-url", "", "where the router lives, in the report")
-	fs.Func("implementation-contact", "whom to ask about the router, in the report (repeatable)", func(v string) error {
-		o.ImplementationContact = append(o.ImplementationContact, v)
-		return nil
-	})
-	fs.StringVar(&o.ImplementationName, "implementation-name", "", "the router's name in the report (default: reference-router, or the -router-image repository)")
-	fs.StringVar(&o.ImplementationVersion, "implementation-version", "", "the router's version in the report (default: the image's version label, its tag, or the suite version)")
-	fs.StringVar(&o.Profile, "profile", d.Profile, "cluster profile: kind (hermetic, built here) or existing (any kubeconfig)")
-	fs.StringVar(&o.ClusterName, "cluster-name", d.ClusterName, "kind cluster name")
-	fs.BoolVar(&o.Reuse, "reuse", false, "reuse an existing kind cluster of that name (fast dev loop)")
-	fs.BoolVar(&o.Keep, "keep", false, "keep the cluster after the run (debugging)")
-	fs.StringVar(&o.RepoRoot, "repo", d.RepoRoot, "the suite's checkout")
-	fs.StringVar(&o.ReportDir, "report-dir", d.ReportDir, "where reports and failure dumps go")
-	fs.DurationVar(&o.Timeouts.ClusterReady, "timeout-cluster-ready", d.Timeouts.ClusterReady, "node and CoreDNS readiness")
-	fs.DurationVar(&o.Timeouts.PodReady, "timeout-pod-ready", d.Timeouts.PodReady, "a spec's pods becoming ready")
-	fs.DurationVar(&o.Timeouts.Converge, "timeout-converge", d.Timeouts.Converge, "a request reaching its expected outcome")
-	fs.DurationVar(&o.Timeouts.CRLRefresh, "timeout-crl-refresh", d.Timeouts.CRLRefresh, "a CRL change reaching the router (upstream retries a failed download after 5 minutes)")
-	fs.DurationVar(&o.Timeouts.Poll, "poll-interval", d.Timeouts.Poll, "the interval between two attempts of a wait")
-	fs.IntVar(&o.Timeouts.Consecutive, "consecutive", d.Timeouts.Consecutive, "answers in a row that make convergence")
-	return fl
-}
-
-// Options applies the -config file under the flags given on the command
-// line, fills defaults and checks the result; call after the flags are
-// parsed.
-func (fl *Flags) Options() (Options, error) {
-	set := map[string]bool{}
-	fl.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	o := fl.opts
-	if fl.configFile != "" {
-		file, err := readOptionsFile(fl.configFile)
-		if err != nil {
-			return Options{}, err
-		}
-		merge(&o, file, set)
-	}
-	if set["features"] || len(o.Features) == 0 {
-		o.Features = nil
-		for _, f := range strings.Split(fl.features, ",") {
-			if f = strings.TrimSpace(f); f != "" {
-				o.Features = append(o.Features, f)
-			}
-		}
-	}
-	return o, Validate(&o)
-}
-
-// readOptionsFile reads a -config file; its durations are Go duration
-// strings.
-func readOptionsFile(path string) (Options, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return Options{}, fmt.Errorf("-config: %w", err)
-	}
-	var file optionsFile
-	if err := yaml.UnmarshalStrict(data, &file); err != nil {
-		return Options{}, fmt.Errorf("-config %s: %w", path, err)
-	}
-	for _, t := range []struct {
-		text string
-		dst  *time.Duration
-	}{{file.Timeouts.ClusterReady, &file.Options.Timeouts.ClusterReady}, {file.Timeouts.PodReady, &file.Options.Timeouts.PodReady}, {file.Timeouts.Converge, &file.Options.Timeouts.Converge},
-		{file.Timeouts.CRLRefresh, &file.Options.Timeouts.CRLRefresh}, {file.Timeouts.Poll, &file.Options.Timeouts.Poll}} {
-		if t.text == "" {
-			continue
-		}
-		d, err := time.ParseDuration(t.text)
-		if err != nil {
-			return Options{}, fmt.Errorf("-config %s: timeouts: %w", path, err)
-		}
-		*t.dst = d
-	}
-	file.Options.Timeouts.Consecutive = file.Timeouts.Consecutive
-	return file.Options, nil
-}
-
-// Validate fills the claimed features' default and checks o: what
-// Finish does after reading flags, and what a library caller's options
-// go through (conformance.Run).
-func Validate(o *Options) error {
-	if len(o.Features) == 0 {
-		o.Features = DefaultFeatures(o)
-	}
-	for _, f := range o.Features {
-		if FeatureOf([]string{f}) == "" {
-			return fmt.Errorf("-features: %q is no feature of the conformance table", f)
-		}
-	}
-	switch o.Profile {
-	case KindProfile:
-	case ExistingProfile:
-		if o.RouterImage != "" {
-			return errors.New("-router-image applies to the kind profile only: on an existing cluster the router is already deployed")
-		}
-		if o.Kubeconfig == "" || o.HTTPAddr == "" || o.HTTPSAddr == "" || o.Domain == "" {
-			return errors.New("profile existing needs -kubeconfig, -http-addr, -https-addr and -domain")
-		}
-	default:
-		return fmt.Errorf("-profile %q: want kind or existing", o.Profile)
-	}
-	if o.Timeouts.Consecutive < 1 {
-		return errors.New("-consecutive must be at least 1")
-	}
-	for name, d := range map[string]time.Duration{"timeout-cluster-ready": o.Timeouts.ClusterReady, "timeout-pod-ready": o.Timeouts.PodReady, "timeout-converge": o.Timeouts.Converge,
-		"timeout-crl-refresh": o.Timeouts.CRLRefresh, "poll-interval": o.Timeouts.Poll} {
-		if d <= 0 {
-			return fmt.Errorf("-%s must be positive", name)
-		}
-	}
-	return nil
-}
+// The profiles, by their option value.
+const (
+	KindProfile     = "kind"
+	ExistingProfile = "existing"
+)
 
 // DefaultOptions are the options of a run that sets nothing: the kind
 // profile with the reference router, and the documented waits.
@@ -223,49 +91,270 @@ func DefaultOptions() Options {
 	}
 }
 
-// merge copies the file's values into o except where a flag was given.
-func merge(o *Options, file Options, set map[string]bool) {
-	str := func(flagName string, dst *string, v string) {
-		if !set[flagName] && v != "" {
-			*dst = v
+// option is one row of the table: where it lives in Options, and how a
+// flag and the file name it.
+type option struct {
+	flag, file, usage string
+	value             setter
+}
+
+// setter reads an option's text (a flag's value, or the file's).
+type setter interface {
+	set(string) error
+	isBool() bool
+}
+
+type stringOpt struct{ p *string }
+type boolOpt struct{ p *bool }
+type intOpt struct{ p *int }
+type durationOpt struct{ p *time.Duration }
+type listOpt struct{ p *[]string }
+type featuresOpt struct{ p *[]contract.Feature }
+
+func (v stringOpt) set(s string) error { *v.p = s; return nil }
+func (v boolOpt) set(s string) error {
+	b, err := strconv.ParseBool(s)
+	*v.p = b
+	return err
+}
+func (v intOpt) set(s string) error {
+	n, err := strconv.Atoi(s)
+	*v.p = n
+	return err
+}
+func (v durationOpt) set(s string) error {
+	d, err := time.ParseDuration(s)
+	*v.p = d
+	return err
+}
+
+// A list option appends: repeated flags, or the file's list.
+func (v listOpt) set(s string) error { *v.p = append(*v.p, s); return nil }
+
+// Features are comma-separated (-features a,b) and replace the default.
+func (v featuresOpt) set(s string) error {
+	*v.p = nil
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			*v.p = append(*v.p, contract.Feature(f))
 		}
 	}
-	str("profile", &o.Profile, file.Profile)
-	str("cluster-name", &o.ClusterName, file.ClusterName)
-	str("repo", &o.RepoRoot, file.RepoRoot)
-	str("report-dir", &o.ReportDir, file.ReportDir)
-	str("kubeconfig", &o.Kubeconfig, file.Kubeconfig)
-	str("http-addr", &o.HTTPAddr, file.HTTPAddr)
-	str("https-addr", &o.HTTPSAddr, file.HTTPSAddr)
-	str("domain", &o.Domain, file.Domain)
-	str("router-image", &o.RouterImage, file.RouterImage)
-	str("implementation-organization", &o.ImplementationOrganization, file.ImplementationOrganization)
-	str("implementation-url", &o.ImplementationURL, file.ImplementationURL)
-	if !set["implementation-contact"] && len(file.ImplementationContact) > 0 {
-		o.ImplementationContact = file.ImplementationContact
+	return nil
+}
+func (stringOpt) isBool() bool   { return false }
+func (boolOpt) isBool() bool     { return true }
+func (intOpt) isBool() bool      { return false }
+func (durationOpt) isBool() bool { return false }
+func (listOpt) isBool() bool     { return false }
+func (featuresOpt) isBool() bool { return false }
+
+// table is every option of o.
+func (o *Options) table() []option {
+	t := &o.Timeouts
+	return []option{
+		{"profile", "profile", "cluster profile: kind (hermetic, built here) or existing (any kubeconfig)", stringOpt{&o.Profile}},
+		{"cluster-name", "clusterName", "kind cluster name", stringOpt{&o.ClusterName}},
+		{"reuse", "reuse", "reuse an existing kind cluster of that name (fast dev loop)", boolOpt{&o.Reuse}},
+		{"keep", "keep", "keep the cluster after the run (debugging)", boolOpt{&o.Keep}},
+		{"repo", "repo", "the suite's checkout", stringOpt{&o.RepoRoot}},
+		{"report-dir", "reportDir", "where reports and failure dumps go", stringOpt{&o.ReportDir}},
+		{"features", "features", "comma-separated feature labels the implementation claims (default: what the profile and router can claim, contract/features.go)", featuresOpt{&o.Features}},
+		{"kubeconfig", "kubeconfig", "existing profile: the cluster's kubeconfig", stringOpt{&o.Kubeconfig}},
+		{"http-addr", "httpAddr", "existing profile: host:port reaching the router's HTTP port", stringOpt{&o.HTTPAddr}},
+		{"https-addr", "httpsAddr", "existing profile: host:port reaching the router's HTTPS port", stringOpt{&o.HTTPSAddr}},
+		{"domain", "domain", "existing profile: the IngressController's apps domain", stringOpt{&o.Domain}},
+		{"router-image", "routerImage", "kind profile: a local Docker image to run as the router instead of the reference one (make e2e ROUTER_IMAGE=...)", stringOpt{&o.RouterImage}},
+		{"implementation-organization", "implementationOrganization", "who makes the router, in the report", stringOpt{&o.ImplementationOrganization}},
+		{"implementation-project", "implementationProject", "the router's name in the report (default: reference-router, or the router image's repository)", stringOpt{&o.ImplementationProject}},
+		{"implementation-url", "implementationURL", "where the router lives, in the report", stringOpt{&o.ImplementationURL}},
+		{"implementation-contact", "implementationContact", "whom to ask about the router, in the report (repeatable)", listOpt{&o.ImplementationContact}},
+		{"implementation-version", "implementationVersion", "the router's version in the report (default: the image's version label, or its tag)", stringOpt{&o.ImplementationVersion}},
+		{"timeout-cluster-ready", "timeouts.clusterReady", "node, CoreDNS and router readiness", durationOpt{&t.ClusterReady}},
+		{"timeout-pod-ready", "timeouts.podReady", "a spec's pods becoming ready, an IngressController rollout", durationOpt{&t.PodReady}},
+		{"timeout-converge", "timeouts.converge", "a request reaching its expected outcome", durationOpt{&t.Converge}},
+		{"timeout-crl-refresh", "timeouts.crlRefresh", "a CRL change reaching the router (upstream retries a failed download after 5 minutes)", durationOpt{&t.CRLRefresh}},
+		{"poll-interval", "timeouts.poll", "the interval between two attempts of a wait", durationOpt{&t.Poll}},
+		{"consecutive", "timeouts.consecutive", "answers in a row that make convergence", intOpt{&t.Consecutive}},
 	}
-	str("implementation-name", &o.ImplementationName, file.ImplementationName)
-	str("implementation-version", &o.ImplementationVersion, file.ImplementationVersion)
-	if !set["reuse"] && file.Reuse {
-		o.Reuse = true
-	}
-	if !set["keep"] && file.Keep {
-		o.Keep = true
-	}
-	if !set["features"] && len(file.Features) > 0 {
-		o.Features = file.Features
-	}
-	dur := func(flagName string, dst *time.Duration, v time.Duration) {
-		if !set[flagName] && v > 0 {
-			*dst = v
+}
+
+// Effective lists every option's value by flag name, for the report.
+func (o Options) Effective() map[string]string {
+	out := map[string]string{}
+	for _, opt := range o.table() {
+		switch v := opt.value.(type) {
+		case stringOpt:
+			out[opt.flag] = *v.p
+		case boolOpt:
+			out[opt.flag] = strconv.FormatBool(*v.p)
+		case intOpt:
+			out[opt.flag] = strconv.Itoa(*v.p)
+		case durationOpt:
+			out[opt.flag] = v.p.String()
+		case listOpt:
+			out[opt.flag] = strings.Join(*v.p, ",")
+		case featuresOpt:
+			var s []string
+			for _, f := range *v.p {
+				s = append(s, string(f))
+			}
+			out[opt.flag] = strings.Join(s, ",")
 		}
 	}
-	dur("timeout-cluster-ready", &o.Timeouts.ClusterReady, file.Timeouts.ClusterReady)
-	dur("timeout-pod-ready", &o.Timeouts.PodReady, file.Timeouts.PodReady)
-	dur("timeout-converge", &o.Timeouts.Converge, file.Timeouts.Converge)
-	dur("timeout-crl-refresh", &o.Timeouts.CRLRefresh, file.Timeouts.CRLRefresh)
-	dur("poll-interval", &o.Timeouts.Poll, file.Timeouts.Poll)
-	if !set["consecutive"] && file.Timeouts.Consecutive > 0 {
-		o.Timeouts.Consecutive = file.Timeouts.Consecutive
+	return out
+}
+
+// Flags are the suite's options as command-line flags, with the -config
+// file beneath them.
+type Flags struct {
+	configFile string
+	// given holds each flag's values as typed, in order: applied over
+	// the defaults and the file.
+	given map[string][]string
+}
+
+// flagValue records a flag's raw text; the table's setter reads it later.
+type flagValue struct {
+	name  string
+	given map[string][]string
+	bool  bool
+}
+
+func (v flagValue) String() string     { return "" }
+func (v flagValue) IsBoolFlag() bool   { return v.bool }
+func (v flagValue) Set(s string) error { v.given[v.name] = append(v.given[v.name], s); return nil }
+
+// RegisterFlags declares the suite's flags on fs.
+func RegisterFlags(fs *flag.FlagSet) *Flags {
+	fl := &Flags{given: map[string][]string{}}
+	fs.StringVar(&fl.configFile, "config", "", "YAML file of options (flags given on the command line win)")
+	d := DefaultOptions()
+	defaults := d.Effective()
+	for _, opt := range d.table() {
+		usage := opt.usage
+		if def := defaults[opt.flag]; def != "" && def != "false" {
+			usage += " (default " + def + ")"
+		}
+		fs.Var(flagValue{name: opt.flag, given: fl.given, bool: opt.value.isBool()}, opt.flag, usage)
 	}
+	return fl
+}
+
+// Options are the defaults, then the -config file, then the flags given;
+// call after the flags are parsed. Complete and Validate come after.
+func (fl *Flags) Options() (Options, error) {
+	o := DefaultOptions()
+	table := o.table()
+	if fl.configFile != "" {
+		if err := applyFile(fl.configFile, table); err != nil {
+			return Options{}, err
+		}
+	}
+	for _, opt := range table {
+		values, ok := fl.given[opt.flag]
+		if !ok {
+			continue
+		}
+		if l, isList := opt.value.(listOpt); isList {
+			*l.p = nil // the flags replace the file's list
+		}
+		for _, v := range values {
+			if err := opt.value.set(v); err != nil {
+				return Options{}, fmt.Errorf("-%s %q: %w", opt.flag, v, err)
+			}
+		}
+	}
+	return o, nil
+}
+
+// applyFile sets every key of a -config file through the table; a key
+// the table does not know is an error, so a typo is never ignored.
+func applyFile(path string, table []option) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("-config: %w", err)
+	}
+	var doc map[string]any
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return fmt.Errorf("-config %s: %w", path, err)
+	}
+	values := map[string]any{}
+	flatten("", doc, values)
+	keys := make([]string, 0, len(values))
+	for k := range values {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		i := slices.IndexFunc(table, func(o option) bool { return o.file == key })
+		if i < 0 {
+			return fmt.Errorf("-config %s: unknown option %q", path, key)
+		}
+		opt := table[i]
+		texts := []string{fmt.Sprint(values[key])}
+		if list, ok := values[key].([]any); ok {
+			texts = nil
+			for _, item := range list {
+				texts = append(texts, fmt.Sprint(item))
+			}
+			if _, isFeatures := opt.value.(featuresOpt); isFeatures {
+				texts = []string{strings.Join(texts, ",")}
+			}
+		}
+		for _, text := range texts {
+			if err := opt.value.set(text); err != nil {
+				return fmt.Errorf("-config %s: %s: %q: %w", path, key, text, err)
+			}
+		}
+	}
+	return nil
+}
+
+func flatten(prefix string, in map[string]any, out map[string]any) {
+	for k, v := range in {
+		if nested, ok := v.(map[string]any); ok {
+			flatten(prefix+k+".", nested, out)
+			continue
+		}
+		out[prefix+k] = v
+	}
+}
+
+// Complete fills what the options leave to the profile: the features
+// claimed by default are those of the table the profile and the router
+// under test can claim (contract.Features' Needs).
+func Complete(o *Options, caps Capabilities) {
+	if len(o.Features) == 0 {
+		o.Features = caps.DefaultFeatures()
+	}
+}
+
+// Validate checks completed options; every message names the flag.
+func Validate(o Options) error {
+	for _, f := range o.Features {
+		if _, ok := contract.LookupFeature(string(f)); !ok {
+			return fmt.Errorf("-features: %q is no feature of the conformance table (contract/features.go)", f)
+		}
+	}
+	switch o.Profile {
+	case KindProfile:
+	case ExistingProfile:
+		if o.RouterImage != "" {
+			return errors.New("-router-image applies to the kind profile only: on an existing cluster the router is already deployed")
+		}
+		if o.Kubeconfig == "" || o.HTTPAddr == "" || o.HTTPSAddr == "" || o.Domain == "" {
+			return errors.New("profile existing needs -kubeconfig, -http-addr, -https-addr and -domain")
+		}
+	default:
+		return fmt.Errorf("-profile %q: want %s or %s", o.Profile, KindProfile, ExistingProfile)
+	}
+	if o.Timeouts.Consecutive < 1 {
+		return errors.New("-consecutive must be at least 1")
+	}
+	for _, opt := range o.table() {
+		if d, ok := opt.value.(durationOpt); ok && *d.p <= 0 {
+			return fmt.Errorf("-%s must be positive", opt.flag)
+		}
+	}
+	return nil
 }

@@ -6,19 +6,28 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/router-conformance/suite/contract"
 )
+
+func parse(t *testing.T, args ...string) (Options, error) {
+	t.Helper()
+	fs := flag.NewFlagSet("e2e", flag.ContinueOnError)
+	flags := RegisterFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	return flags.Options()
+}
+
+var kindCaps = Capabilities{Profile: KindProfile, OwnIngressControllers: true, MaxParallel: 4, KindHarness: true, ReferenceRouter: true}
 
 func TestConfigFileUnderFlags(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "e2e.yaml")
-	if err := os.WriteFile(file, []byte("clusterName: from-file\nkeep: true\nfeatures: [hsts, client-tls]\ntimeouts:\n  converge: 45s\n  podReady: 3m\n"), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte("clusterName: from-file\nkeep: true\nfeatures: [hsts, client-tls]\nimplementationContact: [a@example.com, b@example.com]\ntimeouts:\n  converge: 45s\n  podReady: 3m\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fs := flag.NewFlagSet("e2e", flag.ContinueOnError)
-	flags := RegisterFlags(fs)
-	if err := fs.Parse([]string{"-config", file, "-timeout-converge", "10s"}); err != nil {
-		t.Fatal(err)
-	}
-	opts, err := flags.Options()
+	opts, err := parse(t, "-config", file, "-timeout-converge", "10s", "-implementation-contact", "c@example.com")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,8 +37,28 @@ func TestConfigFileUnderFlags(t *testing.T) {
 	if opts.Timeouts.Converge != 10*time.Second {
 		t.Errorf("the flag must win over the file: converge %s", opts.Timeouts.Converge)
 	}
-	if len(opts.Features) != 2 || opts.Features[0] != "hsts" {
+	if len(opts.Features) != 2 || opts.Features[0] != contract.FeatureHSTS {
 		t.Errorf("features = %v", opts.Features)
+	}
+	if len(opts.ImplementationContact) != 1 || opts.ImplementationContact[0] != "c@example.com" {
+		t.Errorf("the contact flag must replace the file's list: %v", opts.ImplementationContact)
+	}
+	if opts.Timeouts.Poll != DefaultOptions().Timeouts.Poll {
+		t.Errorf("an option neither file nor flag sets keeps its default: poll %s", opts.Timeouts.Poll)
+	}
+}
+
+func TestAFlagNotGivenLeavesTheFileAlone(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "e2e.yaml")
+	if err := os.WriteFile(file, []byte("reuse: true\ntimeouts:\n  consecutive: 5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts, err := parse(t, "-config", file, "-keep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !opts.Reuse || !opts.Keep || opts.Timeouts.Consecutive != 5 {
+		t.Errorf("got reuse %v keep %v consecutive %d", opts.Reuse, opts.Keep, opts.Timeouts.Consecutive)
 	}
 }
 
@@ -40,31 +69,67 @@ func TestBadOptionsSayWhatIsWrong(t *testing.T) {
 	}{
 		{[]string{"-profile", "cloud"}, `-profile "cloud": want kind or existing`},
 		{[]string{"-profile", "existing"}, "profile existing needs -kubeconfig, -http-addr, -https-addr and -domain"},
-		{[]string{"-features", "hsts,teleport"}, `-features: "teleport" is no feature of the conformance table`},
+		{[]string{"-features", "hsts,teleport"}, `-features: "teleport" is no feature of the conformance table (contract/features.go)`},
 		{[]string{"-timeout-converge", "0s"}, "-timeout-converge must be positive"},
 	} {
-		fs := flag.NewFlagSet("e2e", flag.ContinueOnError)
-		flags := RegisterFlags(fs)
-		if err := fs.Parse(tc.args); err != nil {
-			t.Fatal(err)
+		opts, err := parse(t, tc.args...)
+		if err == nil {
+			Complete(&opts, kindCaps)
+			err = Validate(opts)
 		}
-		if _, err := flags.Options(); err == nil || err.Error() != tc.want {
+		if err == nil || err.Error() != tc.want {
 			t.Errorf("%v: got %v, want %q", tc.args, err, tc.want)
 		}
+	}
+	if _, err := parse(t, "-timeout-converge", "soon"); err == nil || err.Error() != `-timeout-converge "soon": time: invalid duration "soon"` {
+		t.Errorf("a duration that does not parse: %v", err)
+	}
+}
+
+func TestAnUnknownFileKeyIsAnError(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "e2e.yaml")
+	if err := os.WriteFile(file, []byte("timeouts:\n  convergence: 45s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := parse(t, "-config", file)
+	if want := `-config ` + file + `: unknown option "timeouts.convergence"`; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
 	}
 }
 
 func TestTheExampleConfigLoads(t *testing.T) {
-	fs := flag.NewFlagSet("e2e", flag.ContinueOnError)
-	flags := RegisterFlags(fs)
-	if err := fs.Parse([]string{"-config", "../example-config.yaml"}); err != nil {
-		t.Fatal(err)
+	opts, err := parse(t, "-config", "../example-config.yaml")
+	if err == nil {
+		Complete(&opts, kindCaps)
+		err = Validate(opts)
 	}
-	opts, err := flags.Options()
 	if err != nil {
 		t.Fatalf("e2e/example-config.yaml: %v", err)
 	}
-	if opts.Timeouts.Converge != 30*time.Second || len(opts.Features) != len(KindFeatures) || opts.Profile != KindProfile || opts.Timeouts.CRLRefresh != 5*time.Minute+30*time.Second || opts.Timeouts.Consecutive != 3 {
+	if opts.Timeouts.Converge != 30*time.Second || len(opts.Features) != len(contract.Features) || opts.Profile != KindProfile || opts.Timeouts.CRLRefresh != 5*time.Minute+30*time.Second || opts.Timeouts.Consecutive != 3 {
 		t.Errorf("example config read as %+v", opts)
+	}
+}
+
+func TestDefaultClaimsFollowTheCapabilities(t *testing.T) {
+	for _, tc := range []struct {
+		caps Capabilities
+		want []contract.Feature
+	}{
+		{kindCaps, []contract.Feature{"router", "hsts", "header-actions", "sharding", "hsts-policy", "client-tls", "component-routes", "delegation", "smoke"}},
+		{Capabilities{Profile: KindProfile, OwnIngressControllers: true, KindHarness: true}, []contract.Feature{"router", "hsts", "header-actions", "sharding", "hsts-policy", "client-tls", "component-routes", "smoke"}},
+		{Capabilities{Profile: ExistingProfile}, []contract.Feature{"router", "hsts", "header-actions", "hsts-policy", "client-tls", "component-routes"}},
+	} {
+		got := tc.caps.DefaultFeatures()
+		if len(got) != len(tc.want) {
+			t.Errorf("%+v: got %v, want %v", tc.caps, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%+v: got %v, want %v", tc.caps, got, tc.want)
+				break
+			}
+		}
 	}
 }

@@ -41,12 +41,12 @@ func (f *Framework) CreatePod(ctx context.Context, pod *corev1.Pod) *corev1.Pod 
 	_, err := f.Clientset.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "create pod %s/%s", pod.Namespace, pod.Name)
 	var live *corev1.Pod
-	Eventually(func(g Gomega) {
+	f.Eventually(ctx, func(g Gomega) {
 		p, err := f.Clientset.CoreV1().Pods(pod.Namespace).Get(ctx, pod.Name, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(podReady(p)).To(BeTrue(), "pod %s/%s phase %s: %v", p.Namespace, p.Name, p.Status.Phase, p.Status.ContainerStatuses)
 		live = p
-	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.PodReady).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed())
 	return live
 }
 
@@ -60,11 +60,11 @@ func (f *Framework) CreateDeployment(ctx context.Context, d *appsv1.Deployment) 
 // WaitDeploymentReady waits until every replica of Deployment ns/name is
 // ready.
 func (f *Framework) WaitDeploymentReady(ctx context.Context, ns, name string) {
-	Eventually(func(g Gomega) {
+	f.Eventually(ctx, func(g Gomega) {
 		live, err := f.Clientset.AppsV1().Deployments(ns).Get(ctx, name, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(live.Status.ReadyReplicas).To(Equal(*live.Spec.Replicas), "deployment %s/%s ready replicas", ns, name)
-	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.PodReady).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed())
 }
 
 func podReady(p *corev1.Pod) bool {

@@ -1,83 +1,127 @@
 package framework
 
 import (
-	"strings"
+	"encoding/xml"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
 	"time"
 
+	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/router-conformance/suite/images"
 	"github.com/router-conformance/suite/reports"
 )
 
-// WriteConformance writes conformance.{yaml,json} and summary.md into the
-// report directory from the suite's report.
-func (f *Framework) WriteConformance(report types.Report) error {
+// Conformance is the run's verdict, built from Ginkgo's report the same
+// way the verifier re-derives it from report.json (reports.FromGinkgo).
+func (f *Framework) Conformance(report types.Report) reports.Report {
+	specs, run := reports.FromGinkgo(report)
 	meta := reports.Meta{
 		Implementation: f.implementation(),
-		SuiteVersion:   SuiteVersion,
-		Profile:        f.Opts.Profile,
+		Suite:          reports.CurrentSuite(),
+		Profile:        f.Caps.Profile,
+		Platform:       f.Caps.Platform,
+		Options:        f.effectiveOptions(report),
 		Date:           report.StartTime,
-		Duration:       report.RunTime.Round(time.Second).String(),
+		Duration:       reports.Duration(report.RunTime.Round(time.Second)),
 	}
 	meta.KubernetesVersion = "unknown"
-	if f.Env != nil && f.KubernetesVersion != "" {
-		meta.KubernetesVersion = f.KubernetesVersion
-	}
-	var specs []reports.SpecResult
-	for _, s := range report.SpecReports {
-		if s.LeafNodeType != types.NodeTypeIt {
-			continue
+	if f.Env != nil {
+		if f.KubernetesVersion != "" {
+			meta.KubernetesVersion = f.KubernetesVersion
 		}
-		state := reports.Failed
-		switch {
-		case s.State.Is(types.SpecStatePassed):
-			state = reports.Passed
-		case s.State.Is(types.SpecStateSkipped | types.SpecStatePending):
-			state = reports.Skipped
-		}
-		specs = append(specs, reports.SpecResult{Name: s.FullText(), Labels: s.Labels(), State: state, Duration: s.RunTime})
+		meta.NodeImage = reports.NodeImage{Ref: f.NodeImage.Ref, ID: f.NodeImage.ID}
 	}
-	return reports.Build(meta, Features, f.Claimed(), specs).Write(f.Opts.ReportDir)
+	return reports.Build(meta, f.Opts.Features, specs, run)
+}
+
+// WriteConformance writes conformance.{yaml,json}, summary.md and
+// junit.xml (Ginkgo's, with the provenance as properties) into the report
+// directory.
+func (f *Framework) WriteConformance(report types.Report) error {
+	r := f.Conformance(report)
+	if err := r.Write(f.Opts.ReportDir); err != nil {
+		return err
+	}
+	return writeJUnit(report, filepath.Join(f.Opts.ReportDir, "junit.xml"), r.JUnitProperties())
+}
+
+// effectiveOptions are the options that shaped the run, Ginkgo's included.
+func (f *Framework) effectiveOptions(report types.Report) map[string]string {
+	out := f.Opts.Effective()
+	cfg := report.SuiteConfig
+	out["ginkgo.procs"] = strconv.Itoa(cfg.ParallelTotal)
+	out["ginkgo.label-filter"] = cfg.LabelFilter
+	out["ginkgo.timeout"] = cfg.Timeout.String()
+	return out
+}
+
+// writeJUnit writes Ginkgo's JUnit report (what CI dashboards read) with
+// the run's provenance added to the suite's properties.
+func writeJUnit(report types.Report, path string, props map[string]string) error {
+	tmp := path + ".tmp"
+	if err := reporters.GenerateJUnitReport(report, tmp); err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	data, err := os.ReadFile(tmp)
+	if err != nil {
+		return err
+	}
+	var suites reporters.JUnitTestSuites
+	if err := xml.Unmarshal(data, &suites); err != nil {
+		return fmt.Errorf("read back %s: %w", tmp, err)
+	}
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for i := range suites.TestSuites {
+		for _, k := range keys {
+			suites.TestSuites[i].Properties.Properties = append(suites.TestSuites[i].Properties.Properties, reporters.JUnitProperty{Name: "conformance." + k, Value: props[k]})
+		}
+	}
+	out, err := xml.MarshalIndent(suites, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append([]byte(xml.Header), append(out, '\n')...), 0o644)
 }
 
 // implementation names the router under test: the options win, then what
 // the router image says of itself.
 func (f *Framework) implementation() reports.Implementation {
 	impl := reports.Implementation{
-		Organization: f.Opts.ImplementationOrganization, Name: f.Opts.ImplementationName, URL: f.Opts.ImplementationURL,
+		Organization: f.Opts.ImplementationOrganization, Project: f.Opts.ImplementationProject, URL: f.Opts.ImplementationURL,
 		Contact: f.Opts.ImplementationContact, Version: f.Opts.ImplementationVersion,
 	}
-	var img images.RouterImage
+	var img RouterImage
 	if f.Env != nil {
 		img = f.Router
-		impl.Image, impl.ImageID, impl.HAProxyVersion = img.Ref, img.ID, img.HAProxyVersion
+	} else if f.Opts.RouterImage != "" {
+		img.Ref = f.Opts.RouterImage
 	}
-	repo, tag := splitRef(img.Ref)
-	if impl.Name == "" {
-		impl.Name = "reference-router"
-		if f.Opts.RouterImage != "" {
-			impl.Name = repo
+	impl.Image, impl.ImageDigest, impl.ImageID, impl.HAProxyVersion = img.Ref, img.Digest, img.ID, img.HAProxyVersion
+	name, tag, _, _ := reports.ParseImageRef(img.Ref)
+	if impl.Project == "" {
+		impl.Project = "reference-router"
+		if !f.Caps.ReferenceRouter && name != "" {
+			impl.Project = name
 		}
 	}
 	if impl.Version == "" {
 		switch {
 		case img.Version != "":
 			impl.Version = img.Version
-		case f.Opts.RouterImage != "" && tag != "":
+		case !f.Caps.ReferenceRouter && tag != "":
 			impl.Version = tag
-		default:
-			impl.Version = SuiteVersion
+		case f.Caps.ReferenceRouter:
+			impl.Version = reports.CurrentSuite().Version
 		}
 	}
 	return impl
-}
-
-// splitRef splits "repo:tag" (a registry port is not a tag).
-func splitRef(ref string) (repo, tag string) {
-	i := strings.LastIndex(ref, ":")
-	if i < 0 || strings.Contains(ref[i:], "/") {
-		return ref, ""
-	}
-	return ref[:i], ref[i+1:]
 }

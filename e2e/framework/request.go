@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/reports"
 )
 
 // HTTP is a plain HTTP request for host through the router.
@@ -41,7 +42,7 @@ func WithHeader(r httpclient.Request, name, value string) httpclient.Request {
 // logs can be read spec by spec.
 func Do(ctx context.Context, r httpclient.Request) (*httpclient.Response, error) {
 	if r.Header.Get("User-Agent") == "" {
-		r = WithHeader(r, "User-Agent", "router-conformance/"+SuiteVersion+" ("+CurrentSpecReport().FullText()+")")
+		r = WithHeader(r, "User-Agent", "router-conformance/"+reports.SuiteVersion+" ("+CurrentSpecReport().FullText()+")")
 	}
 	return httpclient.Do(ctx, r)
 }

@@ -42,11 +42,11 @@ func (f *Framework) CreateRoute(ctx context.Context, r *routev1.Route) *routev1.
 // WaitAdmitted waits for the route's Admitted=True condition from the
 // router named "default".
 func (f *Framework) WaitAdmitted(ctx context.Context, r *routev1.Route) {
-	Eventually(func(g Gomega) {
+	f.Eventually(ctx, func(g Gomega) {
 		live, err := f.Routes.RouteV1().Routes(r.Namespace).Get(ctx, r.Name, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(Admitted(live)).To(Equal(corev1.ConditionTrue), "route %s/%s status %+v", r.Namespace, r.Name, live.Status)
-	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).Should(Succeed())
+	}).Should(Succeed())
 }
 
 // Admitted is the status of the default router's Admitted condition.
@@ -73,9 +73,9 @@ func AdmittedBy(r *routev1.Route, routerName string) corev1.ConditionStatus {
 
 // EventuallyRoute waits until check passes on the live route.
 func (f *Framework) EventuallyRoute(ctx context.Context, r *routev1.Route, check func(g Gomega, live *routev1.Route)) {
-	Eventually(func(g Gomega) {
+	f.Eventually(ctx, func(g Gomega) {
 		live, err := f.Routes.RouteV1().Routes(r.Namespace).Get(ctx, r.Name, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
 		check(g, live)
-	}).WithContext(ctx).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll).Should(Succeed())
+	}).Should(Succeed())
 }

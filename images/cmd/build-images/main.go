@@ -16,7 +16,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "build-images:", err)
 		os.Exit(1)
 	}
-	for _, s := range images.Components {
+	for _, s := range append([]images.Spec{images.ReferenceRouter}, images.Components...) {
 		fmt.Printf("%s=%s\n", s.Name, tags[s.Name])
 	}
 }

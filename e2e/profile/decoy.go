@@ -1,4 +1,4 @@
-package framework
+package profile
 
 import (
 	"context"

@@ -1,0 +1,96 @@
+package profile
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/images"
+)
+
+// existingProfile uses any cluster reachable with -kubeconfig whose router
+// the test process reaches at -http-addr and -https-addr. It installs
+// nothing; the fixture images (images.Components marked Fixture) are
+// built here and must be made available to the cluster under the printed
+// tags (kind load, a registry, ...).
+type existingProfile struct{ opts framework.Options }
+
+func (existingProfile) Capabilities() framework.Capabilities {
+	return framework.Capabilities{
+		Profile:  framework.ExistingProfile,
+		Platform: "the cluster's own (existing profile): its route admission and ingress operator",
+	}
+}
+
+func (p existingProfile) Up(ctx context.Context, logf func(string, ...any)) (*framework.Env, error) {
+	o := p.opts
+	root, err := filepath.Abs(o.RepoRoot)
+	if err != nil {
+		return nil, err
+	}
+	env := &framework.Env{Kubeconfig: o.Kubeconfig, HTTPAddr: o.HTTPAddr, HTTPSAddr: o.HTTPSAddr, Domain: o.Domain, Images: map[string]string{}, FixturePullPolicy: corev1.PullIfNotPresent}
+	for _, s := range images.Components {
+		if !s.Fixture {
+			continue
+		}
+		tag, err := images.Build(ctx, root, s)
+		if err != nil {
+			return nil, fmt.Errorf("fixture image %s: %w", s.Name, err)
+		}
+		env.Images[s.Name] = tag
+		logf("fixture image %s: %s (the cluster must be able to pull it)", s.Name, tag)
+	}
+	if env.Router, err = deployedRouter(ctx, o.Kubeconfig); err != nil {
+		return nil, err
+	}
+	return env, nil
+}
+
+func (existingProfile) Down(context.Context, bool, func(string, ...any)) error { return nil }
+
+// deployedRouter reads the default IngressController's router image from
+// its running pods: the image ID the kubelet reports is what was judged.
+func deployedRouter(ctx context.Context, kubeconfig string) (framework.RouterImage, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return framework.RouterImage{}, fmt.Errorf("-kubeconfig %s: %w", kubeconfig, err)
+	}
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return framework.RouterImage{}, err
+	}
+	sel := contract.RouterDeploymentLabel + "=" + contract.DefaultIngressController
+	pods, err := cs.CoreV1().Pods(contract.RouterNamespace).List(ctx, metav1.ListOptions{LabelSelector: sel})
+	if err != nil {
+		return framework.RouterImage{}, fmt.Errorf("list the router pods (%s in %s): %w", sel, contract.RouterNamespace, err)
+	}
+	for _, pod := range pods.Items {
+		for _, cs := range pod.Status.ContainerStatuses {
+			if cs.Name == "router" && cs.ImageID != "" {
+				img := framework.RouterImage{Ref: cs.Image, ID: cs.ImageID}
+				if _, digest, ok := cutDigest(cs.ImageID); ok {
+					img.Digest = digest
+				}
+				return img, nil
+			}
+		}
+	}
+	return framework.RouterImage{}, fmt.Errorf("no running router container in %s (pods %s): is the default IngressController's router deployed?", contract.RouterNamespace, sel)
+}
+
+// cutDigest splits "repo@sha256:..." (a kubelet image ID) at its digest.
+func cutDigest(imageID string) (string, string, bool) {
+	for i := len(imageID) - 1; i >= 0; i-- {
+		if imageID[i] == '@' {
+			return imageID[:i], imageID[i+1:], true
+		}
+	}
+	return imageID, "", false
+}

@@ -1,0 +1,131 @@
+package profile
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/router-conformance/suite/clusters/kind"
+	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/images"
+	"github.com/router-conformance/suite/platform/install"
+)
+
+// kindProfile creates (or reuses) the hermetic kind cluster, installs the
+// suite's platform (route admission, the reference ingress operator) and
+// the router under test in it.
+type kindProfile struct {
+	opts    framework.Options
+	cluster *kind.Cluster
+}
+
+func (p *kindProfile) Capabilities() framework.Capabilities {
+	return framework.Capabilities{
+		Profile:               framework.KindProfile,
+		OwnIngressControllers: true,
+		MaxParallel:           kind.ShardPairs,
+		KindHarness:           true,
+		ReferenceRouter:       p.opts.RouterImage == "",
+		Platform:              "the suite's own stand-ins (kind profile): the route admission webhook, the reference ingress operator and the fixture component",
+	}
+}
+
+func (p *kindProfile) Up(ctx context.Context, logf func(string, ...any)) (*framework.Env, error) {
+	c, env, err := KindUp(ctx, p.opts, logf)
+	p.cluster = c
+	return env, err
+}
+
+func (p *kindProfile) Down(ctx context.Context, failed bool, logf func(string, ...any)) error {
+	if p.cluster == nil {
+		return nil
+	}
+	if failed {
+		if err := p.cluster.ExportLogs(filepath.Join(p.opts.ReportDir, "failures", "cluster-logs")); err != nil {
+			logf("export cluster logs: %v", err)
+		}
+	}
+	if p.opts.Keep {
+		logf("keeping cluster %q: KUBECONFIG=%s", p.cluster.Name, p.cluster.Kubeconfig)
+		return nil
+	}
+	return p.cluster.Down(ctx, false)
+}
+
+// KindUp brings up (or reuses) the hermetic cluster, loads the images into
+// it and installs the platform and the router under test.
+func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any)) (*kind.Cluster, *framework.Env, error) {
+	root, err := filepath.Abs(o.RepoRoot)
+	if err != nil {
+		return nil, nil, err
+	}
+	// A router image of the user's is checked before anything is created,
+	// and the reference router is built only when it is the one judged.
+	routerRef := o.RouterImage
+	if routerRef != "" {
+		if _, err := images.DescribeRouter(ctx, routerRef); err != nil {
+			return nil, nil, err
+		}
+	} else if routerRef, err = images.Build(ctx, root, images.ReferenceRouter); err != nil {
+		return nil, nil, err
+	}
+	c, err := kind.Up(ctx, kind.Options{
+		Name: o.ClusterName, RepoRoot: root, Reuse: o.Reuse, ReplaceStale: true, ReadyTimeout: o.Timeouts.ClusterReady, Logf: logf,
+		Ports: kind.SuitePorts(0, 0),
+	})
+	if err != nil {
+		return c, nil, err
+	}
+	env := &framework.Env{Kubeconfig: c.Kubeconfig, NodeName: c.NodeName(), FixturePullPolicy: corev1.PullNever}
+	if env.Images, err = images.BuildComponents(ctx, root); err != nil {
+		return c, nil, err
+	}
+	router, err := images.DescribeRouter(ctx, routerRef)
+	if err != nil {
+		return c, nil, err
+	}
+	env.Router = describedImage(router)
+	if node, err := images.Inspect(ctx, c.NodeImage); err == nil {
+		env.NodeImage = framework.RouterImage{Ref: node.Ref, ID: node.ID}
+	}
+	tags := []string{routerRef}
+	for _, t := range env.Images {
+		tags = append(tags, t)
+	}
+	if err := c.LoadImages(ctx, tags...); err != nil {
+		return c, nil, err
+	}
+	if env.SmokeAddr, err = c.HostPort(ctx, kind.SmokeNodePort); err != nil {
+		return c, nil, err
+	}
+	if env.HTTPAddr, err = c.HostPort(ctx, 80); err != nil {
+		return c, nil, err
+	}
+	if env.HTTPSAddr, err = c.HostPort(ctx, 443); err != nil {
+		return c, nil, err
+	}
+	if env.Shards, err = readShardPorts(func(p int32) (string, error) { return c.HostPort(ctx, p) }); err != nil {
+		return c, nil, err
+	}
+	cfg, err := clientcmd.BuildConfigFromFlags("", c.Kubeconfig)
+	if err != nil {
+		return c, nil, err
+	}
+	err = install.Install(ctx, cfg, install.Options{
+		RepoRoot: root, Timeout: o.Timeouts.ClusterReady, Logf: logf,
+		Images: install.Images{Router: routerRef, Admission: env.Image("route-admission"), Reconciler: env.Image("ingress-reconciler")},
+	})
+	if err != nil {
+		return c, nil, fmt.Errorf("install the router (%s): %w", routerRef, err)
+	}
+	env.Domain = install.DefaultDomain
+	return c, env, nil
+}
+
+// describedImage is what the report says of a local image.
+func describedImage(img images.RouterImage) framework.RouterImage {
+	return framework.RouterImage{Ref: img.Ref, ID: img.ID, Digest: img.Digest, Version: img.Version, HAProxyVersion: img.HAProxyVersion}
+}
