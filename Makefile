@@ -38,8 +38,29 @@ ROUTER_IMAGE ?=
 REPEAT ?= 1
 # FOCUS limits the run to a Ginkgo label expression, e.g. FOCUS=client-tls.
 FOCUS ?=
-GINKGO_E2E = $(GINKGO) -tags e2e --procs=$(PROCS) --timeout=85m $(if $(FOCUS),--label-filter='$(FOCUS)') --output-dir=$(REPORTS)
-E2E_ARGS = -repo=$(CURDIR) -report-dir=$(abspath $(REPORTS)) -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse) $(if $(ROUTER_IMAGE),-router-image=$(ROUTER_IMAGE)) $(ARGS)
+# The implementation named in the report (required by make certify).
+IMPLEMENTATION_ORGANIZATION ?=
+IMPLEMENTATION_PROJECT ?=
+IMPLEMENTATION_URL ?=
+IMPLEMENTATION_CONTACT ?=
+IMPLEMENTATION_VERSION ?=
+IMPLEMENTATION_ARGS = $(if $(IMPLEMENTATION_ORGANIZATION),-implementation-organization='$(IMPLEMENTATION_ORGANIZATION)') \
+	$(if $(IMPLEMENTATION_PROJECT),-implementation-project='$(IMPLEMENTATION_PROJECT)') \
+	$(if $(IMPLEMENTATION_URL),-implementation-url='$(IMPLEMENTATION_URL)') \
+	$(if $(IMPLEMENTATION_CONTACT),-implementation-contact='$(IMPLEMENTATION_CONTACT)') \
+	$(if $(IMPLEMENTATION_VERSION),-implementation-version='$(IMPLEMENTATION_VERSION)')
+# Provenance: the suite's commit and whether the tree differs from it go
+# into every report (GOFLAGS' -buildvcs=false leaves Go's build info empty).
+SUITE_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+SUITE_DIRTY := $(shell test -z "$$(git status --porcelain 2>/dev/null)" && echo false || echo true)
+LDFLAGS := -X github.com/router-conformance/suite/reports.SuiteCommit=$(SUITE_COMMIT) -X github.com/router-conformance/suite/reports.SuiteDirty=$(SUITE_DIRTY)
+GINKGO_E2E = $(GINKGO) -tags e2e --ldflags='$(LDFLAGS)' --procs=$(PROCS) --timeout=85m $(if $(FOCUS),--label-filter='$(FOCUS)') --output-dir=$(REPORTS)
+E2E_ARGS = -repo=$(CURDIR) -report-dir=$(abspath $(REPORTS)) -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse) $(if $(ROUTER_IMAGE),-router-image=$(ROUTER_IMAGE)) $(IMPLEMENTATION_ARGS) $(ARGS)
+# VERDICT prints the run's result and fails unless it is passed: partial
+# (a filtered run, a claimed feature not run), failed and error all fail.
+VERDICT = result=$$(sed -n 's/^result: //p' $(REPORTS)/conformance.yaml 2>/dev/null); \
+	echo "conformance: $${result:-no report was written} ($(REPORTS)/summary.md)"; \
+	if [ "$$result" != passed ] && [ $$status -eq 0 ]; then status=1; fi
 
 .PHONY: help
 help: ## list the targets
@@ -82,23 +103,43 @@ cluster-logs: ## export the cluster's node logs to $(REPORTS)/cluster-logs
 
 .PHONY: smoke
 smoke: docker ## run the cluster smoke checks (KEEP=1, REUSE=1 as for e2e)
-	@rm -rf $(REPORTS)/failures; mkdir -p $(REPORTS)
+	@rm -rf $(REPORTS)/failures $(REPORTS)/conformance.* $(REPORTS)/summary.md; mkdir -p $(REPORTS)
 	$(GINKGO) -tags e2e --label-filter=smoke --timeout=85m --junit-report=junit-smoke.xml --output-dir=$(REPORTS) ./e2e -- $(E2E_ARGS)
 
 .PHONY: e2e
 e2e: docker ## bring up the hermetic cluster, run the conformance specs, write reports/, delete the cluster (REPEAT=N: N runs on one cluster, flakes counted)
-	@rm -rf $(REPORTS)/failures; mkdir -p $(REPORTS)
+	@rm -rf $(REPORTS)/failures $(REPORTS)/conformance.* $(REPORTS)/summary.md; mkdir -p $(REPORTS)
 ifeq ($(REPEAT),1)
-	$(GINKGO_E2E) --junit-report=junit.xml --json-report=report.json ./e2e -- $(E2E_ARGS)
+	@status=0; $(GINKGO_E2E) --json-report=report.json ./e2e -- $(E2E_ARGS) || status=$$?; \
+	$(VERDICT); exit $$status
 else
 	@status=0; for i in $$(seq 1 $(REPEAT)); do \
 	  extra=""; if [ $$i -gt 1 ]; then extra="-reuse"; fi; if [ $$i -lt $(REPEAT) ]; then extra="$$extra -keep"; fi; \
 	  echo "== run $$i of $(REPEAT)"; \
-	  $(GINKGO_E2E) --junit-report=junit-$$i.xml --json-report=report-$$i.json ./e2e -- $(E2E_ARGS) $$extra || status=1; \
+	  $(GINKGO_E2E) --json-report=report-$$i.json ./e2e -- $(E2E_ARGS) $$extra || status=1; \
 	done; \
 	go run ./reports/cmd/repeat-summary -dir $(REPORTS) $$(seq -f '$(REPORTS)/report-%g.json' 1 $(REPEAT)); \
 	exit $$status
 endif
+
+.PHONY: certify
+certify: docker ## a certification run: the whole claimed suite once, console in e2e.log, then reports/<org>-<project>-<version>.tar.gz, verified (IMPLEMENTATION_ORGANIZATION, _PROJECT, _URL, _CONTACT required)
+	@test -z "$(FOCUS)" || { echo "make certify runs the whole claimed suite: unset FOCUS" >&2; exit 2; }
+	@test -z "$(REUSE)" || { echo "make certify makes its own cluster: unset REUSE" >&2; exit 2; }
+	@test "$(REPEAT)" = 1 || { echo "make certify runs the suite once: unset REPEAT" >&2; exit 2; }
+	@rm -rf $(REPORTS)/failures $(REPORTS)/conformance.* $(REPORTS)/summary.md; mkdir -p $(REPORTS)
+	@status=0; $(GINKGO_E2E) --json-report=report.json ./e2e -- $(E2E_ARGS) -certify 2>&1 | tee $(REPORTS)/e2e.log || status=$$?; \
+	bundle=$$(go run ./reports/cmd/bundle -dir $(REPORTS)) || exit 1; echo "bundle: $$bundle"; \
+	go run ./reports/cmd/verify "$$bundle" || status=$$?; exit $$status
+
+.PHONY: verify
+verify: ## check a certification bundle as a certifier does: BUNDLE=<file.tar.gz>
+	@test -n "$(BUNDLE)" || { echo "error: set BUNDLE to a bundle made by make certify" >&2; exit 2; }
+	go run ./reports/cmd/verify $(BUNDLE)
+
+.PHONY: specs
+specs: ## write reports/specs.json, the spec list this suite version publishes, from the spec tree
+	UPDATE_SPECS=1 go test -count=1 -run TestThePublishedSpecListIsCurrent ./e2e/conformance
 
 .PHONY: e2e-upstream
 e2e-upstream: ## the suite against the upstream OpenShift router: UPSTREAM_ROUTER_IMAGE=<local image> (built outside this repository, README)

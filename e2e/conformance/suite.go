@@ -93,6 +93,11 @@ func declareSuiteNodes(f *framework.Framework, p profile.Profile) {
 	SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 		suiteConfig, _ := GinkgoConfiguration()
 		Expect(f.CheckParallelism(suiteConfig.ParallelTotal)).To(Succeed())
+		if f.Opts.Certify {
+			Expect(suiteConfig.LabelFilter).To(BeEmpty(), "-certify runs the whole claimed suite: drop the label filter (FOCUS)")
+			Expect(suiteConfig.FocusStrings).To(BeEmpty(), "-certify runs the whole claimed suite: drop --focus")
+			Expect(suiteConfig.SkipStrings).To(BeEmpty(), "-certify runs the whole claimed suite: drop --skip")
+		}
 		start := time.Now()
 		up = true
 		env, err := p.Up(ctx, logf)
@@ -103,7 +108,9 @@ func declareSuiteNodes(f *framework.Framework, p profile.Profile) {
 		Expect(f.Connect(data)).To(Succeed())
 	}, NodeTimeout(75*time.Minute))
 
-	// The conformance report and summary, from every process's specs.
+	// The conformance report, summary and JUnit (with provenance), from
+	// every process's specs; it runs before Ginkgo writes report.json, so
+	// a failure here is in that record too.
 	ReportAfterSuite("conformance report", func(report Report) {
 		Expect(f.WriteConformance(report)).To(Succeed())
 	})

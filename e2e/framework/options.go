@@ -48,7 +48,11 @@ type Options struct {
 	ImplementationURL          string
 	ImplementationContact      []string
 	ImplementationVersion      string
-	Timeouts                   Timeouts
+	// Certify is a certification run: the whole claimed suite, with the
+	// documented waits, on a cluster made for it, the implementation
+	// named (make certify).
+	Certify  bool
+	Timeouts Timeouts
 }
 
 // Timeouts are every wait of the suite, by name: no spec writes a
@@ -169,6 +173,7 @@ func (o *Options) table() []option {
 		{"implementation-url", "implementationURL", "where the router lives, in the report", stringOpt{&o.ImplementationURL}},
 		{"implementation-contact", "implementationContact", "whom to ask about the router, in the report (repeatable)", listOpt{&o.ImplementationContact}},
 		{"implementation-version", "implementationVersion", "the router's version in the report (default: the image's version label, or its tag)", stringOpt{&o.ImplementationVersion}},
+		{"certify", "certify", "a certification run: refuses -reuse, waits shorter than the defaults, run filters, and a missing implementation organization, project, url or contact", boolOpt{&o.Certify}},
 		{"timeout-cluster-ready", "timeouts.clusterReady", "node, CoreDNS and router readiness", durationOpt{&t.ClusterReady}},
 		{"timeout-pod-ready", "timeouts.podReady", "a spec's pods becoming ready, an IngressController rollout", durationOpt{&t.PodReady}},
 		{"timeout-converge", "timeouts.converge", "a request reaching its expected outcome", durationOpt{&t.Converge}},
@@ -355,6 +360,46 @@ func Validate(o Options) error {
 		if d, ok := opt.value.(durationOpt); ok && *d.p <= 0 {
 			return fmt.Errorf("-%s must be positive", opt.flag)
 		}
+	}
+	if o.Certify {
+		return validateCertify(o)
+	}
+	return nil
+}
+
+// validateCertify refuses what would make a certification run's verdict
+// weaker than the suite's: a reused cluster, shortened waits, an
+// implementation nobody can be asked about.
+func validateCertify(o Options) error {
+	if o.Reuse {
+		return errors.New("-certify: a certification run makes its own cluster: drop -reuse (REUSE=1)")
+	}
+	def := DefaultOptions()
+	for _, w := range []struct {
+		flag      string
+		got, want time.Duration
+	}{
+		{"timeout-cluster-ready", o.Timeouts.ClusterReady, def.Timeouts.ClusterReady}, {"timeout-pod-ready", o.Timeouts.PodReady, def.Timeouts.PodReady},
+		{"timeout-converge", o.Timeouts.Converge, def.Timeouts.Converge}, {"timeout-crl-refresh", o.Timeouts.CRLRefresh, def.Timeouts.CRLRefresh},
+	} {
+		if w.got < w.want {
+			return fmt.Errorf("-certify: -%s %s is shorter than the suite's %s", w.flag, w.got, w.want)
+		}
+	}
+	if o.Timeouts.Consecutive < def.Timeouts.Consecutive {
+		return fmt.Errorf("-certify: -consecutive %d is fewer than the suite's %d", o.Timeouts.Consecutive, def.Timeouts.Consecutive)
+	}
+	var missing []string
+	for _, f := range []struct{ flag, v string }{
+		{"implementation-organization", o.ImplementationOrganization}, {"implementation-project", o.ImplementationProject},
+		{"implementation-url", o.ImplementationURL}, {"implementation-contact", strings.Join(o.ImplementationContact, "")},
+	} {
+		if strings.TrimSpace(f.v) == "" {
+			missing = append(missing, "-"+f.flag)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("-certify: the report must name the implementation: set %s", strings.Join(missing, ", "))
 	}
 	return nil
 }

@@ -71,6 +71,10 @@ func TestBadOptionsSayWhatIsWrong(t *testing.T) {
 		{[]string{"-profile", "existing"}, "profile existing needs -kubeconfig, -http-addr, -https-addr and -domain"},
 		{[]string{"-features", "hsts,teleport"}, `-features: "teleport" is no feature of the conformance table (contract/features.go)`},
 		{[]string{"-timeout-converge", "0s"}, "-timeout-converge must be positive"},
+		{[]string{"-certify", "-reuse"}, "-certify: a certification run makes its own cluster: drop -reuse (REUSE=1)"},
+		{[]string{"-certify", "-timeout-converge", "10s"}, "-certify: -timeout-converge 10s is shorter than the suite's 30s"},
+		{[]string{"-certify", "-consecutive", "1"}, "-certify: -consecutive 1 is fewer than the suite's 3"},
+		{[]string{"-certify", "-implementation-organization", "Acme", "-implementation-url", "https://acme.example"}, "-certify: the report must name the implementation: set -implementation-project, -implementation-contact"},
 	} {
 		opts, err := parse(t, tc.args...)
 		if err == nil {
@@ -131,5 +135,17 @@ func TestDefaultClaimsFollowTheCapabilities(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+func TestACertifyRunWithTheImplementationNamedIsValid(t *testing.T) {
+	opts, err := parse(t, "-certify", "-implementation-organization", "Acme", "-implementation-project", "acme-router",
+		"-implementation-url", "https://acme.example/router", "-implementation-contact", "router@acme.example", "-timeout-converge", "1m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	Complete(&opts, kindCaps)
+	if err := Validate(opts); err != nil {
+		t.Errorf("a certify run with longer waits and the implementation named: %v", err)
 	}
 }
