@@ -67,13 +67,10 @@ func describeComponentRoutes(f *framework.Framework) {
 			rbac := f.Clientset.RbacV1()
 			Expect(rbac.RoleBindings(contract.ConfigNamespace).Delete(ctx, grant.binding.Name, metav1.DeleteOptions{})).To(Succeed())
 			eventuallyGrant(ctx, f, route, "component")
-			f.Eventually(ctx, func(g Gomega) {
-				role, err := rbac.Roles(contract.ConfigNamespace).Get(ctx, grant.role.Name, metav1.GetOptions{})
-				g.Expect(err).NotTo(HaveOccurred())
+			_, err := framework.Update(ctx, rbac.Roles(contract.ConfigNamespace), grant.role.Name, func(role *rbacv1.Role) {
 				role.Rules[0].ResourceNames = []string{secret, "another-secret"}
-				_, err = rbac.Roles(contract.ConfigNamespace).Update(ctx, role, metav1.UpdateOptions{})
-				g.Expect(err).NotTo(HaveOccurred())
-			}).Should(Succeed())
+			})
+			Expect(err).NotTo(HaveOccurred(), "tamper with Role %s/%s", contract.ConfigNamespace, grant.role.Name)
 			f.Eventually(ctx, func(g Gomega) {
 				g.Expect(currentGrant(ctx, f, g, route, "component").role.Rules[0].ResourceNames).To(Equal([]string{secret}))
 			}).Should(Succeed())
@@ -293,9 +290,7 @@ func setComponentSpec(ctx context.Context, f *framework.Framework, c *component,
 		entries = []configv1.ComponentRouteSpec{{Namespace: c.ns, Name: c.operator.Name, Hostname: configv1.Hostname(hostname),
 			ServingCertKeyPairSecret: configv1.SecretNameReference{Name: secret}}}
 	}
-	f.Eventually(ctx, func(g Gomega) {
-		g.Expect(updateComponentRouteSpec(ctx, f, c.ns, entries)).To(Succeed())
-	}).Should(Succeed())
+	Expect(updateComponentRouteSpec(ctx, f, c.ns, entries)).To(Succeed(), "set the spec entry of component %s/%s", c.ns, c.operator.Name)
 }
 
 // createConfigSecret creates a Secret in openshift-config for the spec.
@@ -338,15 +333,11 @@ func (c componentRoute) status(users ...configv1.ConsumingUser) []configv1.Compo
 // is, so that specs run in parallel; the entries go when the spec ends.
 func setComponentRoutes(ctx context.Context, f *framework.Framework, ns string, spec []configv1.ComponentRouteSpec, status []configv1.ComponentRouteStatus) {
 	DeferCleanup(func(ctx SpecContext) {
-		f.Eventually(ctx, func(g Gomega) {
-			g.Expect(updateComponentRouteStatus(ctx, f, ns, nil)).To(Succeed())
-			g.Expect(updateComponentRouteSpec(ctx, f, ns, nil)).To(Succeed())
-		}).Should(Succeed())
+		Expect(updateComponentRouteStatus(ctx, f, ns, nil)).To(Succeed(), "remove the status entries of namespace %s", ns)
+		Expect(updateComponentRouteSpec(ctx, f, ns, nil)).To(Succeed(), "remove the spec entries of namespace %s", ns)
 	})
-	f.Eventually(ctx, func(g Gomega) {
-		g.Expect(updateComponentRouteSpec(ctx, f, ns, spec)).To(Succeed())
-		g.Expect(updateComponentRouteStatus(ctx, f, ns, status)).To(Succeed())
-	}).Should(Succeed())
+	Expect(updateComponentRouteSpec(ctx, f, ns, spec)).To(Succeed(), "set the spec entries of namespace %s", ns)
+	Expect(updateComponentRouteStatus(ctx, f, ns, status)).To(Succeed(), "set the status entries of namespace %s", ns)
 }
 
 // updateComponentRouteSpec replaces the spec entries of namespace ns.
@@ -364,19 +355,15 @@ func updateComponentRouteStatus(ctx context.Context, f *framework.Framework, ns 
 }
 
 // updateIngressConfig changes the live Ingress config, through its status
-// subresource when status is set.
+// subresource when status is set: again on a conflict only (the operator
+// and other specs write it too); a refusal is returned at once.
 func updateIngressConfig(ctx context.Context, f *framework.Framework, change func(*configv1.Ingress), status bool) error {
 	ingresses := f.ConfigAPI.ConfigV1().Ingresses()
-	live, err := ingresses.Get(ctx, contract.IngressConfig, metav1.GetOptions{})
-	if err != nil {
-		return err
-	}
-	change(live)
+	var c framework.GetUpdater[*configv1.Ingress] = ingresses
 	if status {
-		_, err = ingresses.UpdateStatus(ctx, live, metav1.UpdateOptions{})
-	} else {
-		_, err = ingresses.Update(ctx, live, metav1.UpdateOptions{})
+		c = framework.StatusWriter[*configv1.Ingress]{Client: ingresses}
 	}
+	_, err := framework.Update(ctx, c, contract.IngressConfig, change)
 	return err
 }
 

@@ -154,15 +154,11 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 				g.Expect(resp.Header.Values("Strict-Transport-Security")).To(Equal([]string{"max-age=5000"}))
 			})
 
-			routes := f.Routes.RouteV1().Routes(ns)
 			By("an update that leaves the annotation alone is admitted")
-			f.Eventually(ctx, func(g Gomega) {
-				live, err := routes.Get(ctx, route.Name, metav1.GetOptions{})
-				g.Expect(err).NotTo(HaveOccurred())
+			_, err := framework.Update(ctx, f.Routes.RouteV1().Routes(ns), route.Name, func(live *routev1.Route) {
 				live.Labels = map[string]string{"touched": "yes"}
-				_, err = routes.Update(ctx, live, metav1.UpdateOptions{})
-				g.Expect(err).NotTo(HaveOccurred())
-			}).Should(Succeed())
+			})
+			Expect(err).NotTo(HaveOccurred(), "an update of route %s/%s that leaves the HSTS annotation alone", ns, route.Name)
 
 			By("an update that changes the annotation is checked")
 			f.EventuallyRouteUpdateRefused(ctx, ns, route.Name, func(r *routev1.Route) {
@@ -220,15 +216,11 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 			By("positive control: spec.host is outside the policy, so the route is admitted")
 			f.CreateRoute(ctx, route)
 
-			routes := f.Routes.RouteV1().Routes(ns)
 			By("another router reports the route under a host inside the policy")
-			f.Eventually(ctx, func(g Gomega) {
-				live, err := routes.Get(ctx, route.Name, metav1.GetOptions{})
-				g.Expect(err).NotTo(HaveOccurred())
+			_, err := framework.Update(ctx, framework.StatusWriter[*routev1.Route]{Client: f.Routes.RouteV1().Routes(ns)}, route.Name, func(live *routev1.Route) {
 				live.Status.Ingress = append(live.Status.Ingress, routev1.RouteIngress{Host: statusHost, RouterName: "another-router"})
-				_, err = routes.UpdateStatus(ctx, live, metav1.UpdateOptions{})
-				g.Expect(err).NotTo(HaveOccurred())
-			}).Should(Succeed())
+			})
+			Expect(err).NotTo(HaveOccurred(), "add another router's status entry for host %s to route %s/%s", statusHost, ns, route.Name)
 
 			By("an annotation change is now checked against that host")
 			f.EventuallyRouteUpdateRefused(ctx, ns, route.Name, func(r *routev1.Route) {

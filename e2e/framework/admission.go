@@ -19,6 +19,20 @@ func ExpectRefusal(g Gomega, err error, want contract.Refusal) {
 
 var dryRun = []string{metav1.DryRunAll}
 
+// DryRun adapts a typed client to Update with every write a dry run: the
+// API's answer to a change (a refusal, asserted once with ExpectRefusal),
+// with nothing stored, read again only on a conflict.
+type DryRun[T any] struct{ Client GetUpdater[T] }
+
+func (d DryRun[T]) Get(ctx context.Context, name string, opts metav1.GetOptions) (T, error) {
+	return d.Client.Get(ctx, name, opts)
+}
+
+func (d DryRun[T]) Update(ctx context.Context, obj T, opts metav1.UpdateOptions) (T, error) {
+	opts.DryRun = dryRun
+	return d.Client.Update(ctx, obj, opts)
+}
+
 // EventuallyRouteRefused waits until creating route is refused with want,
 // then creates it for real and asserts the same refusal. Admission reads
 // the Ingress config through informer caches (on OpenShift, of several API

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"slices"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -56,23 +57,18 @@ func (f *Framework) StartComponentOperator(ctx context.Context, ns, name, routeN
 }
 
 // removeComponentEntries takes the component's entries out of the Ingress
-// config's spec and status.
+// config's status and spec (status first: the entry is the component's,
+// and it is stopped by now).
 func (f *Framework) removeComponentEntries(ctx context.Context, ns, name string) {
-	f.Eventually(ctx, func(g Gomega) {
-		ingresses := f.ConfigAPI.ConfigV1().Ingresses()
-		live, err := ingresses.Get(ctx, contract.IngressConfig, metav1.GetOptions{})
-		g.Expect(err).NotTo(HaveOccurred())
+	ingresses := f.ConfigAPI.ConfigV1().Ingresses()
+	_, err := Update(ctx, StatusWriter[*configv1.Ingress]{Client: ingresses}, contract.IngressConfig, func(live *configv1.Ingress) {
 		live.Status.ComponentRoutes = componentoperator.WithoutEntry(live.Status.ComponentRoutes, ns, name)
-		live, err = ingresses.UpdateStatus(ctx, live, metav1.UpdateOptions{})
-		g.Expect(err).NotTo(HaveOccurred())
-		var kept []configv1.ComponentRouteSpec
-		for _, e := range live.Spec.ComponentRoutes {
-			if e.Namespace != ns || e.Name != name {
-				kept = append(kept, e)
-			}
-		}
-		live.Spec.ComponentRoutes = kept
-		_, err = ingresses.Update(ctx, live, metav1.UpdateOptions{})
-		g.Expect(err).NotTo(HaveOccurred())
-	}).Should(Succeed())
+	})
+	Expect(err).NotTo(HaveOccurred(), "remove the status entry of component %s/%s from Ingress %s", ns, name, contract.IngressConfig)
+	_, err = Update(ctx, ingresses, contract.IngressConfig, func(live *configv1.Ingress) {
+		live.Spec.ComponentRoutes = slices.DeleteFunc(live.Spec.ComponentRoutes, func(e configv1.ComponentRouteSpec) bool {
+			return e.Namespace == ns && e.Name == name
+		})
+	})
+	Expect(err).NotTo(HaveOccurred(), "remove the spec entry of component %s/%s from Ingress %s", ns, name, contract.IngressConfig)
 }

@@ -15,7 +15,6 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/utils/ptr"
 
 	"github.com/router-conformance/suite/crlserver"
@@ -78,7 +77,9 @@ func (s *CRLServer) URL(key string) string { return "http://crl." + s.Namespace 
 // keys in binary (stored gzipped: a ConfigMap holds at most 1 MiB, and a
 // large CRL is more). It returns an error rather than asserting: the
 // Publisher's goroutine calls it outside any spec, where a failed
-// assertion would fail whichever spec happens to run.
+// assertion would fail whichever spec happens to run. A conflict is
+// retried; any other error is returned at once (the Publisher's next tick
+// publishes again).
 func (s *CRLServer) publish(ctx context.Context, crls map[string][]byte, binary map[string][]byte) error {
 	data := map[string]string{}
 	for k, v := range crls {
@@ -96,19 +97,11 @@ func (s *CRLServer) publish(ctx context.Context, crls map[string][]byte, binary 
 		}
 		gz[k+crlserver.GzipSuffix] = buf.Bytes()
 	}
-	var last error
-	err := wait.PollUntilContextTimeout(ctx, s.f.Opts.Timeouts.Poll, s.f.Opts.Timeouts.Converge, true, func(ctx context.Context) (bool, error) {
-		cms := s.f.Clientset.CoreV1().ConfigMaps(s.Namespace)
-		cm, err := cms.Get(ctx, crlConfigMap, metav1.GetOptions{})
-		if err == nil {
-			cm.Data, cm.BinaryData = data, gz
-			_, err = cms.Update(ctx, cm, metav1.UpdateOptions{})
-		}
-		last = err
-		return err == nil, nil
+	_, err := Update(ctx, s.f.Clientset.CoreV1().ConfigMaps(s.Namespace), crlConfigMap, func(cm *corev1.ConfigMap) {
+		cm.Data, cm.BinaryData = data, gz
 	})
 	if err != nil {
-		return fmt.Errorf("publish CRLs to %s/%s: %w (last: %v)", s.Namespace, crlConfigMap, err, last)
+		return fmt.Errorf("publish CRLs to %s/%s: %w", s.Namespace, crlConfigMap, err)
 	}
 	return nil
 }

@@ -5,8 +5,8 @@ import (
 	"net/http"
 
 	. "github.com/onsi/gomega"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
 
 	irv1 "github.com/router-conformance/suite/apis/contour/v1alpha1"
 	"github.com/router-conformance/suite/e2e/httpclient"
@@ -19,16 +19,18 @@ func (f *Framework) CreateIngressRoute(ctx context.Context, ir *irv1.IngressRout
 }
 
 // UpdateIngressRoute applies change to the live object, again on a
-// conflict (the router writes its status meanwhile).
+// conflict only (the router writes its status meanwhile); any other error
+// fails the spec at once.
 func (f *Framework) UpdateIngressRoute(ctx context.Context, ns, name string, change func(*irv1.IngressRoute)) {
-	f.Eventually(ctx, func(g Gomega) {
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		var live irv1.IngressRoute
-		g.Expect(f.Resources.Get(ctx, name, ns, &live)).To(Succeed())
+		if err := f.Resources.Get(ctx, name, ns, &live); err != nil {
+			return err
+		}
 		change(&live)
-		err := f.Resources.Update(ctx, &live)
-		g.Expect(apierrors.IsConflict(err)).To(BeFalse(), "conflict: try again")
-		g.Expect(err).NotTo(HaveOccurred())
-	}).Should(Succeed())
+		return f.Resources.Update(ctx, &live)
+	})
+	Expect(err).NotTo(HaveOccurred(), "update IngressRoute %s/%s", ns, name)
 }
 
 // DeleteIngressRoute deletes one IngressRoute.
