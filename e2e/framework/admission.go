@@ -49,16 +49,15 @@ func (f *Framework) EventuallyRouteRefused(ctx context.Context, route *routev1.R
 }
 
 // EventuallyRouteUpdateRefused is EventuallyRouteRefused for an update of
-// the live route by change.
+// the live route by change. Each attempt reads the route again on a
+// conflict only (the router writes its status meanwhile), so a conflict
+// never stands in for the refusal.
 func (f *Framework) EventuallyRouteUpdateRefused(ctx context.Context, ns, name string, change func(*routev1.Route), want contract.Refusal) {
 	routes := f.Routes.RouteV1().Routes(ns)
-	attempt := func(g Gomega, opts metav1.UpdateOptions) {
-		live, err := routes.Get(ctx, name, metav1.GetOptions{})
-		g.Expect(err).NotTo(HaveOccurred())
-		change(live)
-		_, err = routes.Update(ctx, live, opts)
+	f.Eventually(ctx, func(g Gomega) {
+		_, err := Update(ctx, DryRun[*routev1.Route]{Client: routes}, name, change)
 		ExpectRefusal(g, err, want)
-	}
-	f.Eventually(ctx, func(g Gomega) { attempt(g, metav1.UpdateOptions{DryRun: dryRun}) }).Should(Succeed())
-	attempt(Default, metav1.UpdateOptions{})
+	}).Should(Succeed())
+	_, err := Update(ctx, routes, name, change)
+	ExpectRefusal(Default, err, want)
 }
