@@ -83,9 +83,10 @@ func logf(format string, args ...any) { GinkgoWriter.Printf(format+"\n", args...
 // declareSuiteNodes declares what runs around the specs: the profile's
 // bring-up and tear-down, the feature gate, failure dumps and the report.
 func declareSuiteNodes(f *framework.Framework, p profile.Profile) {
-	// A spec of a feature the profile does not claim is skipped, and the
-	// report lists the feature as unsupported.
-	BeforeEach(f.SkipUnclaimed)
+	// A spec of a feature the run does not claim is skipped (the report
+	// lists the feature as unsupported), and so is a disruptive one where
+	// disruption is not allowed (its feature is not run).
+	BeforeEach(f.SkipUnrunnable)
 
 	// The profile is brought up on the first parallel process only: it
 	// owns the cluster.

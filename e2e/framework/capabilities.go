@@ -18,6 +18,9 @@ type Capabilities struct {
 	// KindHarness: the profile's own node, port mappings and seal can be
 	// checked (the hermetic cluster's smoke specs).
 	KindHarness bool
+	// OwnsCluster: the profile made the cluster for this run, so specs may
+	// change its cluster-wide objects (Disruptive) without asking.
+	OwnsCluster bool
 	// ReferenceRouter: the router under test is the suite's own.
 	ReferenceRouter bool
 	// Platform says who answers the specs that judge the platform (route

@@ -27,6 +27,13 @@ func Needs(features ...contract.Feature) Labels {
 // component), not the router: the report keeps the two apart.
 var JudgesPlatform = Label(contract.JudgesPlatformLabel)
 
+// Disruptive labels a spec that changes cluster-wide objects (the default
+// IngressController, the Ingress config's requiredHSTSPolicies or
+// componentRoutes): openshift-tests' convention. It runs only where the
+// profile owns the cluster, or with -allow-disruptive; otherwise it is
+// skipped with a reason, and its feature cannot pass.
+var Disruptive = Label(contract.DisruptiveLabel)
+
 // Claimed is the set of features the run claims.
 func (f *Framework) Claimed() map[contract.Feature]bool {
 	out := map[contract.Feature]bool{}
@@ -36,14 +43,19 @@ func (f *Framework) Claimed() map[contract.Feature]bool {
 	return out
 }
 
-// SkipUnclaimed runs a spec only when the run claims every feature it
-// needs (as the Gateway API suite's ConformanceTest.Features); the report
-// lists an unclaimed feature as unsupported.
-func (f *Framework) SkipUnclaimed() {
-	for _, feature := range contract.FeaturesOf(CurrentSpecReport().Labels()) {
+// SkipUnrunnable runs a spec only when the run claims every feature it
+// needs (as the Gateway API suite's ConformanceTest.Features; the report
+// lists an unclaimed feature as unsupported), and a disruptive one only
+// where disruption is allowed.
+func (f *Framework) SkipUnrunnable() {
+	labels := CurrentSpecReport().Labels()
+	for _, feature := range contract.FeaturesOf(labels) {
 		if !f.Claimed()[feature] {
 			Skip("needs feature " + string(feature) + ", which this run does not claim: reported as unsupported")
 		}
+	}
+	if slices.Contains(labels, contract.DisruptiveLabel) && !f.Caps.OwnsCluster && !f.Opts.AllowDisruptive {
+		Skip("disruptive: it changes cluster-wide objects of a cluster the suite did not make; run with -allow-disruptive to include it")
 	}
 }
 

@@ -45,7 +45,9 @@ func (f *Framework) OwnIngressControllerDecorator() any {
 	if f.Caps.OwnIngressControllers {
 		return Label()
 	}
-	return Serial
+	// Without a shard of its own the spec changes the cluster's default
+	// IngressController: every route of the cluster is disrupted.
+	return []any{Serial, Disruptive}
 }
 
 // OwnIngressController gives the spec (or the Ordered container, when

@@ -51,8 +51,12 @@ type Options struct {
 	// Certify is a certification run: the whole claimed suite, with the
 	// documented waits, on a cluster made for it, the implementation
 	// named (make certify).
-	Certify  bool
-	Timeouts Timeouts
+	Certify bool
+	// AllowDisruptive lets specs change cluster-wide objects of a cluster
+	// the suite did not make (the default IngressController, the Ingress
+	// config); each change is undone when the spec ends.
+	AllowDisruptive bool
+	Timeouts        Timeouts
 }
 
 // Timeouts are every wait of the suite, by name: no spec writes a
@@ -173,6 +177,7 @@ func (o *Options) table() []option {
 		{"implementation-url", "implementationURL", "where the router lives, in the report", stringOpt{&o.ImplementationURL}},
 		{"implementation-contact", "implementationContact", "whom to ask about the router, in the report (repeatable)", listOpt{&o.ImplementationContact}},
 		{"implementation-version", "implementationVersion", "the router's version in the report (default: the image's version label, or its tag)", stringOpt{&o.ImplementationVersion}},
+		{"allow-disruptive", "allowDisruptive", "existing profile: run the Disruptive specs, which change the default IngressController and the Ingress config while they run (each change is undone when the spec ends)", boolOpt{&o.AllowDisruptive}},
 		{"certify", "certify", "a certification run: refuses -reuse, waits shorter than the defaults, run filters, and a missing implementation organization, project, url or contact", boolOpt{&o.Certify}},
 		{"timeout-cluster-ready", "timeouts.clusterReady", "node, CoreDNS and router readiness", durationOpt{&t.ClusterReady}},
 		{"timeout-pod-ready", "timeouts.podReady", "a spec's pods becoming ready, an IngressController rollout", durationOpt{&t.PodReady}},

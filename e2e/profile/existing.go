@@ -3,7 +3,9 @@ package profile
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"path/filepath"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -12,7 +14,9 @@ import (
 
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/e2e/httpclient"
 	"github.com/router-conformance/suite/images"
+	"github.com/router-conformance/suite/reports"
 )
 
 // existingProfile uses any cluster reachable with -kubeconfig whose router
@@ -25,7 +29,7 @@ type existingProfile struct{ opts framework.Options }
 func (existingProfile) Capabilities() framework.Capabilities {
 	return framework.Capabilities{
 		Profile:  framework.ExistingProfile,
-		Platform: "the cluster's own (existing profile): its route admission and ingress operator",
+		Platform: reports.PlatformCluster,
 	}
 }
 
@@ -33,6 +37,9 @@ func (p existingProfile) Up(ctx context.Context, logf func(string, ...any)) (*fr
 	o := p.opts
 	root, err := filepath.Abs(o.RepoRoot)
 	if err != nil {
+		return nil, err
+	}
+	if err := preflight(ctx, o); err != nil {
 		return nil, err
 	}
 	env := &framework.Env{Kubeconfig: o.Kubeconfig, HTTPAddr: o.HTTPAddr, HTTPSAddr: o.HTTPSAddr, Domain: o.Domain, Images: map[string]string{}, FixturePullPolicy: corev1.PullIfNotPresent}
@@ -51,6 +58,40 @@ func (p existingProfile) Up(ctx context.Context, logf func(string, ...any)) (*fr
 		return nil, err
 	}
 	return env, nil
+}
+
+// preflight is the harness check that holds on any cluster, run before
+// anything is built: the API answers, and the router answers its no-route
+// 503 for a host of -domain at -http-addr and -https-addr. A wrong address
+// fails the run here with one line instead of in every spec.
+func preflight(ctx context.Context, o framework.Options) error {
+	cfg, err := clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
+	if err != nil {
+		return fmt.Errorf("-kubeconfig %s: %w", o.Kubeconfig, err)
+	}
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	if _, err := cs.Discovery().ServerVersion(); err != nil {
+		return fmt.Errorf("the cluster of -kubeconfig %s does not answer: %w", o.Kubeconfig, err)
+	}
+	host := "router-conformance-preflight." + o.Domain
+	for _, req := range []httpclient.Request{{Addr: o.HTTPAddr, Host: host, Path: "/"}, {Addr: o.HTTPSAddr, HTTPS: true, Host: host, Path: "/"}} {
+		flag := "-http-addr"
+		if req.HTTPS {
+			flag = "-https-addr"
+		}
+		req.Timeout = 10 * time.Second
+		resp, err := httpclient.Do(ctx, req)
+		if err != nil {
+			return fmt.Errorf("%s %s: the router does not answer a host of -domain %s: %w", flag, req.Addr, o.Domain, err)
+		}
+		if resp.Status != http.StatusServiceUnavailable {
+			return fmt.Errorf("%s %s: a host of -domain %s without a route got HTTP %d, not the router's no-route 503: is this the router of that domain?", flag, req.Addr, o.Domain, resp.Status)
+		}
+	}
+	return nil
 }
 
 func (existingProfile) Down(context.Context, bool, func(string, ...any)) error { return nil }

@@ -12,6 +12,7 @@ import (
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/images"
 	"github.com/router-conformance/suite/platform/install"
+	"github.com/router-conformance/suite/reports"
 )
 
 // kindProfile creates (or reuses) the hermetic kind cluster, installs the
@@ -28,8 +29,9 @@ func (p *kindProfile) Capabilities() framework.Capabilities {
 		OwnIngressControllers: true,
 		MaxParallel:           kind.ShardPairs,
 		KindHarness:           true,
+		OwnsCluster:           true,
 		ReferenceRouter:       p.opts.RouterImage == "",
-		Platform:              "the suite's own stand-ins (kind profile): the route admission webhook, the reference ingress operator and the fixture component",
+		Platform:              reports.PlatformStandIns,
 	}
 }
 
