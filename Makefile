@@ -132,6 +132,11 @@ certify: docker ## a certification run: the whole claimed suite once, console in
 	bundle=$$(go run ./reports/cmd/bundle -dir $(REPORTS)) || exit 1; echo "bundle: $$bundle"; \
 	go run ./reports/cmd/verify "$$bundle" || status=$$?; exit $$status
 
+.PHONY: push-images
+push-images: docker ## push the fixture images the existing profile deploys to IMAGE_REPOSITORY=<registry/prefix> (then ARGS="-image-repository=... -images-pushed")
+	@test -n "$(IMAGE_REPOSITORY)" || { echo "error: set IMAGE_REPOSITORY, e.g. registry.example/conformance" >&2; exit 2; }
+	go run ./images/cmd/push-images -repository $(IMAGE_REPOSITORY)
+
 .PHONY: verify
 verify: ## check a certification bundle as a certifier does: BUNDLE=<file.tar.gz>
 	@test -n "$(BUNDLE)" || { echo "error: set BUNDLE to a bundle made by make certify" >&2; exit 2; }

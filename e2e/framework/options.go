@@ -39,6 +39,11 @@ type Options struct {
 	HTTPAddr   string
 	HTTPSAddr  string
 	Domain     string
+	// ImageRepository is where the existing profile pushes the fixture
+	// images it built (registry/prefix); ImagesPushed says they are there
+	// already (make push-images), so only their digests are read.
+	ImageRepository string
+	ImagesPushed    bool
 	// RouterImage is a local Docker image the kind profile deploys as the
 	// router instead of the reference one (never pulled).
 	RouterImage string
@@ -171,6 +176,8 @@ func (o *Options) table() []option {
 		{"http-addr", "httpAddr", "existing profile: host:port reaching the router's HTTP port", stringOpt{&o.HTTPAddr}},
 		{"https-addr", "httpsAddr", "existing profile: host:port reaching the router's HTTPS port", stringOpt{&o.HTTPSAddr}},
 		{"domain", "domain", "existing profile: the IngressController's apps domain", stringOpt{&o.Domain}},
+		{"image-repository", "imageRepository", "existing profile: push the fixture images to this repository (registry/prefix) and deploy them by digest", stringOpt{&o.ImageRepository}},
+		{"images-pushed", "imagesPushed", "existing profile: the fixture images are in -image-repository already (make push-images): only read their digests", boolOpt{&o.ImagesPushed}},
 		{"router-image", "routerImage", "kind profile: a local Docker image to run as the router instead of the reference one (make e2e ROUTER_IMAGE=...)", stringOpt{&o.RouterImage}},
 		{"implementation-organization", "implementationOrganization", "who makes the router, in the report", stringOpt{&o.ImplementationOrganization}},
 		{"implementation-project", "implementationProject", "the router's name in the report (default: reference-router, or the router image's repository)", stringOpt{&o.ImplementationProject}},
@@ -348,9 +355,15 @@ func Validate(o Options) error {
 	}
 	switch o.Profile {
 	case KindProfile:
+		if o.ImageRepository != "" || o.AllowDisruptive {
+			return errors.New("-image-repository and -allow-disruptive apply to the existing profile only: the kind profile loads its images and owns its cluster")
+		}
 	case ExistingProfile:
 		if o.RouterImage != "" {
 			return errors.New("-router-image applies to the kind profile only: on an existing cluster the router is already deployed")
+		}
+		if o.ImagesPushed && o.ImageRepository == "" {
+			return errors.New("-images-pushed needs -image-repository: where were they pushed?")
 		}
 		if o.Kubeconfig == "" || o.HTTPAddr == "" || o.HTTPSAddr == "" || o.Domain == "" {
 			return errors.New("profile existing needs -kubeconfig, -http-addr, -https-addr and -domain")

@@ -47,17 +47,39 @@ func (p existingProfile) Up(ctx context.Context, logf func(string, ...any)) (*fr
 		if !s.Fixture {
 			continue
 		}
-		tag, err := images.Build(ctx, root, s)
-		if err != nil {
-			return nil, fmt.Errorf("fixture image %s: %w", s.Name, err)
+		if env.Images[s.Name], err = fixtureImage(ctx, root, s, o, logf); err != nil {
+			return nil, err
 		}
-		env.Images[s.Name] = tag
-		logf("fixture image %s: %s (the cluster must be able to pull it)", s.Name, tag)
 	}
 	if env.Router, err = deployedRouter(ctx, o.Kubeconfig); err != nil {
 		return nil, err
 	}
 	return env, nil
+}
+
+// fixtureImage builds one fixture image and, with -image-repository,
+// pushes it there (or, with -images-pushed, finds it) and returns its
+// reference by digest: the cluster runs exactly what was built.
+func fixtureImage(ctx context.Context, root string, s images.Spec, o framework.Options, logf func(string, ...any)) (string, error) {
+	tag, err := images.Build(ctx, root, s)
+	if err != nil {
+		return "", fmt.Errorf("fixture image %s: %w", s.Name, err)
+	}
+	var pushed images.Pushed
+	switch {
+	case o.ImageRepository == "":
+		logf("fixture image %s: %s (not pushed: the cluster must be able to pull it; -image-repository pushes it)", s.Name, tag)
+		return tag, nil
+	case o.ImagesPushed:
+		pushed, err = images.Resolve(ctx, tag, o.ImageRepository)
+	default:
+		pushed, err = images.PushFromDocker(ctx, tag, o.ImageRepository)
+	}
+	if err != nil {
+		return "", err
+	}
+	logf("fixture image %s: %s", s.Name, pushed.Remote)
+	return pushed.Remote, nil
 }
 
 // preflight is the harness check that holds on any cluster, run before
