@@ -17,8 +17,17 @@ import (
 
 // The spec tree is built once for both checks: Ginkgo allows one tree per
 // process.
+// PreviewSpecs runs the report nodes too: their files go to a temporary
+// directory, never into the tree.
 var specTree = func() types.Report {
-	if _, err := Declare(framework.DefaultOptions()); err != nil {
+	opts := framework.DefaultOptions()
+	dir, err := os.MkdirTemp("", "spectree")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	opts.ReportDir = dir
+	if _, err := Declare(opts); err != nil {
 		panic(err)
 	}
 	return PreviewSpecs(SuiteName)
