@@ -61,7 +61,16 @@ type SpecResult struct {
 	// Reason: a failed spec's failure (first line), a skipped spec's Skip
 	// message, ReasonFilteredOut, ReasonPending or ReasonNeverStarted.
 	Reason string `json:"reason,omitempty"`
+	// Attempts: how often Ginkgo ran it, when more than once
+	// (--flake-attempts; 0 otherwise). EarlierFailures are the failures
+	// (first lines) of the attempts before the last, in order.
+	Attempts        int      `json:"attempts,omitempty"`
+	EarlierFailures []string `json:"earlierFailures,omitempty"`
 }
+
+// Flaked: it failed, then passed on a retry (--flake-attempts). It counts
+// as passed for the verdict, and is listed as flaked.
+func (s SpecResult) Flaked() bool { return s.State == Passed && s.Attempts > 1 }
 
 // Reasons of specs that Ginkgo skipped without a message of ours.
 const (
@@ -150,6 +159,15 @@ type NamedSpec struct {
 	Reason string `json:"reason"`
 }
 
+// FlakedSpec is a spec that failed, then passed on a retry.
+type FlakedSpec struct {
+	Name string `json:"name"`
+	// Attempts it took, the passing one included.
+	Attempts int `json:"attempts"`
+	// Reason: the first failure (first line).
+	Reason string `json:"reason"`
+}
+
 // SpecCounts are a feature's specs by state.
 type SpecCounts struct {
 	Passed  []string    `json:"passed,omitempty"`
@@ -175,6 +193,9 @@ type FeatureResult struct {
 	Reasons  []string   `json:"reasons,omitempty"`
 	Router   SpecCounts `json:"router"`
 	Platform SpecCounts `json:"platform"`
+	// Flaked are its specs that failed, then passed on a retry; they
+	// are among the passed above too.
+	Flaked []FlakedSpec `json:"flaked,omitempty"`
 }
 
 func (f *FeatureResult) counts(j contract.Judged) *SpecCounts {
@@ -191,8 +212,11 @@ type Report struct {
 	Meta       `json:",inline"`
 	Result     Result `json:"result"`
 	// Reason says why the run is not passed.
-	Reason   string          `json:"reason,omitempty"`
-	Run      RunOutcome      `json:"run"`
+	Reason string     `json:"reason,omitempty"`
+	Run    RunOutcome `json:"run"`
+	// Flaked counts the specs that failed, then passed on a retry
+	// (--flake-attempts): passed for the verdict, listed per feature.
+	Flaked   int             `json:"flaked,omitempty"`
 	Features []FeatureResult `json:"features"`
 }
 
@@ -239,7 +263,12 @@ func Build(meta Meta, claimed []contract.Feature, specs []SpecResult, run RunOut
 			orphans = append(orphans, s.Name)
 			continue
 		}
-		c := byFeature[features[0]].counts(s.Judges)
+		fr := byFeature[features[0]]
+		c := fr.counts(s.Judges)
+		if s.Flaked() {
+			fr.Flaked = append(fr.Flaked, FlakedSpec{Name: s.Name, Attempts: s.Attempts, Reason: firstOf(s.EarlierFailures)})
+			r.Flaked++
+		}
 		switch s.State {
 		case Passed:
 			c.Passed = append(c.Passed, s.Name)
@@ -263,6 +292,7 @@ func (f *FeatureResult) decide() {
 		sortNamed(c.Failed)
 		sortNamed(c.Skipped)
 	}
+	slices.SortFunc(f.Flaked, func(a, b FlakedSpec) int { return strings.Compare(a.Name, b.Name) })
 	switch {
 	case !f.Claimed && f.Harness:
 		f.Result = Skipped

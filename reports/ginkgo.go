@@ -33,6 +33,9 @@ func FromGinkgo(r types.Report) (specs []SpecResult, run RunOutcome) {
 		switch {
 		case s.LeafNodeType == types.NodeTypeIt:
 			spec := SpecResult{Name: s.FullText(), Labels: s.Labels(), Duration: s.RunTime, Judges: contract.JudgedBy(s.Labels())}
+			if s.NumAttempts > 1 {
+				spec.Attempts, spec.EarlierFailures = s.NumAttempts, EarlierFailures(s)
+			}
 			switch {
 			case s.State.Is(types.SpecStatePassed):
 				spec.State = Passed

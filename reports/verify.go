@@ -15,9 +15,10 @@ import (
 // report when every check holds; the error is one line saying which did
 // not. The checks: the checksums (no file missing or unlisted); the suite
 // that ran is this verifier's version and was built from a clean tree;
-// report.json and specs.json hold exactly the published specs of that
-// version, labelled as published; no filter chose the specs and every
-// spec of a claimed feature ran; the verdict re-derived from report.json
+// every spec ran once (no retries, no test hook); report.json and
+// specs.json hold exactly the published specs of that version, labelled
+// as published; no filter chose the specs and every spec of a claimed
+// feature ran; the verdict re-derived from report.json
 // is conformance.yaml's; the implementation names who answers for it.
 //
 // The bundle is not signed: the checks prove it consistent and complete,
@@ -62,6 +63,9 @@ func (v verifier) verify(file string) (Report, error) {
 	}
 	if len(suites) != 1 {
 		return Report{}, fmt.Errorf("%s holds %d suites, not 1", ReportJSON, len(suites))
+	}
+	if err := oneAttemptEach(suites[0], rep.Options); err != nil {
+		return Report{}, err
 	}
 	specs, run := FromGinkgo(suites[0])
 	bundled, err := parsePublished(contents[SpecsJSON])

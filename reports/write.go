@@ -72,6 +72,9 @@ func (r Report) JUnitProperties() map[string]string {
 	if r.Reason != "" {
 		p["result.reason"] = r.Reason
 	}
+	if r.Flaked > 0 {
+		p["flaked"] = fmt.Sprint(r.Flaked)
+	}
 	for k, v := range p {
 		if v == "" {
 			delete(p, k)
@@ -89,6 +92,9 @@ func (r Report) Summary() string {
 	if !r.Passed() {
 		fmt.Fprintf(&b, "Reason: %s\n\n", mdText(r.Reason))
 	}
+	if r.Flaked > 0 {
+		fmt.Fprintf(&b, "Flaked: %d specs failed, then passed on a retry (below).\n\n", r.Flaked)
+	}
 	r.provenance(&b)
 	b.WriteString("\n## Features\n\n")
 	r.featureTable(&b, false)
@@ -97,6 +103,7 @@ func (r Report) Summary() string {
 	for _, f := range r.Features {
 		r.featureDetails(&b, f)
 	}
+	r.flakedMarkdown(&b)
 	b.WriteString("\nDiagnostics of failed specs: `failures/<spec>/`. Every spec: `junit.xml`, `report.json`.\n")
 	return b.String()
 }
