@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/onsi/ginkgo/v2/reporters"
@@ -18,6 +19,12 @@ import (
 // Conformance is the run's verdict, built from Ginkgo's report the same
 // way the verifier re-derives it from report.json (reports.FromGinkgo).
 func (f *Framework) Conformance(report types.Report) reports.Report {
+	r, _ := f.conformance(report)
+	return r
+}
+
+// conformance is the verdict and the specs it was built from.
+func (f *Framework) conformance(report types.Report) (reports.Report, []reports.SpecResult) {
 	specs, run := reports.FromGinkgo(report)
 	meta := reports.Meta{
 		Implementation: f.implementation(),
@@ -35,32 +42,45 @@ func (f *Framework) Conformance(report types.Report) reports.Report {
 		}
 		meta.NodeImage = reports.NodeImage{Ref: f.NodeImage.Ref, ID: f.NodeImage.ID}
 	}
-	return reports.Build(meta, f.Opts.Features, specs, run)
+	return reports.Build(meta, f.Opts.Features, specs, run), specs
 }
 
 // WriteConformance writes conformance.{yaml,json}, summary.md and
-// junit.xml (Ginkgo's, with the provenance as properties) into the report
-// directory.
+// junit.xml (Ginkgo's, with the provenance as properties and each flaked
+// spec as a failed and a passed test case) into the report directory,
+// and appends the run to history.jsonl there.
 func (f *Framework) WriteConformance(report types.Report) error {
-	r := f.Conformance(report)
+	r, specs := f.conformance(report)
 	if err := r.Write(f.Opts.ReportDir); err != nil {
 		return err
 	}
-	return writeJUnit(report, filepath.Join(f.Opts.ReportDir, "junit.xml"), r.JUnitProperties())
+	if err := writeJUnit(report, filepath.Join(f.Opts.ReportDir, "junit.xml"), r.JUnitProperties()); err != nil {
+		return err
+	}
+	return reports.AppendHistory(f.Opts.ReportDir, reports.NewHistoryEntry(r, specs))
 }
 
-// effectiveOptions are the options that shaped the run, Ginkgo's included.
+// effectiveOptions are the options that shaped the run, Ginkgo's included,
+// and the test-only hook when it was set (a certified run never has it).
 func (f *Framework) effectiveOptions(report types.Report) map[string]string {
 	out := f.Opts.Effective()
 	cfg := report.SuiteConfig
 	out["ginkgo.procs"] = strconv.Itoa(cfg.ParallelTotal)
 	out["ginkgo.label-filter"] = cfg.LabelFilter
 	out["ginkgo.timeout"] = cfg.Timeout.String()
+	out[reports.OptionFlakeAttempts] = strconv.Itoa(cfg.FlakeAttempts)
+	if hook, ok := os.LookupEnv(FailOnceEnv); ok && hook != "" {
+		out[reports.OptionFailOnce] = hook
+	}
 	return out
 }
 
 // writeJUnit writes Ginkgo's JUnit report (what CI dashboards read) with
-// the run's provenance added to the suite's properties.
+// the run's provenance added to the suite's properties. A spec that
+// failed, then passed on a retry (--flake-attempts) is written as
+// openshift-tests writes a flake, which Spyglass and Sippy count: a
+// failed test case per failed attempt, then the passed one, all of the
+// same name.
 func writeJUnit(report types.Report, path string, props map[string]string) error {
 	tmp := path + ".tmp"
 	if err := reporters.GenerateJUnitReport(report, tmp); err != nil {
@@ -85,11 +105,82 @@ func writeJUnit(report types.Report, path string, props map[string]string) error
 			suites.TestSuites[i].Properties.Properties = append(suites.TestSuites[i].Properties.Properties, reporters.JUnitProperty{Name: "conformance." + k, Value: props[k]})
 		}
 	}
+	splitFlakes(&suites, report)
 	out, err := xml.MarshalIndent(suites, "", "  ")
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(path, append([]byte(xml.Header), append(out, '\n')...), 0o644)
+}
+
+// splitFlakes puts a failed test case before each flaked spec's passed
+// one, per failed attempt, and counts them in the suite's totals. Ginkgo
+// writes one suite and a test case per spec report, in the report's
+// order; were it ever otherwise, the file is left as Ginkgo wrote it
+// (conformance.yaml and summary.md still list the flakes).
+func splitFlakes(suites *reporters.JUnitTestSuites, report types.Report) {
+	if len(suites.TestSuites) != 1 || len(suites.TestSuites[0].TestCases) != len(report.SpecReports) {
+		return
+	}
+	suite := &suites.TestSuites[0]
+	var cases []reporters.JUnitTestCase
+	for i, tc := range suite.TestCases {
+		spec := report.SpecReports[i]
+		if spec.LeafNodeType != types.NodeTypeIt || !spec.State.Is(types.SpecStatePassed) || spec.NumAttempts < 2 {
+			cases = append(cases, tc)
+			continue
+		}
+		failures := reports.AttemptFailures(spec)
+		if len(failures) == 0 {
+			failures = []types.AdditionalFailure{{State: types.SpecStateFailed}}
+		}
+		times := attemptTimes(spec)
+		for k, af := range failures {
+			msg := af.Failure.Message
+			if af.Failure.ForwardedPanic != "" {
+				msg = strings.TrimSpace(msg + "\n" + af.Failure.ForwardedPanic)
+			}
+			if msg == "" {
+				msg = "failed on an earlier attempt (no failure recorded)"
+			}
+			failed := reporters.JUnitTestCase{Name: tc.Name, Classname: tc.Classname, Status: af.State.String(), Owner: tc.Owner, Time: times[k],
+				Failure: &reporters.JUnitFailure{Message: msg, Type: af.State.String(),
+					Description: fmt.Sprintf("[FLAKE] attempt %d of %d failed; a later attempt passed\n%s\n%s", k+1, spec.NumAttempts, msg, af.Failure.Location)}}
+			cases = append(cases, failed)
+		}
+		if last := times[len(times)-1]; last > 0 {
+			tc.Time = last
+		}
+		cases = append(cases, tc)
+		suite.Tests += len(failures)
+		suite.Failures += len(failures)
+		suites.Tests += len(failures)
+		suites.Failures += len(failures)
+	}
+	suite.TestCases = cases
+}
+
+// attemptTimes are the seconds each attempt of a retried spec took, from
+// Ginkgo's Retry events (each marks the start of the next attempt); 0
+// where the report does not say.
+func attemptTimes(spec types.SpecReport) []float64 {
+	times := make([]float64, spec.NumAttempts)
+	start := spec.StartTime
+	attempt := 0
+	for _, e := range spec.SpecEvents {
+		if e.SpecEventType != types.SpecEventSpecRetry || attempt >= len(times)-1 {
+			continue
+		}
+		if t := e.TimelineLocation.Time; !t.IsZero() && !start.IsZero() && t.After(start) {
+			times[attempt] = t.Sub(start).Seconds()
+		}
+		start = e.TimelineLocation.Time
+		attempt++
+	}
+	if !spec.EndTime.IsZero() && !start.IsZero() && spec.EndTime.After(start) {
+		times[len(times)-1] = spec.EndTime.Sub(start).Seconds()
+	}
+	return times
 }
 
 // implementation names the router under test: the options win, then what
