@@ -1,7 +1,8 @@
 // Command repeat-summary counts, per spec, the passes and failures of
 // repeated runs (make e2e REPEAT=N): it reads each run's Ginkgo JSON
-// report, writes repeat.json and adds the specs that failed at least once,
-// with their failure messages, to summary.md.
+// report, makes conformance.yaml the worst run's verdict (worst.go),
+// writes repeat.json and adds the specs that failed at least once, with
+// their failure messages, to summary.md.
 package main
 
 import (
@@ -31,6 +32,12 @@ func main() {
 		}
 		runs = append(runs, run)
 	}
+	chosen, err := worst(*dir, flag.Args())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "repeat-summary:", err)
+		os.Exit(1)
+	}
+	fmt.Println(chosen)
 	r := reports.Tally(runs)
 	if err := r.Write(*dir); err != nil {
 		fmt.Fprintln(os.Stderr, "repeat-summary:", err)
