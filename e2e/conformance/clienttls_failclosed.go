@@ -35,7 +35,13 @@ func describeCRLFailClosed(f *framework.Framework) {
 		// reference router's placeholder is an expired CRL of that CA:
 		// "expired certificate". Upstream retries a failed download after 5
 		// minutes (pkg/router/crl/crl.go, errorBackoffTime); the reference
-		// router within seconds. The positive control allows upstream's retry.
+		// router within seconds. Once the refusal is seen it must hold, every
+		// attempt one of these refusals and never an answer, until the CRL is
+		// published: for Converge, which spans several of the reference
+		// router's failed retries (a router that fails open after a failed
+		// download shows there); the suite does not wait out upstream's
+		// 5 minutes closed as well. The positive control allows upstream's
+		// retry.
 		It("fails closed while a CA's CRL cannot be fetched", func(ctx SpecContext) {
 			pending := &framework.CRLAuthority{Key: "pending.crl.pem"}
 			var err error
@@ -45,7 +51,10 @@ func describeCRLFailClosed(f *framework.Framework) {
 			m.requireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, m.clientCAMap(ctx, "pending-ca-"+m.ns, string(pending.CA.CertPEM)))
 
 			By("no CRL at the distribution point yet: the client is refused, never served")
-			f.EventuallyRefusedWithin(ctx, f.Opts.Timeouts.Converge, m.request("of-pending"), "expired certificate", "unknown certificate authority", httpclient.ClosedWithoutAnswer)
+			refusals := []string{"expired certificate", "unknown certificate authority", httpclient.ClosedWithoutAnswer}
+			f.EventuallyRefusedWithin(ctx, f.Opts.Timeouts.Converge, m.request("of-pending"), refusals...)
+			By("and stays refused while the CRL cannot be fetched: every attempt for Converge is one of the refusals")
+			f.ConsistentlyRefused(ctx, f.Opts.Timeouts.Converge, m.request("of-pending"), refusals...)
 			By("positive control: once the CRL is published, the same client is served (within upstream's retry)")
 			pub := &framework.Publisher{Server: server}
 			pending.NextUpdate = time.Now().Add(time.Hour)

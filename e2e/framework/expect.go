@@ -40,11 +40,24 @@ func (f *Framework) EventuallyRefused(ctx context.Context, req httpclient.Reques
 func (f *Framework) EventuallyRefusedWithin(ctx context.Context, timeout time.Duration, req httpclient.Request, alerts ...string) {
 	f.Eventually(ctx, func(g Gomega) {
 		for i := 0; i < f.Opts.Timeouts.Consecutive; i++ {
-			resp, err := Do(ctx, req)
-			if err == nil {
-				g.Expect(resp.Status).To(Equal(-1), "want a refusal %q, got an HTTP %d answer", alerts, resp.Status)
-			}
-			g.Expect(alerts).To(ContainElement(httpclient.Alert(err)), "want a refusal %q; got %v", alerts, err)
+			expectRefused(ctx, g, req, alerts)
 		}
 	}).WithTimeout(timeout).Should(Succeed())
+}
+
+// ConsistentlyRefused holds a refusal for the whole window: every attempt,
+// one per Poll, is refused in the TLS handshake with one of alerts. The
+// first answer, or any other error, fails the spec.
+func (f *Framework) ConsistentlyRefused(ctx context.Context, window time.Duration, req httpclient.Request, alerts ...string) {
+	f.Consistently(ctx, window, func(g Gomega) { expectRefused(ctx, g, req, alerts) }).Should(Succeed())
+}
+
+// expectRefused sends req once and checks that it is refused with one of
+// alerts, never answered.
+func expectRefused(ctx context.Context, g Gomega, req httpclient.Request, alerts []string) {
+	resp, err := Do(ctx, req)
+	if err == nil {
+		g.ExpectWithOffset(1, resp.Status).To(Equal(-1), "want a refusal %q, got an HTTP %d answer", alerts, resp.Status)
+	}
+	g.ExpectWithOffset(1, alerts).To(ContainElement(httpclient.Alert(err)), "want a refusal %q; got %v", alerts, err)
 }
