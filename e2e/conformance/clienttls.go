@@ -19,9 +19,10 @@ import (
 	"github.com/router-conformance/suite/pki"
 )
 
-// Seed 002: the IngressController's clientTLS, with CRLs the router
-// downloads from the distribution points of the CA certificates, served by
-// a crlserver pod. Each container has an IngressController of its own and
+// The Ingress client TLS enhancement (client-tls), sections "Proposal" and
+// "Implementing Support for Certificate Revocation Lists": the
+// IngressController's clientTLS, with CRLs the router downloads from the
+// distribution points of the CA certificates, served by a crlserver pod. Each container has an IngressController of its own and
 // is Ordered, so that its PKI and its router's rollouts are shared; the
 // staggered-CRL scenario (describeCRLRefresh) and the fail-closed one
 // (describeCRLFailClosed) are containers of their own, because they wait
@@ -106,7 +107,9 @@ func describeClientTLS(f *framework.Framework) {
 			backend := f.DeployEcho(ctx, ns, f.Host(ns, "passthrough"))
 			route := f.RouteTo(backend, "mtls", framework.EchoHTTPPort)
 			route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
-			// Seed 001's dynamic value: the client certificate, by a route action.
+			// The HTTP header actions enhancement's dynamic value (section "Should
+			// this enhancement allow setting dynamic header values?"): the client
+			// certificate, by a route action.
 			route.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: routev1.RouteHTTPHeaderActions{
 				Request: []routev1.RouteHTTPHeader{routeSet("X-Client-Cert", "%{+Q}[ssl_c_der,base64]")},
 			}}

@@ -24,10 +24,12 @@ import (
 	"github.com/router-conformance/suite/pki"
 )
 
-// Seed 004: a cluster-admin gives a component's route a custom host name
-// and serving certificate through the Ingress config; the ingress
-// operator grants the component's service accounts read access to exactly
-// that Secret. The RBAC specs play the component (they write its status
+// The custom route configuration enhancement (custom-route-configuration),
+// sections "Proposal" and "Control loop to manage secret read permissions
+// in openshift-config": a cluster-admin gives a component's route a custom
+// host name and serving certificate through the Ingress config; the
+// ingress operator grants the component's service accounts read access to
+// exactly that Secret. The RBAC specs play the component (they write its status
 // entry), as cluster-ingress-operator's test/e2e/configurable_route_test.go
 // does; the last two run the suite's fixture component.
 // Upstream: cluster-ingress-operator

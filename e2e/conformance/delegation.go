@@ -17,18 +17,21 @@ import (
 	"github.com/router-conformance/suite/pki"
 )
 
-// Seed 003, the IngressRoute design document: a root IngressRoute carries
-// the virtual host; other IngressRoutes (vertices) are reachable only by
-// delegation of a path prefix; routes match most specific first; a route
-// sends traffic only to services of its own object's namespace. Where the
-// document is silent the specs follow shipped Contour (v0.15, v1.0):
-// projectcontour/contour internal/dag/builder.go and
-// docs/ingressroute.md, cited per spec. Every IngressRoute lives in the
-// spec's own namespaces, so the specs run in parallel.
+// The IngressRoute design document (Contour), sections "Delegation",
+// "IngressRoute CRD", "Delegation rules", "Validation rules" and
+// "IngressRoutes dispatch only to services in the same namespace": a root
+// IngressRoute carries the virtual host; other IngressRoutes (vertices)
+// are reachable only by delegation of a path prefix; routes match most
+// specific first; a route sends traffic only to services of its own
+// object's namespace. Where the document is silent the specs follow
+// shipped Contour, github.com/projectcontour/contour v1.0.1 (mostly
+// internal/dag/builder.go), cited per spec. Every IngressRoute lives in
+// the spec's own namespaces, so the specs run in parallel.
 func describeDelegation(f *framework.Framework) {
 	Describe("Delegation (IngressRoute)", framework.Needs(contract.FeatureDelegation), func() {
-		// Design document, "Virtual hosts": the root names the fqdn and its
-		// aliases; a host no root claims is not served.
+		// IngressRoute design document, section "IngressRoute CRD"
+		// (spec.virtualhost): the root names the fqdn and its aliases; a host
+		// no root claims is not served.
 		It("a root serves its fqdn and every alias; another host gets the router's no-route answer", func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-root")
 			backend := f.DeployEcho(ctx, ns)
@@ -46,10 +49,14 @@ func describeDelegation(f *framework.Framework) {
 			f.EventuallyResponds(ctx, f.HTTP(f.Host(ns, "unclaimed"), "/"), framework.NotServed)
 		})
 
-		// Design document, "Routes": the longest matching prefix wins;
-		// Contour matches a prefix by whole path segments
-		// (internal/dag/builder.go, prefix conditions; envoy's prefix
-		// match on a segment boundary since v1.0 HTTPProxy).
+		// IngressRoute design document, section "IngressRoute CRD": routes
+		// "can be present in any order, and will be matched from most to
+		// least specific". A prefix matches whole path segments, as Contour
+		// v1.0.1 compares a delegated prefix with the child's routes
+		// (internal/dag/builder.go, matchesPathPrefix); note that Contour
+		// v1.0.1 hands envoy the prefix as a plain string
+		// (internal/envoy/route.go, RouteMatch), where /foobar would match
+		// /foo.
 		It("the most specific prefix wins whatever the list order, matching whole path segments", func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-prefix")
 			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "top"), framework.EchoIn(ns, "foo"), framework.EchoIn(ns, "bar"))
@@ -72,10 +79,11 @@ func describeDelegation(f *framework.Framework) {
 			}
 		})
 
-		// Design document, "Delegation": a root hands a prefix to a vertex,
-		// in its own namespace or another, and the vertex on to the next;
-		// the status of each vertex names its parent and prefix (the
-		// document's delegationStatuses).
+		// IngressRoute design document, sections "Delegation" and
+		// "IngressRoute CRD" (the google-finance example): a root hands a
+		// prefix to a vertex, in its own namespace or another, and the vertex
+		// on to the next; the status of each vertex names its parent and
+		// prefix (section "Reporting status", delegationStatuses).
 		It("delegates within a namespace and across namespaces, several levels deep", func(ctx SpecContext) {
 			rootNS := f.SpecNamespace(ctx, "ir-chain-root")
 			teamNS := f.SpecNamespace(ctx, "ir-chain-team")
@@ -93,10 +101,12 @@ func describeDelegation(f *framework.Framework) {
 			f.EventuallyResponds(ctx, f.HTTP(host, "/blog/team/page"), teamBackend.Served)
 		})
 
-		// Design document, "Services": a route names services of its own
-		// object's namespace only, so a team cannot publish another
-		// team's service. Contour v0.15 marks such an object invalid
-		// ("Service [name:port] is invalid or missing").
+		// IngressRoute design document, section "IngressRoutes dispatch only
+		// to services in the same namespace": a route names services of its
+		// own object's namespace only, so a team cannot publish another
+		// team's service. Contour v1.0.1 internal/dag/builder.go
+		// (processIngressRoutes) marks such an object invalid
+		// ("Service [%s:%d] is invalid or missing").
 		It("a route reaches only services of its own namespace: a service that exists only elsewhere makes the object invalid", func(ctx SpecContext) {
 			rootNS := f.SpecNamespace(ctx, "ir-svc-root")
 			teamNS := f.SpecNamespace(ctx, "ir-svc-team")
@@ -116,12 +126,17 @@ func describeDelegation(f *framework.Framework) {
 			f.EventuallyResponds(ctx, f.HTTP(host, "/team"), teamBackend.Served)
 		})
 
-		// Design document, rule 1 (no partial application) and its worry
-		// that a vertex could re-delegate a path it was never given and so
-		// publish another team's service: every route of a vertex, service
-		// or delegate, must lie under the prefix it was given, or the
-		// vertex is invalid and none of its routes is served. Contour v0.15:
-		// "the path prefix %q does not match the parent's path prefix %q".
+		// IngressRoute design document, section "Validation rules": rule 1
+		// (no partial application) and rule 2 (the prefix of the delegate
+		// route must match the routes in the child), and section "Security
+		// Concerns" (a vertex given /foo "cannot operate on this vhost
+		// outside /foo", so it cannot re-delegate a path it was never given
+		// and publish another team's service): every route of a vertex,
+		// service or delegate, must lie under the prefix it was given, or the
+		// vertex is invalid and none of its routes is served. Contour v1.0.1
+		// internal/dag/builder.go (processIngressRoutes) words it "the path
+		// prefix %q does not match the parent's path prefix %q"; it checks
+		// service routes only.
 		It("a vertex whose routes leave its delegated prefix is invalid, and none of its routes is served", func(ctx SpecContext) {
 			rootNS := f.SpecNamespace(ctx, "ir-outside-root")
 			teamNS := f.SpecNamespace(ctx, "ir-outside-team")
@@ -155,9 +170,11 @@ func describeDelegation(f *framework.Framework) {
 			f.EventuallyResponds(ctx, f.HTTP(host, "/team"), teamBackend.Served)
 		})
 
-		// Design document, "Orphaned IngressRoutes" and the blue/green
-		// example of "Delegation": a vertex no root reaches has no effect
-		// and says so; the root switching its delegation moves the traffic.
+		// IngressRoute design document, sections "Delegation rules" (rules 3
+		// and 4: a vertex no delegation reaches is orphaned and has no
+		// effect) and "Reporting status" (orphaned, with its lastParent): a
+		// vertex no root reaches has no effect and says so; the root
+		// switching its delegation moves the traffic.
 		It("orphans have no effect until delegated to; switching a delegation moves traffic and orphans the old vertex", func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-bluegreen")
 			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "blue"), framework.EchoIn(ns, "green"))
@@ -186,10 +203,13 @@ func describeDelegation(f *framework.Framework) {
 			})
 		})
 
-		// Contour v0.15 internal/dag/builder.go: "route creates a delegation
-		// cycle: ..." naming the chain, and v1.0: a root is never a vertex
-		// ("root ingressroute cannot delegate to another root"). The router
-		// keeps serving the rest.
+		// IngressRoute design document, section "High-level design" (the
+		// configuration is a directed acyclic graph) and "Delegation rules"
+		// (a root is the object with spec.virtualhost, a vertex the one
+		// without). Contour v1.0.1 internal/dag/builder.go
+		// (processIngressRoutes): "route creates a delegation cycle: %s"
+		// naming the chain, and "root ingressroute cannot delegate to another
+		// root ingressroute". The router keeps serving the rest.
 		DescribeTable("refuses a delegation cycle, naming the chain, and keeps serving the rest",
 			func(ctx SpecContext, loop func(ns string) []*irv1.IngressRoute, refused string, chain func(ns string) []string) {
 				ns := f.SpecNamespace(ctx, "ir-cycle")
@@ -216,8 +236,10 @@ func describeDelegation(f *framework.Framework) {
 			}, "a", func(ns string) []string { return []string{ns + "/other-root"} }),
 		)
 
-		// Contour v0.15 internal/dag/builder.go: "fqdn %q is used in multiple
-		// IngressRoutes": every claimant is invalid, none served.
+		// Contour v1.0.1 internal/dag/builder.go (validIngressRoutes): "fqdn
+		// %q is used in multiple IngressRoutes: %s": every claimant is
+		// invalid, none served. Contour compares fqdns; an alias of the
+		// design document (section "IngressRoute CRD") claims its host alike.
 		It("two roots claiming one host are both invalid and neither is served; deleting one makes the other live", func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-conflict")
 			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "first"), framework.EchoIn(ns, "second"))
@@ -243,11 +265,12 @@ func describeDelegation(f *framework.Framework) {
 			f.EventuallyResponds(ctx, f.HTTP(f.Host(ns, "other"), "/"), second.Served)
 		})
 
-		// Design document, "TLS": the root names a kubernetes.io/tls Secret
-		// of its own namespace, presented for the fqdn and the aliases by
-		// SNI. Contour v0.15 builder.go refuses a root whose secret is
-		// missing or not a valid pair ("TLS Secret [%s] not found or is
-		// malformed") and serves none of it.
+		// IngressRoute design document, section "TLS": the root names a
+		// kubernetes.io/tls Secret of its own namespace, presented for the
+		// fqdn and the aliases by SNI. Contour v1.0.1 internal/dag/builder.go
+		// (computeIngressRoute) refuses a root whose secret is missing or not
+		// a valid pair ("TLS Secret [%s] not found or is malformed") and
+		// serves none of it.
 		It("TLS: the root's secret is presented for its fqdn and aliases; a missing or malformed secret leaves the root unserved", func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-tls")
 			backend := f.DeployEcho(ctx, ns)
@@ -292,9 +315,12 @@ func describeDelegation(f *framework.Framework) {
 			}
 		})
 
-		// Design document, "Delegation": a delegation names an object that
-		// may not exist yet. Contour v0.15 skips such a route and keeps the
-		// parent valid; creating the target brings the prefix to life.
+		// IngressRoute design document, section "Delegation rules" (rule 3: a
+		// vertex is reachable once a delegation to it exists): a delegation
+		// may name an object that does not exist yet. Contour v1.0.1
+		// internal/dag/builder.go (processIngressRoutes) skips such a route
+		// and keeps the parent valid; creating the target brings the prefix
+		// to life.
 		It("a delegation to an object that does not exist serves nothing at that prefix; creating it makes it live", func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-pending")
 			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "echo"), framework.EchoIn(ns, "later"))
@@ -313,8 +339,11 @@ func describeDelegation(f *framework.Framework) {
 			f.EventuallyIngressRouteStatus(ctx, ns, "root", expectValid)
 		})
 
-		// Design document, "Routes": service is a list; Contour balances a
-		// route over all of them (weights equal when unset).
+		// IngressRoute design document, section "IngressRoute CRD" (the /ads
+		// route): service is a list, "allowing the services for a route to be
+		// handled by more than one service". Contour v1.0.1 balances a route
+		// over all of them, evenly when no weight is set
+		// (internal/envoy/route.go, weightedClusters).
 		It("several services on one route all receive traffic", func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-weights")
 			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "one"), framework.EchoIn(ns, "two"))
@@ -335,9 +364,10 @@ func describeDelegation(f *framework.Framework) {
 			}).Should(Succeed())
 		})
 
-		// Issue 10, rule 11 (as Contour's status writer, which compares
-		// before it updates): the router writes status only on change, so
-		// a quiet object's resourceVersion stays put.
+		// As shipped Contour writes status (v1.0.1 internal/k8s/status.go,
+		// CRDStatus.SetStatus, which compares currentStatus and description
+		// before it updates): the router writes status only on change, so a
+		// quiet object's resourceVersion stays put.
 		It("writes status only when it changes", func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-status")
 			backend := f.DeployEcho(ctx, ns)

@@ -71,7 +71,10 @@ func edgeRouteWithHeaders(ctx SpecContext, f *framework.Framework, ic *framework
 	return req, backend
 }
 
-// Seed 001: header actions of the Route and of the IngressController.
+// The HTTP header actions enhancement (set-delete-http-headers), sections
+// "Goals", "API Extensions" and "Risks and Mitigations" (the headers that
+// may not be changed): header actions of the Route and of the
+// IngressController.
 func describeHTTPHeaderActions(f *framework.Framework) {
 	Describe("HTTP header actions", framework.Needs(contract.FeatureHeaderActions), func() {
 		It("applies a route's request and response actions, with dynamic and literal values", func(ctx SpecContext) {

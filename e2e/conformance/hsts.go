@@ -23,8 +23,10 @@ type hstsCase struct {
 	header      string
 }
 
-// Seed 000: the router adds the annotation's value verbatim on edge and
-// reencrypt routes when it matches the upstream pattern, never on
+// The HSTS admission enhancement (global-options-enable-hsts), section
+// "Continue to enable HSTS per-route (retain the existing feature
+// functionality)": the router adds the annotation's value verbatim on edge
+// and reencrypt routes when it matches the upstream pattern, never on
 // passthrough or plain HTTP routes.
 // Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
 // ($hstsPattern and the backend's Strict-Transport-Security set-header).

@@ -76,8 +76,12 @@ func edgeRouteWithHSTS(f *framework.Framework, backend *framework.Echo, name, hs
 	return r
 }
 
-// Seed 000: spec.requiredHSTSPolicies of Ingress "cluster", enforced when
-// a route is admitted. The cluster has one Ingress, but every spec's
+// The HSTS admission enhancement (global-options-enable-hsts), section
+// "Provide HSTS verification per-domain": spec.requiredHSTSPolicies of
+// Ingress "cluster", enforced when a route is admitted (upstream:
+// openshift-apiserver
+// pkg/route/apiserver/admission/requiredrouteannotations/admission.go).
+// The cluster has one Ingress, but every spec's
 // policies select its own namespace only (inNamespace), so the specs run
 // in parallel.
 func describeRequiredHSTSPolicies(f *framework.Framework) {
@@ -108,8 +112,12 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 			Entry("max-age above the range", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1001"), refusal: refused(contract.HSTSMaxAgeGreater(1000))}),
 			Entry("max-age below the range", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationReencrypt, annotation: annotation("max-age=99"), refusal: refused(contract.HSTSMaxAgeLess(100))}),
 			Entry("no annotation in a required domain", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, refusal: refused(contract.HSTSMaxAgeMissingOrWrong)}),
-			// The seed's prose accepts a quoted max-age (the router does); its
-			// code reads max-age=<digits> only, so admission refuses it. We follow the code.
+			// The HSTS admission enhancement's section "Continue to enable HSTS
+			// per-route" accepts a quoted max-age (the router template's
+			// $hstsPattern, which the router follows); the admission code of its
+			// section "Provide HSTS verification per-domain" reads
+			// max-age=<digits> only (maxAgeRegExp), so admission refuses it. We
+			// follow the code.
 			Entry(`a quoted max-age (the code, not the prose)`, policyCase{policies: wildcard(nil), termination: routev1.TLSTerminationEdge, annotation: annotation(`max-age="500"`), refusal: refused(contract.HSTSMaxAgeMissingOrWrong)}),
 			Entry("a wildcard pattern matches across dots (filepath.Match)", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), subdomain: "deep.", termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired)}),
 			Entry("an exact pattern for another host does not apply", policyCase{policies: func(domain string) []configv1.RequiredHSTSPolicy {
