@@ -146,7 +146,13 @@ func (ic *IngressController) waitSettled(ctx context.Context) {
 		live, err := ic.f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Get(ctx, ic.Name, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(contract.IngressControllerSettled(live)).To(BeTrue(), "IngressController %s status: %+v", ic.Name, live.Status)
-	}).WithTimeout(ic.f.Opts.Timeouts.PodReady).Should(Succeed())
+	}).WithTimeout(ic.f.Opts.Timeouts.PodReady).Should(Succeed(), func() string {
+		// Worked out once, when the wait gives up: why its router is not
+		// ready (image pull, crash loop, last log lines).
+		ctx, cancel := diagnosisContext(ctx)
+		defer cancel()
+		return DeploymentNotReadyReasons(ctx, ic.f.Clientset, contract.RouterNamespace, contract.RouterDeploymentName(ic.Name))
+	})
 }
 
 // AddRequiredHSTSPolicies appends policies to the cluster's required HSTS
