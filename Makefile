@@ -10,7 +10,10 @@ SHELL := /usr/bin/env bash
 export GONOSUMDB := github.com/openshift
 export GOFLAGS := -buildvcs=false
 
-REPORTS ?= reports
+# Where a run's reports go: $(ARTIFACTS) when the CI sets it (Prow
+# collects that directory and reads its junit*.xml), else reports/.
+ARTIFACTS ?=
+REPORTS ?= $(or $(ARTIFACTS),reports)
 # Pinned versions of the hermetic profile that clean-images needs.
 pinned = $(shell sed -n 's/^$(1)=//p' clusters/kind/versions.env)
 K8S_VERSION := $(call pinned,K8S_VERSION)
@@ -38,6 +41,24 @@ ROUTER_IMAGE ?=
 REPEAT ?= 1
 # FOCUS limits the run to a Ginkgo label expression, e.g. FOCUS=client-tls.
 FOCUS ?=
+# FLAKE_ATTEMPTS=N runs a failing spec up to N times (ginkgo
+# --flake-attempts): one that fails, then passes is a flake, passed for
+# the verdict and reported as one (junit.xml: a failed and a passed test
+# case of its name; summary.md; conformance.yaml). Never in make certify.
+FLAKE_ATTEMPTS ?=
+# Progress while the suite runs: every minute a node is still running,
+# Ginkgo says what it waits for.
+PROGRESS ?= --poll-progress-after=60s --poll-progress-interval=60s
+# PREBUILD=1 builds the node image and the component images before the
+# suite (make e2e-images), their progress on the console; PREBUILD= leaves
+# the builds to the suite's profile (the existing profile needs no node
+# image).
+PREBUILD ?= 1
+# Another router is judged: the reference router's image is not built.
+BUILD_IMAGES_ARGS = $(if $(ROUTER_IMAGE),-skip-reference-router)
+# The history.jsonl files make trend draws (a nightly job carries its own
+# from night to night).
+HISTORY ?= $(REPORTS)/history.jsonl
 # The implementation named in the report (required by make certify).
 IMPLEMENTATION_ORGANIZATION ?=
 IMPLEMENTATION_PROJECT ?=
@@ -54,11 +75,14 @@ IMPLEMENTATION_ARGS = $(if $(IMPLEMENTATION_ORGANIZATION),-implementation-organi
 SUITE_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 SUITE_DIRTY := $(shell test -z "$$(git status --porcelain 2>/dev/null)" && echo false || echo true)
 LDFLAGS := -X github.com/router-conformance/suite/reports.SuiteCommit=$(SUITE_COMMIT) -X github.com/router-conformance/suite/reports.SuiteDirty=$(SUITE_DIRTY)
-GINKGO_E2E = $(GINKGO) -tags e2e --ldflags='$(LDFLAGS)' --procs=$(PROCS) --timeout=85m $(if $(FOCUS),--label-filter='$(FOCUS)') --output-dir=$(REPORTS)
+GINKGO_E2E = $(GINKGO) -tags e2e --ldflags='$(LDFLAGS)' --procs=$(PROCS) --timeout=85m $(PROGRESS) $(if $(FLAKE_ATTEMPTS),--flake-attempts=$(FLAKE_ATTEMPTS)) $(if $(FOCUS),--label-filter='$(FOCUS)') --output-dir=$(REPORTS)
 E2E_ARGS = -repo=$(CURDIR) -report-dir=$(abspath $(REPORTS)) -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse) $(if $(ROUTER_IMAGE),-router-image=$(ROUTER_IMAGE)) $(IMPLEMENTATION_ARGS) $(ARGS)
+# Under GitHub Actions the verdict, failed and flaked specs become
+# annotations on the run's page (reports/cmd/annotate).
+ANNOTATE = if [ "$${GITHUB_ACTIONS:-}" = true ]; then go run ./reports/cmd/annotate -dir $(REPORTS); fi
 # VERDICT prints the run's result and fails unless it is passed: partial
 # (a filtered run, a claimed feature not run), failed and error all fail.
-VERDICT = result=$$(sed -n 's/^result: //p' $(REPORTS)/conformance.yaml 2>/dev/null); \
+VERDICT = $(ANNOTATE); result=$$(sed -n 's/^result: //p' $(REPORTS)/conformance.yaml 2>/dev/null); \
 	echo "conformance: $${result:-no report was written} ($(REPORTS)/summary.md)"; \
 	if [ "$$result" != passed ] && [ $$status -eq 0 ]; then status=1; fi
 
@@ -107,7 +131,7 @@ smoke: docker ## run the cluster smoke checks (KEEP=1, REUSE=1 as for e2e)
 	$(GINKGO) -tags e2e --label-filter=smoke --timeout=85m --junit-report=junit-smoke.xml --output-dir=$(REPORTS) ./e2e -- $(E2E_ARGS)
 
 .PHONY: e2e
-e2e: docker ## bring up the hermetic cluster, run the conformance specs, write reports/, delete the cluster (REPEAT=N: N runs on one cluster, flakes counted)
+e2e: docker $(if $(PREBUILD),e2e-images) ## bring up the hermetic cluster, run the conformance specs, write reports/, delete the cluster (REPEAT=N: N runs on one cluster, flakes counted)
 	@rm -rf $(REPORTS)/failures $(REPORTS)/conformance.* $(REPORTS)/summary.md; mkdir -p $(REPORTS)
 ifeq ($(REPEAT),1)
 	@status=0; $(GINKGO_E2E) --json-report=report.json ./e2e -- $(E2E_ARGS) || status=$$?; \
@@ -119,7 +143,7 @@ else
 	  $(GINKGO_E2E) --json-report=report-$$i.json ./e2e -- $(E2E_ARGS) $$extra || status=1; \
 	done; \
 	go run ./reports/cmd/repeat-summary -dir $(REPORTS) $$(seq -f '$(REPORTS)/report-%g.json' 1 $(REPEAT)); \
-	exit $$status
+	$(VERDICT); exit $$status
 endif
 
 .PHONY: certify
@@ -127,10 +151,21 @@ certify: docker ## a certification run: the whole claimed suite once, console in
 	@test -z "$(FOCUS)" || { echo "make certify runs the whole claimed suite: unset FOCUS" >&2; exit 2; }
 	@test -z "$(REUSE)" || { echo "make certify makes its own cluster: unset REUSE" >&2; exit 2; }
 	@test "$(REPEAT)" = 1 || { echo "make certify runs the suite once: unset REPEAT" >&2; exit 2; }
+	@test -z "$(FLAKE_ATTEMPTS)" || { echo "make certify runs every spec once and counts it as it ran: unset FLAKE_ATTEMPTS" >&2; exit 2; }
+	@test -z "$${ROUTER_CONFORMANCE_TEST_FAIL_ONCE:-}" || { echo "make certify refuses the test-only hook: unset ROUTER_CONFORMANCE_TEST_FAIL_ONCE" >&2; exit 2; }
 	@rm -rf $(REPORTS)/failures $(REPORTS)/conformance.* $(REPORTS)/summary.md; mkdir -p $(REPORTS)
 	@status=0; $(GINKGO_E2E) --json-report=report.json ./e2e -- $(E2E_ARGS) -certify 2>&1 | tee $(REPORTS)/e2e.log || status=$$?; \
 	bundle=$$(go run ./reports/cmd/bundle -dir $(REPORTS)) || exit 1; echo "bundle: $$bundle"; \
 	go run ./reports/cmd/verify "$$bundle" || status=$$?; exit $$status
+
+.PHONY: e2e-images
+e2e-images: docker ## build the node image and the component images make e2e needs, progress on the console (cached: a warm run builds nothing; ROUTER_IMAGE: no reference router)
+	@clusters/kind/nodeimage/build.sh >/dev/null
+	@go run ./images/cmd/build-images $(BUILD_IMAGES_ARGS) >/dev/null
+
+.PHONY: trend
+trend: ## draw $(REPORTS)/trend.html from HISTORY="<history.jsonl>..." (default: $(REPORTS)/history.jsonl): pass rate and spec time per feature, the flakiest specs, every run
+	go run ./reports/cmd/trend -o $(REPORTS)/trend.html $(HISTORY)
 
 .PHONY: push-images
 push-images: docker ## push the fixture images the existing profile deploys to IMAGE_REPOSITORY=<registry/prefix> (then ARGS="-image-repository=... -images-pushed")
