@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
@@ -117,6 +118,46 @@ func TestIngressRouteStatusIsWrittenOnlyWhenItChanges(t *testing.T) {
 	c.reportIngressRoutes(context.Background(), snap)
 	if got := statusWrites(dyn.Actions()); len(got) != 0 {
 		t.Errorf("second sync wrote %v", got)
+	}
+}
+
+// A connected vertex's status holds while nothing about it changes, even
+// as its parent changes elsewhere (another route, a delegation to nothing):
+// the vertex is not written, so its resourceVersion and connectedAt hold.
+// Taking the delegation away is written (orphaned).
+func TestConnectedVertexStatusHoldsWhileItsParentChangesElsewhere(t *testing.T) {
+	at := metav1.NewTime(time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC))
+	root := ingressroute.IngressRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "root"}, Spec: ingressroute.Spec{
+		VirtualHost: &ingressroute.VirtualHost{Fqdn: "a.test"},
+		Routes:      []ingressroute.Route{{Match: "/a", Delegate: &ingressroute.Delegate{Name: "child"}}},
+	}}
+	child := ingressroute.IngressRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "child"}, Spec: ingressroute.Spec{
+		Routes: []ingressroute.Route{{Match: "/a/b", Delegate: &ingressroute.Delegate{Name: "nowhere"}}},
+	}}
+	first := ingressroute.Build([]ingressroute.IngressRoute{root, child}, nil, nil, at)
+	root.Status = first.Statuses[types.NamespacedName{Namespace: "ns", Name: "root"}]
+	child.Status = first.Statuses[types.NamespacedName{Namespace: "ns", Name: "child"}]
+
+	sync := func(root ingressroute.IngressRoute, later time.Duration) []string {
+		dyn := fakeDynamic(unstructuredIR(t, root), unstructuredIR(t, child))
+		c := &Controller{Dynamic: dyn}
+		snap := &ingressRouteSnapshot{
+			objs:   []*unstructured.Unstructured{unstructuredIR(t, root), unstructuredIR(t, child)},
+			routes: []ingressroute.IngressRoute{root, child},
+		}
+		snap.result = ingressroute.Build(snap.routes, nil, nil, metav1.NewTime(at.Add(later)))
+		c.reportIngressRoutes(context.Background(), snap)
+		return statusWrites(dyn.Actions())
+	}
+	elsewhere := *root.DeepCopy()
+	elsewhere.Spec.Routes = append(elsewhere.Spec.Routes, ingressroute.Route{Match: "/z", Delegate: &ingressroute.Delegate{Name: "later"}})
+	if got := sync(elsewhere, time.Hour); len(got) != 0 {
+		t.Errorf("the parent changed elsewhere: status writes %v, want none", got)
+	}
+	gone := *root.DeepCopy()
+	gone.Spec.Routes = []ingressroute.Route{{Match: "/z", Delegate: &ingressroute.Delegate{Name: "later"}}}
+	if got := sync(gone, time.Hour); len(got) != 1 || got[0] != "ns/child" {
+		t.Errorf("the delegation taken away: status writes %v, want ns/child (orphaned)", got)
 	}
 }
 

@@ -71,8 +71,14 @@ type Result struct {
 
 // Match reports whether a route with the given prefix serves path. Prefixes
 // match whole path segments: "/foo" serves "/foo", "/foo/" and "/foo/bar" but
-// not "/foobar"; a trailing "/" on the prefix changes nothing, as Contour v0.15
-// internal/dag/builder.go matchesPathPrefix, and "/" serves every path.
+// not "/foobar"; a trailing "/" on the prefix changes nothing, and "/" serves
+// every path. This is how Contour v1.0.1 internal/dag/builder.go
+// (matchesPathPrefix) holds a child's routes to the prefix delegated to it
+// (the design document's "Security Concerns": "the /foo prefix and
+// everything under it"). Serving, Contour hands Envoy the match as a plain
+// string prefix (internal/envoy/route.go, RouteMatch), where "/foobar" goes
+// to "/foo"; the router serves by segment, and the conformance suite
+// asserts neither.
 func Match(prefix, path string) bool {
 	p := strings.TrimSuffix(prefix, "/")
 	if !strings.HasPrefix(path, p) {
@@ -105,7 +111,7 @@ func normalize(prefix string) string {
 
 const (
 	descValid    = "valid IngressRoute"
-	descOrphaned = "this IngressRoute is not part of a delegation chain from a root IngressRoute" // Contour v0.15's wording
+	descOrphaned = "this IngressRoute is not part of a delegation chain from a root IngressRoute" // Contour v1.0.1's wording (internal/dag/builder.go)
 )
 
 // Build computes, from every IngressRoute of the cluster, the virtual hosts
@@ -174,8 +180,10 @@ func (b *builder) setInvalid(k types.NamespacedName, desc string) {
 
 // hostConflicts refuses every root whose fqdn or alias another root also
 // claims: neither is served, since neither is more entitled to the name (as
-// Contour v0.15 validIngressRoutes does for fqdn; the design document makes
-// aliases names of the host just as much, so they count too).
+// Contour v1.0.1 internal/dag/builder.go validIngressRoutes does for fqdn).
+// Shipped Contour has no aliases; the design document has them and says
+// nothing of their conflicts, so the router counts an alias as a name of
+// the host just as much, and the conformance suite asserts nothing of it.
 func (b *builder) hostConflicts(keys []types.NamespacedName) {
 	claims := map[string][]types.NamespacedName{}
 	var names []string
@@ -353,8 +361,10 @@ func (b *builder) check(ir *IngressRoute, prefix string, chain []types.Namespace
 		case (len(r.Services) > 0) == (r.Delegate != nil):
 			return fmt.Sprintf("route %q: must have exactly one of service or delegate", r.Match)
 		case prefix != "" && !Match(prefix, r.Match):
-			// Design document, validation rule 2; it also stops a vertex
-			// re-delegating a path it was never given.
+			// Design document, validation rule 2, for delegate routes too:
+			// "Security Concerns" (a vertex given /foo "cannot operate on
+			// this vhost outside /foo") stops it re-delegating a path it was
+			// never given. Contour v1.0.1 checks service routes only.
 			parent := chain[len(chain)-2]
 			return fmt.Sprintf("route %q is outside the prefix %q delegated by %s", r.Match, prefix, parent)
 		}
@@ -371,15 +381,18 @@ func (b *builder) check(ir *IngressRoute, prefix string, chain []types.Namespace
 		if !ok {
 			continue
 		}
-		path := chainString(append(chain[:len(chain):len(chain)], dk))
+		if child.Spec.VirtualHost != nil {
+			// A root is never a vertex of another tree, itself included:
+			// Contour v1.0.1 internal/dag/builder.go (processIngressRoutes)
+			// asks this before it looks for a cycle. The description names
+			// no chain: which root's walk meets it first is no business of
+			// the object's.
+			return fmt.Sprintf("delegation to root IngressRoute %s is not permitted", dk)
+		}
 		for _, c := range chain {
 			if c == dk {
-				return "delegation cycle: " + path
+				return fmt.Sprintf("delegation cycle: %s", chainString(append(chain[:len(chain):len(chain)], dk)))
 			}
-		}
-		if child.Spec.VirtualHost != nil {
-			// As Contour v1.0: a root is never a vertex of another tree.
-			return fmt.Sprintf("delegation to root IngressRoute %s is not permitted: %s", dk, path)
 		}
 	}
 	return ""

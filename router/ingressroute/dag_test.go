@@ -227,15 +227,26 @@ func TestBuild(t *testing.T) {
 		},
 		served: map[string][]string{"b.com": {"/b -> r/s2:80"}},
 		status: map[string]string{
-			"r/r1": "invalid: delegation to root IngressRoute r/r2 is not permitted: r/r1 -> r/r2",
+			"r/r1": "invalid: delegation to root IngressRoute r/r2 is not permitted",
 			"r/r2": "valid",
 		},
 	}, {
-		name: "f: a root delegating to itself",
+		// As Contour v1.0.1 processIngressRoutes: a delegation to a root is
+		// refused before any cycle is looked for.
+		name: "f: a root delegating to itself is a delegation to a root",
 		objs: []IngressRoute{
 			irtest.Root("r", "r1", "a.com", irtest.Svc("/", "s"), irtest.Del("/b", "", "r1")),
 		},
-		status: map[string]string{"r/r1": "invalid: delegation cycle: r/r1 -> r/r1"},
+		status: map[string]string{"r/r1": "invalid: delegation to root IngressRoute r/r1 is not permitted"},
+	}, {
+		name: "f: a vertex delegating to a root that delegates back to it: a delegation to a root, whichever root walks first",
+		objs: []IngressRoute{
+			irtest.Root("r", "root", "a.com", irtest.Svc("/", "s"), irtest.Del("/a", "", "a")),
+			irtest.Vertex("r", "a", irtest.Del("/a", "", "other")),
+			irtest.Root("r", "other", "b.com", irtest.Del("/", "", "a")),
+		},
+		served: map[string][]string{"a.com": {"/ -> r/s:80"}, "b.com": {}},
+		status: map[string]string{"r/root": "valid", "r/other": "valid", "r/a": "invalid: delegation to root IngressRoute r/other is not permitted"},
 	}, {
 		name: "g: two roots with the same fqdn: neither is served",
 		objs: []IngressRoute{
