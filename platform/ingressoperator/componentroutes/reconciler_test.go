@@ -385,6 +385,43 @@ func TestReconcileConsumingUserRemoved(t *testing.T) {
 	f.check("default", "bar", "bar", sa("default", "bar"))
 }
 
+// Rule 2: a consuming user added to status is added to the RoleBinding's
+// subjects, and nothing else is written (upstream
+// ensureServiceCertKeyPairSecretRoleBinding: ApplyRoleBinding updates the
+// subjects in place).
+func TestReconcileConsumingUserAdded(t *testing.T) {
+	ing := fooBar()
+	ing.Status.ComponentRoutes[0] = status("default", "foo", "system:serviceaccount:default:foo")
+	f := newFixture(t, ing)
+	f.reconcile()
+	before := f.check("default", "foo", "foo", sa("default", "foo"))
+
+	f.setIngress(fooBar())
+	if err := f.r.Reconcile(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if w := f.writes(); len(w) != 1 || w[0].GetVerb() != "update" || w[0].GetResource().Resource != "rolebindings" || writtenName(w[0]) != before {
+		t.Errorf("writes = %v, want one update of RoleBinding %s", w, before)
+	}
+	f.reconcile()
+	if after := f.check("default", "foo", "foo", sa("default", "foo"), sa("default", "bar")); after != before {
+		t.Errorf("Role replaced (%s -> %s); want it kept", before, after)
+	}
+}
+
+// writtenName is the name of the object a write action is about.
+func writtenName(a clienttesting.Action) string {
+	switch a := a.(type) {
+	case clienttesting.CreateAction:
+		return a.GetObject().(metav1.Object).GetName()
+	case clienttesting.UpdateAction:
+		return a.GetObject().(metav1.Object).GetName()
+	case clienttesting.DeleteAction:
+		return a.GetName()
+	}
+	return ""
+}
+
 // Rule 2: a new Secret name is reflected in the Role's rule.
 func TestReconcileSecretRenamed(t *testing.T) {
 	f := newFixture(t, fooBar())
@@ -393,6 +430,14 @@ func TestReconcileSecretRenamed(t *testing.T) {
 	ing := fooBar()
 	ing.Spec.ComponentRoutes[0].ServingCertKeyPairSecret.Name = "foo-2"
 	f.setIngress(ing)
+	// Upstream ensureServiceCertKeyPairSecretRole: ApplyRole on the Role
+	// it has, under its name.
+	if err := f.r.Reconcile(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if w := f.writes(); len(w) != 1 || w[0].GetVerb() != "update" || w[0].GetResource().Resource != "roles" || writtenName(w[0]) != before {
+		t.Errorf("writes = %v, want one update of Role %s", w, before)
+	}
 	f.reconcile()
 	if after := f.check("default", "foo", "foo-2", sa("default", "foo"), sa("default", "bar")); after != before {
 		t.Errorf("Role replaced (%s -> %s); want it updated", before, after)
@@ -416,13 +461,26 @@ func TestReconcileRemovesAccess(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, fooBar())
 			f.reconcile()
-			f.check("default", "bar", "bar", sa("default", "bar"))
+			bar := f.check("default", "bar", "bar", sa("default", "bar"))
+			foo := f.check("default", "foo", "foo", sa("default", "foo"), sa("default", "bar"))
 			ing := fooBar()
 			tc.change(ing)
 			f.setIngress(ing)
+			// Only bar's Role and RoleBinding are written: foo's are
+			// left alone (upstream deleteOrphanedRoles deletes by hash).
+			if err := f.r.Reconcile(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range f.writes() {
+				if w.GetVerb() != "delete" || writtenName(w) != bar {
+					t.Errorf("write %v: want only deletes of %s", w, bar)
+				}
+			}
 			f.reconcile()
 			f.none("default", "bar")
-			f.check("default", "foo", "foo", sa("default", "foo"), sa("default", "bar"))
+			if got := f.check("default", "foo", "foo", sa("default", "foo"), sa("default", "bar")); got != foo {
+				t.Errorf("foo's Role replaced (%s -> %s)", foo, got)
+			}
 		})
 	}
 }
@@ -665,6 +723,15 @@ func TestRun(t *testing.T) {
 	eventually("the RoleBinding to come back", func() bool {
 		_, err := f.kube.RbacV1().RoleBindings(SecretNamespace).Get(ctx, name, metav1.GetOptions{})
 		return err == nil
+	})
+	// A deleted Role (the watch on labelled Roles): a new one, and a
+	// RoleBinding named like it.
+	if err := f.kube.RbacV1().Roles(SecretNamespace).Delete(ctx, name, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually("a new Role and its RoleBinding", func() bool {
+		roles, bindings := f.roles(hash), f.bindings(hash)
+		return len(roles) == 1 && roles[0].Name != name && len(bindings) == 1 && bindings[0].Name == roles[0].Name
 	})
 	f.setIngress(ingress(nil, nil))
 	eventually("everything to be removed", func() bool {
