@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"os"
 	"path/filepath"
@@ -8,11 +9,81 @@ import (
 	"testing"
 	"time"
 
+	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
+	"github.com/onsi/gomega"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/reports"
 )
+
+// A real Ginkgo run with --flake-attempts=2 and the hook set: the hooked
+// spec fails its first attempt and passes its second, and every report
+// says so (the suite's own BeforeEach and ReportAfterSuite, in small).
+func TestTheHookMakesAFlakeThatEveryReportShows(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(FailOnceEnv, "flakes once")
+	opts := DefaultOptions()
+	opts.ReportDir, opts.Features = dir, []contract.Feature{contract.FeatureHSTS}
+	f := New(opts, Capabilities{Profile: KindProfile})
+	ginkgo.BeforeEach(FailOnce)
+	ginkgo.Describe("HSTS per route", ginkgo.Label(string(contract.FeatureHSTS)), func() {
+		ginkgo.It("flakes once", func() {})
+		ginkgo.It("passes", func() {})
+	})
+	ginkgo.ReportAfterSuite("conformance report", func(r ginkgo.Report) {
+		gomega.Expect(f.WriteConformance(r)).To(gomega.Succeed())
+	})
+	gomega.RegisterFailHandler(ginkgo.Fail)
+	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
+	suiteConfig.FlakeAttempts = 2
+	reporterConfig.Succinct = true
+	if !ginkgo.RunSpecs(t, "flake hook", suiteConfig, reporterConfig) {
+		t.Fatal("the suite failed: the flake should have passed on its retry")
+	}
+
+	data, err := os.ReadFile(filepath.Join(dir, reports.ConformanceJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r reports.Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	hsts, _ := r.Feature(contract.FeatureHSTS)
+	if r.Flaked != 1 || len(hsts.Flaked) != 1 || hsts.Flaked[0].Name != "HSTS per route flakes once" || hsts.Flaked[0].Attempts != 2 ||
+		!strings.HasPrefix(hsts.Flaked[0].Reason, `ROUTER_CONFORMANCE_TEST_FAIL_ONCE="flakes once": this spec's first attempt fails on purpose`) ||
+		hsts.Result != reports.Passed || len(hsts.Router.Passed) != 2 {
+		t.Errorf("conformance.json: %d flaked, hsts %+v", r.Flaked, hsts)
+	}
+	if r.Options[reports.OptionFailOnce] != "flakes once" || r.Options[reports.OptionFlakeAttempts] != "2" {
+		t.Errorf("options %v", r.Options)
+	}
+
+	data, err = os.ReadFile(filepath.Join(dir, "junit.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var suites reporters.JUnitTestSuites
+	if err := xml.Unmarshal(data, &suites); err != nil {
+		t.Fatal(err)
+	}
+	var states []string
+	for _, tc := range suites.TestSuites[0].TestCases {
+		if tc.Name == "[It] HSTS per route flakes once [hsts]" {
+			states = append(states, tc.Status)
+		}
+	}
+	if strings.Join(states, ",") != "failed,passed" || suites.Failures != 1 {
+		t.Errorf("junit.xml: the flake's test cases %v, %d failures", states, suites.Failures)
+	}
+
+	h, err := reports.ReadHistory(filepath.Join(dir, reports.HistoryJSONL))
+	if err != nil || len(h) != 1 || h[0].Flaked != 1 {
+		t.Errorf("history.jsonl: %v %+v", err, h)
+	}
+}
 
 func TestFailOnceFailsOnlyTheFirstAttemptOfMatchingSpecs(t *testing.T) {
 	spec := func(attempt int) types.SpecReport {
