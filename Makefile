@@ -88,11 +88,11 @@ VERDICT = $(ANNOTATE); result=$$(sed -n 's/^result: //p' $(REPORTS)/conformance.
 
 .PHONY: help
 help: ## list the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: test
 test: ## run every unit and integration test (installs haproxy for the router's)
-	@clusters/host/ensure-packages.sh haproxy=haproxy
+	@clusters/host/ensure-packages.sh haproxy=haproxy chromium=chromium
 	go test -count=1 ./...
 
 .PHONY: docker
@@ -200,7 +200,7 @@ bench: docker ## the whole suite serial, -p 2 and -p 4 on a warm cluster, per-fe
 
 .PHONY: clean
 clean: ## remove run outputs (reports/, kubeconfigs in .cache/)
-	find $(REPORTS) -mindepth 1 -maxdepth 1 ! -name '*.go' ! -name README.md -exec rm -rf {} +
+	find $(REPORTS) -mindepth 1 -maxdepth 1 ! -name '*.go' ! -name README.md ! -name cmd ! -name specs.json -exec rm -rf {} +
 	rm -rf .cache
 
 .PHONY: clean-images

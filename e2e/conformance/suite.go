@@ -87,6 +87,9 @@ func declareSuiteNodes(f *framework.Framework, p profile.Profile) {
 	// lists the feature as unsupported), and so is a disruptive one where
 	// disruption is not allowed (its feature is not run).
 	BeforeEach(f.SkipUnrunnable)
+	// Test-only: ROUTER_CONFORMANCE_TEST_FAIL_ONCE=<substring of a spec's
+	// full text> fails those specs' first attempt (off when unset).
+	BeforeEach(framework.FailOnce)
 
 	// The profile is brought up on the first parallel process only: it
 	// owns the cluster.
@@ -95,6 +98,7 @@ func declareSuiteNodes(f *framework.Framework, p profile.Profile) {
 		suiteConfig, _ := GinkgoConfiguration()
 		Expect(f.CheckParallelism(suiteConfig.ParallelTotal)).To(Succeed())
 		if f.Opts.Certify {
+			Expect(framework.CheckCertifiable(suiteConfig)).To(Succeed())
 			Expect(suiteConfig.LabelFilter).To(BeEmpty(), "-certify runs the whole claimed suite: drop the label filter (FOCUS)")
 			Expect(suiteConfig.FocusStrings).To(BeEmpty(), "-certify runs the whole claimed suite: drop --focus")
 			Expect(suiteConfig.SkipStrings).To(BeEmpty(), "-certify runs the whole claimed suite: drop --skip")
