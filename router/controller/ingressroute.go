@@ -48,10 +48,12 @@ func TranslateHosts(hosts []ingressroute.Host, l Lookups) ([]haproxy.Route, []er
 // for each name). Plain HTTP to it is redirected with a 301, as shipped
 // Contour does: "When TLS is enabled for a virtual host, any request to
 // the insecure port is redirected to the secure interface with a 301
-// redirect" (projectcontour/contour site/docs/v1.0.0/ingressroute.md,
+// redirect" (projectcontour/contour v1.0.1 site/_docs_1_0/ingressroute.md,
 // TLS; internal/dag/builder.go marks every route of a secure vhost
-// HTTPSUpgrade unless permitInsecure). The design document's API has no
-// permitInsecure, so every route redirects. A root without TLS is HTTP
+// HTTPSUpgrade unless permitInsecure, and internal/envoy/route.go
+// UpgradeHTTPS answers with Envoy's https_redirect: host, path and query
+// kept). The design document's API has no permitInsecure, so every route
+// redirects. A root without TLS is HTTP
 // only: its names get the default certificate and no route over HTTPS.
 func translateHost(h *ingressroute.Host, l Lookups) ([]haproxy.Route, error) {
 	var cert []byte
@@ -116,7 +118,7 @@ func secretPEM(s *corev1.Secret) ([]byte, error) {
 // backendEndpoints merges the ready endpoints of every service of a route
 // into one HAProxy backend. Without weights shipped Contour splits a
 // route's traffic evenly between its services, whatever their sizes
-// (projectcontour/contour site/docs/v1.0.0/ingressroute.md, Upstream
+// (projectcontour/contour v1.0.1 site/_docs_1_0/ingressroute.md, Upstream
 // Weighting), so with several services each endpoint of a service of n
 // endpoints weighs 256/n (256 is HAProxy's largest weight).
 func backendEndpoints(backends []ingressroute.Backend, l Lookups) []haproxy.Endpoint {
