@@ -9,6 +9,7 @@ import (
 	"k8s.io/client-go/util/retry"
 
 	irv1 "github.com/router-conformance/suite/apis/contour/v1alpha1"
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/httpclient"
 )
 
@@ -51,6 +52,18 @@ func (f *Framework) EventuallyIngressRouteStatus(ctx context.Context, ns, name s
 	f.Eventually(ctx, func(g Gomega) {
 		check(g, f.GetIngressRoute(ctx, g, ns, name).Status)
 	}).Should(Succeed())
+}
+
+// IngressRouteStatusIs checks an IngressRoute's status against a
+// condition of the contract (contract/ingressroute_status.go): its
+// currentStatus, and a description carrying one of the condition's
+// accepted wordings, Contour v1.0.1's or the reference router's. No spec
+// asks for text Contour's wording lacks.
+func IngressRouteStatusIs(d contract.StatusDescription) func(Gomega, irv1.Status) {
+	return func(g Gomega, st irv1.Status) {
+		g.ExpectWithOffset(1, st.CurrentStatus).To(Equal(d.CurrentStatus), "description: %s", st.Description)
+		g.ExpectWithOffset(1, d.Matches(st.Description)).To(BeTrue(), "description %q, want %s", st.Description, d)
+	}
 }
 
 // NotServed checks that resp is the router's own no-route answer: 503,
