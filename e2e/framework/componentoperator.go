@@ -17,10 +17,14 @@ import (
 )
 
 // DeployComponentOperator runs the suite's fixture component (a component
-// operator with a configurable route, as the console and authentication
-// operators are) for the Route named routeName in ns, on defaultHost, and
-// waits until it is ready; it is stopped, and its entries removed, when
-// the spec ends.
+// operator with a configurable route; it follows cluster-authentication-
+// operator's custom route controller, pkg/controllers/customroute/
+// custom_route_controller.go customRouteController.sync: see package
+// componentoperator) for the Route named routeName in ns, on defaultHost,
+// and waits until it is ready; it is stopped, and its entries removed,
+// when the spec (or the Ordered container, when called in BeforeAll) ends.
+// The Route must exist: like upstream, the component publishes no status
+// entry without it.
 func (f *Framework) DeployComponentOperator(ctx context.Context, ns, name, routeName, defaultHost string) componentoperator.Options {
 	o, stop := f.StartComponentOperator(ctx, ns, name, routeName, defaultHost)
 	DeferCleanup(stop)
