@@ -127,12 +127,12 @@ cluster-logs: ## export the cluster's node logs to $(REPORTS)/cluster-logs
 
 .PHONY: smoke
 smoke: docker ## run the cluster smoke checks (KEEP=1, REUSE=1 as for e2e)
-	@rm -rf $(REPORTS)/failures $(REPORTS)/conformance.* $(REPORTS)/summary.md; mkdir -p $(REPORTS)
+	@rm -rf $(REPORTS)/failures $(REPORTS)/conformance.yaml $(REPORTS)/conformance.json $(REPORTS)/summary.md; mkdir -p $(REPORTS)
 	$(GINKGO) -tags e2e --label-filter=smoke --timeout=85m --junit-report=junit-smoke.xml --output-dir=$(REPORTS) ./e2e -- $(E2E_ARGS)
 
 .PHONY: e2e
 e2e: docker $(if $(PREBUILD),e2e-images) ## bring up the hermetic cluster, run the conformance specs, write reports/, delete the cluster (REPEAT=N: N runs on one cluster, flakes counted)
-	@rm -rf $(REPORTS)/failures $(REPORTS)/conformance.* $(REPORTS)/summary.md; mkdir -p $(REPORTS)
+	@rm -rf $(REPORTS)/failures $(REPORTS)/conformance.yaml $(REPORTS)/conformance.json $(REPORTS)/summary.md; mkdir -p $(REPORTS)
 ifeq ($(REPEAT),1)
 	@status=0; $(GINKGO_E2E) --json-report=report.json ./e2e -- $(E2E_ARGS) || status=$$?; \
 	$(VERDICT); exit $$status
@@ -153,7 +153,7 @@ certify: docker ## a certification run: the whole claimed suite once, console in
 	@test "$(REPEAT)" = 1 || { echo "make certify runs the suite once: unset REPEAT" >&2; exit 2; }
 	@test -z "$(FLAKE_ATTEMPTS)" || { echo "make certify runs every spec once and counts it as it ran: unset FLAKE_ATTEMPTS" >&2; exit 2; }
 	@test -z "$${ROUTER_CONFORMANCE_TEST_FAIL_ONCE:-}" || { echo "make certify refuses the test-only hook: unset ROUTER_CONFORMANCE_TEST_FAIL_ONCE" >&2; exit 2; }
-	@rm -rf $(REPORTS)/failures $(REPORTS)/conformance.* $(REPORTS)/summary.md; mkdir -p $(REPORTS)
+	@rm -rf $(REPORTS)/failures $(REPORTS)/conformance.yaml $(REPORTS)/conformance.json $(REPORTS)/summary.md; mkdir -p $(REPORTS)
 	@status=0; $(GINKGO_E2E) --json-report=report.json ./e2e -- $(E2E_ARGS) -certify 2>&1 | tee $(REPORTS)/e2e.log || status=$$?; \
 	bundle=$$(go run ./reports/cmd/bundle -dir $(REPORTS)) || exit 1; echo "bundle: $$bundle"; \
 	go run ./reports/cmd/verify "$$bundle" || status=$$?; exit $$status
