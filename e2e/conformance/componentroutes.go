@@ -52,7 +52,10 @@ import (
 // The Ingress config is one for the cluster, but each spec touches only
 // the entries of its own namespace: they run in parallel.
 func describeComponentRoutes(f *framework.Framework) {
-	Describe("Component routes", framework.Needs(contract.FeatureComponentRoutes), func() {
+	// Every spec writes entries of the cluster's Ingress config (its own,
+	// removed when it ends): Disruptive on a cluster the suite did not
+	// make.
+	Describe("Component routes", framework.Needs(contract.FeatureComponentRoutes), framework.Disruptive, func() {
 		describeComponentRouteRBAC(f)
 
 		// The pinned openshift/api CRD: consumingUsers are service accounts,

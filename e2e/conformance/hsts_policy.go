@@ -85,7 +85,10 @@ func edgeRouteWithHSTS(f *framework.Framework, backend *framework.Echo, name, hs
 // policies select its own namespace only (inNamespace), so the specs run
 // in parallel.
 func describeRequiredHSTSPolicies(f *framework.Framework) {
-	Describe("Required HSTS policies", framework.Needs(contract.FeatureHSTSPolicy), func() {
+	// Every spec adds policies to the cluster's Ingress config (scoped to
+	// its own namespace, removed when it ends): Disruptive on a cluster
+	// the suite did not make.
+	Describe("Required HSTS policies", framework.Needs(contract.FeatureHSTSPolicy), framework.Disruptive, func() {
 		DescribeTable("route admission", framework.JudgesPlatform,
 			func(ctx SpecContext, c policyCase) {
 				ns := f.SpecNamespaceWithLabels(ctx, "hsts-policy", c.nsLabels)
