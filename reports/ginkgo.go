@@ -27,7 +27,7 @@ func FromGinkgo(r types.Report) (specs []SpecResult, run RunOutcome) {
 	}
 	run.Skip = filters(cfg.SkipStrings, cfg.SkipFiles)
 
-	var why []string
+	var why, echoes []string
 	failedSpec := false
 	for _, s := range r.SpecReports {
 		switch {
@@ -58,8 +58,18 @@ func FromGinkgo(r types.Report) (specs []SpecResult, run RunOutcome) {
 			}
 			specs = append(specs, spec)
 		case s.LeafNodeType.Is(types.NodeTypesForSuiteLevelNodes) && s.State.Is(types.SpecStateFailureStates):
-			why = append(why, suiteNodeStage(s.LeafNodeType)+" failed: "+failureLine(s))
+			line := suiteNodeStage(s.LeafNodeType) + " failed: " + failureLine(s)
+			if strings.Contains(line, echoedSetUpFailure) {
+				echoes = append(echoes, line)
+				continue
+			}
+			why = append(why, line)
 		}
+	}
+	// The other processes only echo process 1's failed set-up: named when
+	// process 1's own failure is missing from the report.
+	if len(why) == 0 {
+		why = echoes
 	}
 	for _, reason := range r.SpecialSuiteFailureReasons {
 		why = append(why, firstLine(reason))
@@ -99,7 +109,10 @@ func suiteNodeStage(t types.NodeType) string {
 // failureLine is a failed spec's reason in one line: its failure message,
 // with the panic when it panicked.
 func failureLine(s types.SpecReport) string {
-	msg := firstLine(s.Failure.Message)
+	msg := firstLine(stripANSI(s.Failure.Message))
+	if cause := gomegaError(stripANSI(s.Failure.Message)); cause != "" {
+		msg = strings.TrimSuffix(msg, ":") + ": " + cause
+	}
 	if p := firstLine(s.Failure.ForwardedPanic); p != "" {
 		msg = strings.TrimSpace(msg + ": " + p)
 	}
@@ -107,6 +120,40 @@ func failureLine(s types.SpecReport) string {
 		return s.State.String()
 	}
 	return msg
+}
+
+// echoedSetUpFailure is what every other parallel process reports when
+// process 1's SynchronizedBeforeSuite failed.
+const echoedSetUpFailure = "SynchronizedBeforeSuite failed on Ginkgo parallel process"
+
+var ansi = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+
+// stripANSI takes Ginkgo's colours out of a message.
+func stripANSI(s string) string { return ansi.ReplaceAllString(s, "") }
+
+// gomegaError is the error an `Expect(err).NotTo(HaveOccurred(), what)`
+// failure carries: Gomega writes the description, "Unexpected error:",
+// the error's type, then its text on the next line. "" for any other
+// message.
+func gomegaError(msg string) string {
+	_, rest, ok := strings.Cut(msg, "Unexpected error:\n")
+	if !ok {
+		return ""
+	}
+	lines := strings.Split(rest, "\n")
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "<") && strings.HasSuffix(l, ">:") && i+1 < len(lines) {
+			return strings.TrimSpace(lines[i+1])
+		}
+		if strings.HasPrefix(l, "<") {
+			// "<*errors.errorString | 0x...>: text" on one line.
+			if _, text, ok := strings.Cut(l, ">: "); ok {
+				return strings.TrimSpace(text)
+			}
+		}
+	}
+	return ""
 }
 
 // filters are Ginkgo's regular expressions and then its file filters

@@ -140,3 +140,20 @@ func TestFromGinkgoOfGinkgoJSON(t *testing.T) {
 		t.Errorf("after JSON:\n%+v %+v\nbefore:\n%+v %+v", b, runB, a, runA)
 	}
 }
+
+// A set-up that failed on process 1 is named by its error, not by the
+// assertion's description nor by the other processes' echoes of it.
+func TestASetUpFailureIsNamedByItsError(t *testing.T) {
+	failed := func(msg string) types.SpecReport {
+		return types.SpecReport{LeafNodeType: types.NodeTypeSynchronizedBeforeSuite, State: types.SpecStateFailed, Failure: types.Failure{Message: msg}}
+	}
+	r := types.Report{SpecReports: types.SpecReports{
+		failed("bring up the kind profile\nUnexpected error:\n    <*fmt.wrapError | 0x1f658c7ff620>: \n    install the router (bad:1): container router is CrashLoopBackOff: back-off 10s\n    pod x: phase Running\n"),
+		failed("\x1b[1m\x1b[38;5;9mSynchronizedBeforeSuite failed on Ginkgo parallel process #1\x1b[0m\n  The first SynchronizedBeforeSuite function running on Ginkgo parallel process\n"),
+	}}
+	_, run := FromGinkgo(r)
+	want := "set-up failed: bring up the kind profile: install the router (bad:1): container router is CrashLoopBackOff: back-off 10s"
+	if !run.Error || run.Reason != want {
+		t.Errorf("got %v %q, want %q", run.Error, run.Reason, want)
+	}
+}
