@@ -104,10 +104,11 @@ images: docker ## build the component images (cached by input hash)
 	go run ./images/cmd/build-images
 
 .PHONY: vet
-vet: ## go vet and gofmt
+vet: ## go vet, gofmt and goimports (imports grouped std / third party / this module)
 	go vet ./...
 	go vet -tags e2e ./e2e/...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
+	@test -z "$$(go tool goimports -l -local github.com/router-conformance/suite $$(git ls-files '*.go'))" || { go tool goimports -l -local github.com/router-conformance/suite $$(git ls-files '*.go'); echo "goimports: imports above are not grouped std / third party / this module (go tool goimports -w -local github.com/router-conformance/suite <file>)"; exit 1; }
 
 .PHONY: node-image
 node-image: docker ## build the kind node image offline (cached stage by stage)

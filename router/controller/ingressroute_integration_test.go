@@ -2,7 +2,6 @@ package controller
 
 import (
 	"context"
-	"github.com/router-conformance/suite/router/haproxy/haproxytest"
 	"net"
 	"net/http/httptest"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/router-conformance/suite/router/haproxy/haproxytest"
 
 	routev1 "github.com/openshift/api/route/v1"
 	routefake "github.com/openshift/client-go/route/clientset/versioned/fake"

@@ -2,10 +2,11 @@ package controller
 
 import (
 	"context"
-	"github.com/router-conformance/suite/router/haproxy/haproxytest"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/router-conformance/suite/router/haproxy/haproxytest"
 
 	routev1 "github.com/openshift/api/route/v1"
 	routefake "github.com/openshift/client-go/route/clientset/versioned/fake"

@@ -8,7 +8,6 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"fmt"
-	"github.com/router-conformance/suite/router/haproxy/haproxytest"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/router-conformance/suite/router/haproxy/haproxytest"
 
 	"github.com/router-conformance/suite/e2e/httpclient"
 	"github.com/router-conformance/suite/fixtures/echo"

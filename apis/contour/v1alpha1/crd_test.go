@@ -1,10 +1,11 @@
 package v1alpha1_test
 
 import (
-	. "github.com/router-conformance/suite/apis/contour/v1alpha1"
-	"github.com/router-conformance/suite/apis/contour/v1alpha1/irtest"
 	"strings"
 	"testing"
+
+	. "github.com/router-conformance/suite/apis/contour/v1alpha1"
+	"github.com/router-conformance/suite/apis/contour/v1alpha1/irtest"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"

@@ -1,10 +1,11 @@
 package v1alpha1_test
 
 import (
-	. "github.com/router-conformance/suite/apis/contour/v1alpha1"
-	"github.com/router-conformance/suite/apis/contour/v1alpha1/irtest"
 	"reflect"
 	"testing"
+
+	. "github.com/router-conformance/suite/apis/contour/v1alpha1"
+	"github.com/router-conformance/suite/apis/contour/v1alpha1/irtest"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/runtime"
