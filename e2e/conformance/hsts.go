@@ -38,18 +38,8 @@ func describeHSTSPerRoute(f *framework.Framework) {
 				name := "r"
 				host := f.Host(ns, name)
 				backend := f.DeployEcho(ctx, ns, host)
-				port := framework.EchoHTTPPort
-				if c.termination == routev1.TLSTerminationReencrypt || c.termination == routev1.TLSTerminationPassthrough {
-					port = framework.EchoHTTPSPort
-				}
-				route := f.RouteTo(backend, name, port)
+				route := f.TerminatedRouteTo(backend, name, c.termination, c.insecure)
 				route.Annotations = map[string]string{contract.HSTSAnnotation: c.annotation}
-				if c.termination != "" {
-					route.Spec.TLS = &routev1.TLSConfig{Termination: c.termination, InsecureEdgeTerminationPolicy: c.insecure}
-					if c.termination == routev1.TLSTerminationReencrypt {
-						route.Spec.TLS.DestinationCACertificate = string(backend.CA.CertPEM)
-					}
-				}
 				f.CreateRoute(ctx, route)
 				req := f.HTTPS(host, "/")
 				if c.overHTTP {

@@ -65,16 +65,7 @@ func describeInsecureEdgeTermination(f *framework.Framework) {
 				name := "r"
 				host := f.Host(ns, name)
 				backend := f.DeployEcho(ctx, ns, host) // host: the passthrough client verifies the backend's certificate
-				port := framework.EchoHTTPPort
-				if c.termination != routev1.TLSTerminationEdge {
-					port = framework.EchoHTTPSPort
-				}
-				route := f.RouteTo(backend, name, port)
-				route.Spec.TLS = &routev1.TLSConfig{Termination: c.termination, InsecureEdgeTerminationPolicy: c.policy}
-				if c.termination == routev1.TLSTerminationReencrypt {
-					route.Spec.TLS.DestinationCACertificate = string(backend.CA.CertPEM)
-				}
-				f.CreateRoute(ctx, route)
+				f.CreateRoute(ctx, f.TerminatedRouteTo(backend, name, c.termination, c.policy))
 
 				By("positive control: the route is served over HTTPS")
 				secure := f.HTTPS(host, "/secure")

@@ -22,7 +22,7 @@ import (
 func describeRouter(f *framework.Framework) {
 	Describe("Router", framework.Needs(contract.FeatureRoutes), func() {
 		DescribeTable("serves a route of each termination through the 127.0.0.1 port mappings",
-			func(ctx SpecContext, termination routev1.TLSTerminationType, port string, https bool, wantListener string) {
+			func(ctx SpecContext, termination routev1.TLSTerminationType, https bool, wantListener string) {
 				ns := f.SpecNamespace(ctx, "router-termination")
 				name := "route"
 				if termination != "" {
@@ -30,14 +30,7 @@ func describeRouter(f *framework.Framework) {
 				}
 				host := f.Host(ns, name)
 				backend := f.DeployEcho(ctx, ns, host)
-				route := f.RouteTo(backend, name, port)
-				if termination != "" {
-					route.Spec.TLS = &routev1.TLSConfig{Termination: termination}
-				}
-				if termination == routev1.TLSTerminationReencrypt {
-					route.Spec.TLS.DestinationCACertificate = string(backend.CA.CertPEM)
-				}
-				f.CreateRoute(ctx, route)
+				f.CreateRoute(ctx, f.TerminatedRouteTo(backend, name, termination, ""))
 
 				req := f.HTTP(host, "/"+name)
 				if https {
@@ -58,10 +51,10 @@ func describeRouter(f *framework.Framework) {
 					}
 				})
 			},
-			Entry("insecure (plain HTTP)", routev1.TLSTerminationType(""), framework.EchoHTTPPort, false, "http"),
-			Entry("edge", routev1.TLSTerminationEdge, framework.EchoHTTPPort, true, "http"),
-			Entry("reencrypt (backend verified with destinationCACertificate)", routev1.TLSTerminationReencrypt, framework.EchoHTTPSPort, true, "https"),
-			Entry("passthrough", routev1.TLSTerminationPassthrough, framework.EchoHTTPSPort, true, "https"),
+			Entry("insecure (plain HTTP)", routev1.TLSTerminationType(""), false, "http"),
+			Entry("edge", routev1.TLSTerminationEdge, true, "http"),
+			Entry("reencrypt (backend verified with destinationCACertificate)", routev1.TLSTerminationReencrypt, true, "https"),
+			Entry("passthrough", routev1.TLSTerminationPassthrough, true, "https"),
 		)
 
 	})

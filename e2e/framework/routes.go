@@ -30,6 +30,26 @@ func (f *Framework) RouteTo(backend *Echo, name, port string) *routev1.Route {
 	}
 }
 
+// TerminatedRouteTo is RouteTo for a termination ("" is a plain HTTP
+// route): to the backend port that termination reaches (plain and edge:
+// HTTP; reencrypt and passthrough: the backend's own TLS), with the
+// backend's CA as destinationCACertificate for reencrypt.
+func (f *Framework) TerminatedRouteTo(backend *Echo, name string, termination routev1.TLSTerminationType, insecure routev1.InsecureEdgeTerminationPolicyType) *routev1.Route {
+	if termination == "" {
+		return f.RouteTo(backend, name, EchoHTTPPort)
+	}
+	port := EchoHTTPPort
+	if termination == routev1.TLSTerminationReencrypt || termination == routev1.TLSTerminationPassthrough {
+		port = EchoHTTPSPort
+	}
+	route := f.RouteTo(backend, name, port)
+	route.Spec.TLS = &routev1.TLSConfig{Termination: termination, InsecureEdgeTerminationPolicy: insecure}
+	if termination == routev1.TLSTerminationReencrypt {
+		route.Spec.TLS.DestinationCACertificate = string(backend.CA.CertPEM)
+	}
+	return route
+}
+
 // CreateRoute creates r (failing the spec if the API refuses it) and waits
 // until this router admits it.
 func (f *Framework) CreateRoute(ctx context.Context, r *routev1.Route) *routev1.Route {
