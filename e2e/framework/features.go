@@ -49,8 +49,9 @@ func (f *Framework) Claimed() map[contract.Feature]bool {
 // where disruption is allowed.
 func (f *Framework) SkipUnrunnable() {
 	labels := CurrentSpecReport().Labels()
+	claimed := f.Claimed()
 	for _, feature := range contract.FeaturesOf(labels) {
-		if !f.Claimed()[feature] {
+		if !claimed[feature] {
 			Skip("needs feature " + string(feature) + ", which this run does not claim: reported as unsupported")
 		}
 	}

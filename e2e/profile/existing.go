@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -39,7 +40,15 @@ func (p existingProfile) Up(ctx context.Context, logf func(string, ...any)) (*fr
 	if err != nil {
 		return nil, err
 	}
-	if err := preflight(ctx, o); err != nil {
+	cfg, err := clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("-kubeconfig %s: %w", o.Kubeconfig, err)
+	}
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := preflight(ctx, o, cs); err != nil {
 		return nil, err
 	}
 	env := &framework.Env{Kubeconfig: o.Kubeconfig, HTTPAddr: o.HTTPAddr, HTTPSAddr: o.HTTPSAddr, Domain: o.Domain, Images: map[string]string{}, FixturePullPolicy: corev1.PullIfNotPresent}
@@ -51,7 +60,7 @@ func (p existingProfile) Up(ctx context.Context, logf func(string, ...any)) (*fr
 			return nil, err
 		}
 	}
-	if env.Router, err = deployedRouter(ctx, o.Kubeconfig); err != nil {
+	if env.Router, err = deployedRouter(ctx, cs); err != nil {
 		return nil, err
 	}
 	return env, nil
@@ -86,15 +95,7 @@ func fixtureImage(ctx context.Context, root string, s images.Spec, o framework.O
 // anything is built: the API answers, and the router answers its no-route
 // 503 for a host of -domain at -http-addr and -https-addr. A wrong address
 // fails the run here with one line instead of in every spec.
-func preflight(ctx context.Context, o framework.Options) error {
-	cfg, err := clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
-	if err != nil {
-		return fmt.Errorf("-kubeconfig %s: %w", o.Kubeconfig, err)
-	}
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return err
-	}
+func preflight(ctx context.Context, o framework.Options, cs kubernetes.Interface) error {
 	if _, err := cs.Discovery().ServerVersion(); err != nil {
 		return fmt.Errorf("the cluster of -kubeconfig %s does not answer: %w", o.Kubeconfig, err)
 	}
@@ -120,40 +121,23 @@ func (existingProfile) Down(context.Context, bool, func(string, ...any)) error {
 
 // deployedRouter reads the default IngressController's router image from
 // its running pods: the image ID the kubelet reports is what was judged.
-func deployedRouter(ctx context.Context, kubeconfig string) (framework.RouterImage, error) {
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	if err != nil {
-		return framework.RouterImage{}, fmt.Errorf("-kubeconfig %s: %w", kubeconfig, err)
-	}
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return framework.RouterImage{}, err
-	}
+func deployedRouter(ctx context.Context, cs kubernetes.Interface) (framework.RouterImage, error) {
 	sel := contract.RouterDeploymentLabel + "=" + contract.DefaultIngressController
 	pods, err := cs.CoreV1().Pods(contract.RouterNamespace).List(ctx, metav1.ListOptions{LabelSelector: sel})
 	if err != nil {
 		return framework.RouterImage{}, fmt.Errorf("list the router pods (%s in %s): %w", sel, contract.RouterNamespace, err)
 	}
 	for _, pod := range pods.Items {
-		for _, cs := range pod.Status.ContainerStatuses {
-			if cs.Name == "router" && cs.ImageID != "" {
-				img := framework.RouterImage{Ref: cs.Image, ID: cs.ImageID}
-				if _, digest, ok := cutDigest(cs.ImageID); ok {
-					img.Digest = digest
+		for _, st := range pod.Status.ContainerStatuses {
+			if st.Name == "router" && st.ImageID != "" {
+				img := framework.RouterImage{Ref: st.Image, ID: st.ImageID}
+				// A kubelet image ID is repo@sha256:...
+				if i := strings.LastIndex(st.ImageID, "@"); i >= 0 {
+					img.Digest = st.ImageID[i+1:]
 				}
 				return img, nil
 			}
 		}
 	}
 	return framework.RouterImage{}, fmt.Errorf("no running router container in %s (pods %s): is the default IngressController's router deployed?", contract.RouterNamespace, sel)
-}
-
-// cutDigest splits "repo@sha256:..." (a kubelet image ID) at its digest.
-func cutDigest(imageID string) (string, string, bool) {
-	for i := len(imageID) - 1; i >= 0; i-- {
-		if imageID[i] == '@' {
-			return imageID[:i], imageID[i+1:], true
-		}
-	}
-	return imageID, "", false
 }

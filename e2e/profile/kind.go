@@ -64,14 +64,17 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 	if err != nil {
 		return nil, nil, err
 	}
-	// A router image of the user's is checked before anything is created,
-	// and the reference router is built only when it is the one judged.
+	// The router image is described (a user's one checked) once, before
+	// anything is created; the reference router is built only when it is
+	// the one judged.
 	routerRef := o.RouterImage
-	if routerRef != "" {
-		if _, err := images.DescribeRouter(ctx, routerRef); err != nil {
+	if routerRef == "" {
+		if routerRef, err = images.Build(ctx, root, images.ReferenceRouter); err != nil {
 			return nil, nil, err
 		}
-	} else if routerRef, err = images.Build(ctx, root, images.ReferenceRouter); err != nil {
+	}
+	router, err := images.DescribeRouter(ctx, routerRef)
+	if err != nil {
 		return nil, nil, err
 	}
 	c, err := kind.Up(ctx, kind.Options{
@@ -83,10 +86,6 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 	}
 	env := &framework.Env{Kubeconfig: c.Kubeconfig, NodeName: c.NodeName(), FixturePullPolicy: corev1.PullNever}
 	if env.Images, err = images.BuildComponents(ctx, root); err != nil {
-		return c, nil, err
-	}
-	router, err := images.DescribeRouter(ctx, routerRef)
-	if err != nil {
 		return c, nil, err
 	}
 	env.Router = describedImage(router)
