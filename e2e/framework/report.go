@@ -69,7 +69,7 @@ func (f *Framework) effectiveOptions(report types.Report) map[string]string {
 	out["ginkgo.label-filter"] = cfg.LabelFilter
 	out["ginkgo.timeout"] = cfg.Timeout.String()
 	out[reports.OptionFlakeAttempts] = strconv.Itoa(cfg.FlakeAttempts)
-	if hook, ok := os.LookupEnv(FailOnceEnv); ok && hook != "" {
+	if hook := FailOnceHook(); hook != "" {
 		out[reports.OptionFailOnce] = hook
 	}
 	return out
