@@ -28,6 +28,13 @@ type Spec struct {
 // image never builds it.
 var ReferenceRouter = Spec{Name: "router", Package: "./router/cmd/router", OnRouterBase: true, User: "0:0"} // HAProxy binds 80 and 443 inside the pod.
 
+// Registry is the in-memory registry a run starts beside a kind cluster
+// (kind's local-registry recipe) to push the fixture images to. It is
+// none of the Components: it runs as a container of its own and is never
+// loaded into the cluster. FROM scratch as 65534:65534: it writes nothing
+// to disk.
+var Registry = Spec{Name: "registry", Package: "./clusters/registry/cmd/registry"}
+
 // Components are the images a run loads into the cluster besides the
 // router under test.
 var Components = []Spec{

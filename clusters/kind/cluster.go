@@ -34,6 +34,10 @@ type Options struct {
 	Kubeconfig string
 	// Ports are mapped from the node to 127.0.0.1 on the host.
 	Ports []PortMapping
+	// Mirrors are registries the nodes pull from (a registry container
+	// on the cluster's network); none for the suite's own cluster, which
+	// loads its images.
+	Mirrors []Mirror
 	// Reuse an existing cluster of that name instead of failing.
 	Reuse bool
 	// ReplaceStale deletes an existing cluster of that name (left by an
@@ -77,6 +81,11 @@ func (o *Options) defaults() error {
 	}
 	if o.Logf == nil {
 		o.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+	}
+	for _, m := range o.Mirrors {
+		if err := m.validate(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -153,16 +162,39 @@ func Up(ctx context.Context, o Options) (*Cluster, error) {
 			return nil, err
 		}
 	}
+	if err := c.configureMirrors(o.Mirrors); err != nil {
+		return c, err
+	}
 	if err := c.installAddons(ctx, o); err != nil {
 		return c, err
 	}
 	return c, nil
 }
 
+// configureMirrors writes the mirrors' host files into every node.
+func (c *Cluster) configureMirrors(mirrors []Mirror) error {
+	if len(mirrors) == 0 {
+		return nil
+	}
+	nodes, err := c.provider.ListInternalNodes(c.Name)
+	if err != nil {
+		return fmt.Errorf("list nodes of %q: %w", c.Name, err)
+	}
+	for _, node := range nodes {
+		if err := writeMirrors(node, mirrors); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (c *Cluster) create(ctx context.Context, o Options) error {
 	cfg, err := ClusterConfig(PinnedVersions(), 0, o.Ports)
 	if err != nil {
 		return err
+	}
+	if len(o.Mirrors) > 0 {
+		cfg.ContainerdConfigPatches = append(cfg.ContainerdConfigPatches, registryConfigPatch)
 	}
 	if err := os.MkdirAll(filepath.Dir(o.Kubeconfig), 0o755); err != nil {
 		return err

@@ -55,3 +55,9 @@ func PrepareDocker(ctx context.Context, repoRoot string, logf func(string, ...an
 	logf("this host cannot start --privileged containers (no CAP_SYS_RESOURCE): kind's docker calls go through clusters/host/docker-unprivileged")
 	return os.Setenv("PATH", shimDir+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
+
+// Docker runs the docker CLI for the suite's other cluster harnesses (the
+// existing profile's lab) the way this package runs it.
+func Docker(ctx context.Context, args ...string) (string, error) {
+	return docker(ctx, args...)
+}

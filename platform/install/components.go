@@ -49,6 +49,16 @@ func identity(ns, name string, rules ...rbacv1.PolicyRule) []k8s.Object {
 	}
 }
 
+// pullPolicy of the suite's own platform containers: Never unless told,
+// as the kind profile loads their images into the node and nothing may
+// be pulled on the sealed network.
+func pullPolicy(o Options) corev1.PullPolicy {
+	if o.PullPolicy == "" {
+		return corev1.PullNever
+	}
+	return o.PullPolicy
+}
+
 func deployment(ns, name string, replicas int32, pod corev1.PodSpec) *appsv1.Deployment {
 	labels := map[string]string{"app": name}
 	pod.Tolerations = append(pod.Tolerations, corev1.Toleration{Key: "node-role.kubernetes.io/control-plane", Effect: corev1.TaintEffectNoSchedule})
@@ -130,7 +140,7 @@ func reconcilerObjects(o Options) []k8s.Object {
 	return append(objs, deployment(ingressoperator.OperatorNamespace, reconcilerName, 1, corev1.PodSpec{
 		ServiceAccountName: reconcilerName,
 		Containers: []corev1.Container{{
-			Name: reconcilerName, Image: o.Images.Reconciler, ImagePullPolicy: corev1.PullNever,
+			Name: reconcilerName, Image: o.Images.Reconciler, ImagePullPolicy: pullPolicy(o),
 			// The router image of shards (upstream's operator has the same
 			// variable): the one install puts under test.
 			Env: []corev1.EnvVar{{Name: "IMAGE", Value: o.Images.Router}},
@@ -186,7 +196,7 @@ func componentRouteRBAC() []k8s.Object {
 // certificate (kept across reinstalls so the CA bundle stays valid), and
 // the ValidatingWebhookConfiguration. A dead webhook refuses routes with a
 // clear "failed calling webhook" error within 5 seconds, never a hang.
-func admissionObjects(ctx context.Context, r *resources.Resources, image string) ([]k8s.Object, error) {
+func admissionObjects(ctx context.Context, r *resources.Resources, o Options) ([]k8s.Object, error) {
 	ns := ingressoperator.RouterNamespace
 	secret, err := servingSecret(ctx, r, ns)
 	if err != nil {
@@ -199,7 +209,7 @@ func admissionObjects(ctx context.Context, r *resources.Resources, image string)
 	d := deployment(ns, admissionName, 1, corev1.PodSpec{
 		ServiceAccountName: admissionName,
 		Containers: []corev1.Container{{
-			Name: admissionName, Image: image, ImagePullPolicy: corev1.PullNever,
+			Name: admissionName, Image: o.Images.Admission, ImagePullPolicy: pullPolicy(o),
 			Args:           []string{"-listen", ":8443", "-cert", "/etc/webhook/tls.crt", "-key", "/etc/webhook/tls.key"},
 			Ports:          []corev1.ContainerPort{{Name: "https", ContainerPort: 8443}},
 			ReadinessProbe: httpProbe("/healthz", 8443, corev1.URISchemeHTTPS),
@@ -246,8 +256,12 @@ func servingSecret(ctx context.Context, r *resources.Resources, ns string) (*cor
 
 // keepOrMint returns the live Secret ns/name when it has key, otherwise
 // the one mint makes: a reinstall on a reused cluster keeps certificates
-// that running pods and webhook configurations already trust.
+// that running pods and webhook configurations already trust. A nil r
+// (no cluster: rendering manifests) always mints.
 func keepOrMint(ctx context.Context, r *resources.Resources, ns, name, key string, mint func() (*corev1.Secret, error)) (*corev1.Secret, error) {
+	if r == nil {
+		return mint()
+	}
 	var live corev1.Secret
 	err := r.Get(ctx, name, ns, &live)
 	if err == nil && len(live.Data[key]) > 0 {

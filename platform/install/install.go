@@ -45,9 +45,47 @@ type Options struct {
 	RepoRoot string
 	Images   Images
 	// Domain of the IngressController and the Ingress config.
-	Domain  string
-	Timeout time.Duration
-	Logf    func(format string, args ...any)
+	Domain string
+	// PullPolicy of the route admission and reconciler containers; ""
+	// is Never, for the kind profile, which loads the images into the
+	// node. Images in a registry need IfNotPresent. The router's is the
+	// operator's (IfNotPresent) whatever this says.
+	PullPolicy corev1.PullPolicy
+	Timeout    time.Duration
+	Logf       func(format string, args ...any)
+}
+
+// defaults fills what the zero Options leaves out.
+func (o *Options) defaults() {
+	if o.Domain == "" {
+		o.Domain = DefaultDomain
+	}
+	if o.PullPolicy == "" {
+		o.PullPolicy = corev1.PullNever
+	}
+	if o.Timeout == 0 {
+		o.Timeout = 3 * time.Minute
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+}
+
+// validate reports what would only fail later, on the cluster (a pod
+// that never starts) or not at all (manifests nobody can apply).
+func (o *Options) validate() error {
+	for _, img := range []struct{ what, ref string }{
+		{"Router", o.Images.Router}, {"Admission", o.Images.Admission}, {"Reconciler", o.Images.Reconciler},
+	} {
+		if img.ref == "" {
+			return fmt.Errorf("install: Options.Images.%s is empty: set the image reference the cluster runs", img.what)
+		}
+	}
+	switch o.PullPolicy {
+	case corev1.PullNever, corev1.PullIfNotPresent, corev1.PullAlways:
+		return nil
+	}
+	return fmt.Errorf("install: pull policy %q is none of %s, %s, %s", o.PullPolicy, corev1.PullNever, corev1.PullIfNotPresent, corev1.PullAlways)
 }
 
 // DefaultDomain is the apps domain of the hermetic cluster.
@@ -61,28 +99,48 @@ var CRDFiles = []string{
 	"config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_ingresses.crd.yaml",
 }
 
+// Objects are what an install applies: the CRDs, then everything else in
+// apply order (namespaces first, the webhook configuration last, after
+// the Service it calls). With a live cluster r, Secrets that already
+// exist there are kept (see keepOrMint); a nil r mints every certificate
+// and password fresh, for manifests rendered with no cluster at hand.
+func Objects(ctx context.Context, r *resources.Resources, o Options) (crds []*apiextensionsv1.CustomResourceDefinition, objs []k8s.Object, err error) {
+	o.defaults()
+	if err := o.validate(); err != nil {
+		return nil, nil, err
+	}
+	if crds, err = installedCRDs(o.RepoRoot); err != nil {
+		return nil, nil, err
+	}
+	webhookObjects, err := admissionObjects(ctx, r, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	secrets, err := routerSecrets(ctx, r, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	objs = append(objs, baseObjects(o)...)
+	objs = append(objs, secrets...)
+	objs = append(objs, routerObjects(o)...)
+	objs = append(objs, reconcilerObjects(o)...)
+	objs = append(objs, webhookObjects...)
+	return crds, objs, nil
+}
+
 // Install applies everything and waits until the router serves and the
 // IngressController reports Available.
 func Install(ctx context.Context, cfg *rest.Config, o Options) error {
-	if o.Domain == "" {
-		o.Domain = DefaultDomain
-	}
-	if o.Timeout == 0 {
-		o.Timeout = 3 * time.Minute
-	}
-	logf := o.Logf
-	if logf == nil {
-		logf = func(string, ...any) {}
-	}
+	o.defaults()
 	r, err := kubeapply.Resources(cfg)
 	if err != nil {
 		return err
 	}
-	crds, err := installedCRDs(o.RepoRoot)
+	crds, objs, err := Objects(ctx, r, o)
 	if err != nil {
 		return err
 	}
-	logf("installing the Route, IngressController, Ingress and IngressRoute CRDs")
+	o.Logf("installing the Route, IngressController, Ingress and IngressRoute CRDs")
 	for _, crd := range crds {
 		if err := kubeapply.Apply(ctx, r, crd); err != nil {
 			return fmt.Errorf("CRD %s: %w", crd.Name, err)
@@ -93,21 +151,30 @@ func Install(ctx context.Context, cfg *rest.Config, o Options) error {
 			return err
 		}
 	}
-	webhookObjects, err := admissionObjects(ctx, r, o.Images.Admission)
-	if err != nil {
-		return err
-	}
-	secrets, err := routerSecrets(ctx, r, o)
-	if err != nil {
-		return err
-	}
-	objs := append(append(append(append(baseObjects(o), secrets...), routerObjects(o)...), reconcilerObjects(o)...), webhookObjects...)
-	logf("installing the reference router, its admission webhook and the IngressController reconciler")
+	o.Logf("installing the reference router, its admission webhook and the IngressController reconciler")
 	for _, obj := range objs {
 		if err := kubeapply.Apply(ctx, r, obj); err != nil {
 			return fmt.Errorf("%T %s/%s: %w", obj, obj.GetNamespace(), obj.GetName(), err)
 		}
 	}
+	return waitReady(ctx, cfg, r, o)
+}
+
+// WaitReady waits until an install applied by other means (kubectl and
+// the manifests of WriteManifests) serves: the router rolled out, the
+// webhook and reconciler running, the webhook reachable from the API
+// server and the default IngressController Available. Only Domain and
+// Timeout of o matter.
+func WaitReady(ctx context.Context, cfg *rest.Config, o Options) error {
+	o.defaults()
+	r, err := kubeapply.Resources(cfg)
+	if err != nil {
+		return err
+	}
+	return waitReady(ctx, cfg, r, o)
+}
+
+func waitReady(ctx context.Context, cfg *rest.Config, r *resources.Resources, o Options) error {
 	kube, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return err
