@@ -59,6 +59,17 @@ BUILD_IMAGES_ARGS = $(if $(ROUTER_IMAGE),-skip-reference-router)
 # The history.jsonl files make trend draws (a nightly job carries its own
 # from night to night).
 HISTORY ?= $(REPORTS)/history.jsonl
+# make e2e-existing: the lab cluster's name, where its run's reports go,
+# and the kind profile's report.json it is compared with (make e2e's).
+EXISTING_CLUSTER ?= router-conformance-existing
+EXISTING_REPORTS ?= $(REPORTS)/existing
+KIND_REPORT ?= $(REPORTS)/report.json
+# make e2e-kit: the features the kit's proof runs and must pass.
+KIT_FEATURES ?= router,hsts
+# make manifests: where the platform's manifests go and the pull policy of
+# its containers.
+MANIFESTS ?= $(REPORTS)/manifests
+PULL_POLICY ?= IfNotPresent
 # The implementation named in the report (required by make certify).
 IMPLEMENTATION_ORGANIZATION ?=
 IMPLEMENTATION_PROJECT ?=
@@ -79,12 +90,14 @@ GINKGO_E2E = $(GINKGO) -tags e2e --ldflags='$(LDFLAGS)' --procs=$(PROCS) --timeo
 E2E_ARGS = -repo=$(CURDIR) -report-dir=$(abspath $(REPORTS)) -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse) $(if $(ROUTER_IMAGE),-router-image=$(ROUTER_IMAGE)) $(IMPLEMENTATION_ARGS) $(ARGS)
 # Under GitHub Actions the verdict, failed and flaked specs become
 # annotations on the run's page (reports/cmd/annotate).
-ANNOTATE = if [ "$${GITHUB_ACTIONS:-}" = true ]; then go run ./reports/cmd/annotate -dir $(REPORTS); fi
-# VERDICT prints the run's result and fails unless it is passed: partial
-# (a filtered run, a claimed feature not run), failed and error all fail.
-VERDICT = $(ANNOTATE); result=$$(sed -n 's/^result: //p' $(REPORTS)/conformance.yaml 2>/dev/null); \
-	echo "conformance: $${result:-no report was written} ($(REPORTS)/summary.md)"; \
+annotate = if [ "$${GITHUB_ACTIONS:-}" = true ]; then go run ./reports/cmd/annotate -dir $(1); fi
+# verdict prints the result of the run whose reports are in $(1) and
+# fails unless it is passed: partial (a filtered run, a claimed feature
+# not run), failed and error all fail.
+verdict = $(call annotate,$(1)); result=$$(sed -n 's/^result: //p' $(1)/conformance.yaml 2>/dev/null); \
+	echo "conformance: $${result:-no report was written} ($(1)/summary.md)"; \
 	if [ "$$result" != passed ] && [ $$status -eq 0 ]; then status=1; fi
+VERDICT = $(call verdict,$(REPORTS))
 
 .PHONY: help
 help: ## list the targets
@@ -172,6 +185,41 @@ trend: ## draw $(REPORTS)/trend.html from HISTORY="<history.jsonl>..." (default:
 push-images: docker ## push the fixture images the existing profile deploys to IMAGE_REPOSITORY=<registry/prefix> (then ARGS="-image-repository=... -images-pushed")
 	@test -n "$(IMAGE_REPOSITORY)" || { echo "error: set IMAGE_REPOSITORY, e.g. registry.example/conformance" >&2; exit 2; }
 	go run ./images/cmd/push-images -repository $(IMAGE_REPOSITORY)
+
+.PHONY: manifests
+manifests: images ## render the platform as plain manifests an operator applies with kubectl into $(MANIFESTS) (the local image tags; PULL_POLICY=Never for images loaded into the nodes)
+	@imgs=$$(go run ./images/cmd/build-images); get() { sed -n "s/^$$1=//p" <<<"$$imgs"; }; \
+	go run ./platform/install/cmd/manifests -dir $(MANIFESTS) -pull-policy $(PULL_POLICY) \
+	  -router-image "$(or $(ROUTER_IMAGE),$$(get router))" -admission-image "$$(get route-admission)" -reconciler-image "$$(get ingress-reconciler)"
+
+.PHONY: e2e-existing
+e2e-existing: docker ## the existing profile proven: a lab cluster the suite did not install (manifests applied with kubectl, a registry beside it), the suite run with -profile existing -image-repository -allow-disruptive into $(EXISTING_REPORTS), compared spec by spec with make e2e's $(KIND_REPORT)
+	@test -f $(KIND_REPORT) || { echo "error: $(KIND_REPORT) is missing: run make e2e first (the kind profile's run this one is compared with), or set KIND_REPORT=<report.json>" >&2; exit 2; }
+	@rm -rf $(EXISTING_REPORTS); mkdir -p $(EXISTING_REPORTS)
+	@status=0; \
+	if [ -z "$(KEEP)" ]; then trap 'go run ./clusters/existing/cmd/existing-cluster down -name $(EXISTING_CLUSTER)' EXIT; fi; \
+	go run ./clusters/existing/cmd/existing-cluster up -name $(EXISTING_CLUSTER) $(if $(ROUTER_IMAGE),-router-image=$(ROUTER_IMAGE)) \
+	  -manifests $(EXISTING_REPORTS)/manifests -env-file $(EXISTING_REPORTS)/lab.env $(if $(KEEP),-keep-on-error) || exit 1; \
+	. $(EXISTING_REPORTS)/lab.env; \
+	$(GINKGO) -tags e2e --ldflags='$(LDFLAGS)' --procs=$(PROCS) --timeout=85m $(PROGRESS) $(if $(FOCUS),--label-filter='$(FOCUS)') \
+	  --output-dir=$(EXISTING_REPORTS) --json-report=report.json ./e2e -- -repo=$(CURDIR) -report-dir=$(abspath $(EXISTING_REPORTS)) \
+	  -profile existing -kubeconfig "$$KUBECONFIG" -http-addr "$$HTTP_ADDR" -https-addr "$$HTTPS_ADDR" -domain "$$DOMAIN" \
+	  -image-repository "$$REGISTRY/conformance" -allow-disruptive $(ARGS) || status=$$?; \
+	go run ./reports/cmd/compare -a $(KIND_REPORT) -b $(EXISTING_REPORTS)/report.json -out $(EXISTING_REPORTS)/compare.md || status=1; \
+	$(call verdict,$(EXISTING_REPORTS)); exit $$status
+
+.PHONY: kit
+kit: docker ## the air-gapped kit: $(REPORTS)/router-conformance-kit-<version>-<os>-<arch>.tar (every image, the compiled suite, ./run; README: Air-gapped machines)
+	@go run ./kit/cmd/make-kit -out $(REPORTS) -ldflags '$(LDFLAGS)'
+
+.PHONY: list-images
+list-images: docker ## the images a run loads and a kit carries: name, local reference, image ID (builds what is not cached)
+	@go run ./kit/cmd/make-kit -list
+
+.PHONY: e2e-kit
+e2e-kit: docker ## the kit's proof: make kit, then run it unpacked in an empty directory for $(KIT_FEATURES) with no go, no apt and GOPROXY=off
+	@kit=$$(go run ./kit/cmd/make-kit -out $(REPORTS) -ldflags '$(LDFLAGS)'); echo "kit: $$kit ($$(du -h "$$kit" | cut -f1))"; \
+	go run ./kit/cmd/prove-kit -kit "$$kit" -features $(KIT_FEATURES)
 
 .PHONY: verify
 verify: ## check a certification bundle as a certifier does: BUNDLE=<file.tar.gz>

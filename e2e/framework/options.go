@@ -47,6 +47,14 @@ type Options struct {
 	// RouterImage is a local Docker image the kind profile deploys as the
 	// router instead of the reference one (never pulled).
 	RouterImage string
+	// NodeImage is a prebuilt kind node image (local): the kind profile
+	// builds none.
+	NodeImage string
+	// ImageManifest is a file listing prebuilt images by name
+	// (images.Manifest, an air-gapped kit's images.json): the profile
+	// uses them and builds no component, fixture or router image, and
+	// with a node entry no node image either.
+	ImageManifest string
 	// The implementation named in the report.
 	ImplementationOrganization string
 	ImplementationProject      string
@@ -179,6 +187,8 @@ func (o *Options) table() []option {
 		{"image-repository", "imageRepository", "existing profile: push the fixture images to this repository (registry/prefix) and deploy them by digest", stringOpt{&o.ImageRepository}},
 		{"images-pushed", "imagesPushed", "existing profile: the fixture images are in -image-repository already (make push-images): only read their digests", boolOpt{&o.ImagesPushed}},
 		{"router-image", "routerImage", "kind profile: a local Docker image to run as the router instead of the reference one (make e2e ROUTER_IMAGE=...)", stringOpt{&o.RouterImage}},
+		{"node-image", "nodeImage", "kind profile: a prebuilt local kind node image to create the cluster from (no node image is built)", stringOpt{&o.NodeImage}},
+		{"images", "images", "a manifest of prebuilt local images (images.json of make kit: name, ref, id): nothing is built, and an image missing or changed locally stops the run", stringOpt{&o.ImageManifest}},
 		{"implementation-organization", "implementationOrganization", "who makes the router, in the report", stringOpt{&o.ImplementationOrganization}},
 		{"implementation-project", "implementationProject", "the router's name in the report (default: reference-router, or the router image's repository)", stringOpt{&o.ImplementationProject}},
 		{"implementation-url", "implementationURL", "where the router lives, in the report", stringOpt{&o.ImplementationURL}},
@@ -359,8 +369,8 @@ func Validate(o Options) error {
 			return errors.New("-image-repository and -allow-disruptive apply to the existing profile only: the kind profile loads its images and owns its cluster")
 		}
 	case ExistingProfile:
-		if o.RouterImage != "" {
-			return errors.New("-router-image applies to the kind profile only: on an existing cluster the router is already deployed")
+		if o.RouterImage != "" || o.NodeImage != "" {
+			return errors.New("-router-image and -node-image apply to the kind profile only: on an existing cluster the router is already deployed")
 		}
 		if o.ImagesPushed && o.ImageRepository == "" {
 			return errors.New("-images-pushed needs -image-repository: where were they pushed?")

@@ -51,12 +51,16 @@ func (p existingProfile) Up(ctx context.Context, logf func(string, ...any)) (*fr
 	if err := preflight(ctx, o, cs); err != nil {
 		return nil, err
 	}
+	src, err := newImageSource(ctx, root, o)
+	if err != nil {
+		return nil, err
+	}
 	env := &framework.Env{Kubeconfig: o.Kubeconfig, HTTPAddr: o.HTTPAddr, HTTPSAddr: o.HTTPSAddr, Domain: o.Domain, Images: map[string]string{}, FixturePullPolicy: corev1.PullIfNotPresent}
 	for _, s := range images.Components {
 		if !s.Fixture {
 			continue
 		}
-		if env.Images[s.Name], err = fixtureImage(ctx, root, s, o, logf); err != nil {
+		if env.Images[s.Name], err = fixtureImage(ctx, src, s, o, logf); err != nil {
 			return nil, err
 		}
 	}
@@ -69,8 +73,8 @@ func (p existingProfile) Up(ctx context.Context, logf func(string, ...any)) (*fr
 // fixtureImage builds one fixture image and, with -image-repository,
 // pushes it there (or, with -images-pushed, finds it) and returns its
 // reference by digest: the cluster runs exactly what was built.
-func fixtureImage(ctx context.Context, root string, s images.Spec, o framework.Options, logf func(string, ...any)) (string, error) {
-	tag, err := images.Build(ctx, root, s)
+func fixtureImage(ctx context.Context, src *imageSource, s images.Spec, o framework.Options, logf func(string, ...any)) (string, error) {
+	tag, err := src.image(ctx, s)
 	if err != nil {
 		return "", fmt.Errorf("fixture image %s: %w", s.Name, err)
 	}

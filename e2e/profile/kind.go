@@ -64,12 +64,16 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 	if err != nil {
 		return nil, nil, err
 	}
+	src, err := newImageSource(ctx, root, o)
+	if err != nil {
+		return nil, nil, err
+	}
 	// The router image is described (a user's one checked) once, before
 	// anything is created; the reference router is built only when it is
 	// the one judged.
 	routerRef := o.RouterImage
 	if routerRef == "" {
-		if routerRef, err = images.Build(ctx, root, images.ReferenceRouter); err != nil {
+		if routerRef, err = src.image(ctx, images.ReferenceRouter); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -77,16 +81,22 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 	if err != nil {
 		return nil, nil, err
 	}
+	nodeImage, err := src.nodeImage(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
 	c, err := kind.Up(ctx, kind.Options{
-		Name: o.ClusterName, RepoRoot: root, Reuse: o.Reuse, ReplaceStale: true, ReadyTimeout: o.Timeouts.ClusterReady, Logf: logf,
+		Name: o.ClusterName, RepoRoot: root, NodeImage: nodeImage, Reuse: o.Reuse, ReplaceStale: true, ReadyTimeout: o.Timeouts.ClusterReady, Logf: logf,
 		Ports: kind.SuitePorts(0, 0),
 	})
 	if err != nil {
 		return c, nil, err
 	}
-	env := &framework.Env{Kubeconfig: c.Kubeconfig, NodeName: c.NodeName(), FixturePullPolicy: corev1.PullNever}
-	if env.Images, err = images.BuildComponents(ctx, root); err != nil {
-		return c, nil, err
+	env := &framework.Env{Kubeconfig: c.Kubeconfig, NodeName: c.NodeName(), FixturePullPolicy: corev1.PullNever, Images: map[string]string{}}
+	for _, s := range images.Components {
+		if env.Images[s.Name], err = src.image(ctx, s); err != nil {
+			return c, nil, err
+		}
 	}
 	env.Router = describedImage(router)
 	if node, err := images.Inspect(ctx, c.NodeImage); err == nil {
@@ -124,6 +134,61 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 	}
 	env.Domain = install.DefaultDomain
 	return c, env, nil
+}
+
+// imageSource gives the images a run uses: built here (cached by the hash
+// of their inputs), or prebuilt and listed in -images (an air-gapped kit:
+// nothing is built, no Go toolchain is called).
+type imageSource struct {
+	root      string
+	manifest  *images.Manifest
+	nodeFlag  string
+	manifestF string
+}
+
+func newImageSource(ctx context.Context, root string, o framework.Options) (*imageSource, error) {
+	src := &imageSource{root: root, nodeFlag: o.NodeImage, manifestF: o.ImageManifest}
+	if o.ImageManifest == "" {
+		return src, nil
+	}
+	m, err := images.ReadManifest(o.ImageManifest)
+	if err != nil {
+		return nil, fmt.Errorf("-images: %w", err)
+	}
+	if err := m.Present(ctx, "-images "+o.ImageManifest); err != nil {
+		return nil, err
+	}
+	src.manifest = &m
+	return src, nil
+}
+
+// image is the local reference of s.
+func (src *imageSource) image(ctx context.Context, s images.Spec) (string, error) {
+	if src.manifest == nil {
+		return images.Build(ctx, src.root, s)
+	}
+	img, ok := src.manifest.Lookup(s.Name)
+	if !ok {
+		return "", fmt.Errorf("-images %s lists no %q image: the run needs it (make kit lists every image)", src.manifestF, s.Name)
+	}
+	return img.Ref, nil
+}
+
+// nodeImage is -node-image, else the manifest's node image, else ""
+// (kind.Up builds it).
+func (src *imageSource) nodeImage(ctx context.Context) (string, error) {
+	if src.nodeFlag != "" {
+		if _, err := images.Inspect(ctx, src.nodeFlag); err != nil {
+			return "", fmt.Errorf("-node-image %s is not in the local Docker engine (it is never pulled): load it first", src.nodeFlag)
+		}
+		return src.nodeFlag, nil
+	}
+	if src.manifest != nil {
+		if img, ok := src.manifest.Lookup(images.NodeImageName); ok {
+			return img.Ref, nil
+		}
+	}
+	return "", nil
 }
 
 // describedImage is what the report says of a local image.

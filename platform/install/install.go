@@ -214,18 +214,39 @@ func waitWebhookServing(ctx context.Context, r *resources.Resources, domain stri
 	return nil
 }
 
-// LoadCRDs reads the CRDs from the github.com/openshift/api module the
-// suite is built with (its directory comes from `go list -m`).
-func LoadCRDs(repoRoot string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+// CRDCopyDir is where, under a suite root without Go (an air-gapped
+// kit), copies of CRDFiles are kept, at the same relative paths.
+const CRDCopyDir = "openshift-api"
+
+// CRDSourceDir is the directory CRDFiles are read from: repoRoot's
+// CRDCopyDir when it has one (a kit), else the github.com/openshift/api
+// module the suite is built with (`go list -m`).
+func CRDSourceDir(repoRoot string) (string, error) {
+	if dir := filepath.Join(repoRoot, CRDCopyDir); isDir(dir) {
+		return dir, nil
+	}
 	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/openshift/api")
 	cmd.Dir = repoRoot
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("locate the github.com/openshift/api module (go list -m): %w: %s", err, stderr.String())
+		return "", fmt.Errorf("locate the github.com/openshift/api module (go list -m): %w: %s", err, stderr.String())
 	}
-	dir := strings.TrimSpace(string(out))
+	return strings.TrimSpace(string(out)), nil
+}
+
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
+// LoadCRDs reads the CRDs of CRDFiles from CRDSourceDir.
+func LoadCRDs(repoRoot string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	dir, err := CRDSourceDir(repoRoot)
+	if err != nil {
+		return nil, err
+	}
 	var crds []*apiextensionsv1.CustomResourceDefinition
 	for _, f := range CRDFiles {
 		data, err := os.ReadFile(filepath.Join(dir, f))

@@ -1,0 +1,147 @@
+package kit
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/reports"
+)
+
+func TestSumsCatchAChangedAndAnAddedFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, data string) {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(ImagesJSON, `{"images":[]}`)
+	write(SuiteBin, "binary")
+	if err := writeSums(dir); err != nil {
+		t.Fatal(err)
+	}
+	// Positive control: an untouched kit, and the files a run writes.
+	write("reports/summary.md", "a run's report")
+	if err := CheckSums(dir); err != nil {
+		t.Fatalf("untouched kit refused: %v", err)
+	}
+	write(SuiteBin, "another binary")
+	if err := CheckSums(dir); err == nil || !strings.Contains(err.Error(), "checksum mismatch: bin/e2e.test") {
+		t.Fatalf("changed file: got %v, want checksum mismatch: bin/e2e.test", err)
+	}
+	write(SuiteBin, "binary")
+	write("bin/extra", "x")
+	if err := CheckSums(dir); err == nil || !strings.Contains(err.Error(), "bin/extra is not in SHA256SUMS") {
+		t.Fatalf("added file: got %v", err)
+	}
+}
+
+func TestTarRoundTripKeepsModesAndRefusesEscapes(t *testing.T) {
+	src := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(src, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, RunFile), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, ImagesJSON), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeSums(src); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "kit.tar")
+	if err := tarDir(src, "top", out); err != nil {
+		t.Fatal(err)
+	}
+	dst := t.TempDir()
+	if err := untar(out, dst); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(filepath.Join(dst, "top", RunFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm()&0o100 == 0 {
+		t.Errorf("run lost its executable bit: %v", st.Mode())
+	}
+	if err := CheckSums(filepath.Join(dst, "top")); err != nil {
+		t.Errorf("unpacked kit: %v", err)
+	}
+}
+
+func TestRunFlagsPassTheSuitesFlagsAndRefuseUnknownOnes(t *testing.T) {
+	var stderr bytes.Buffer
+	rf, err := parseRunFlags("e2e", []string{"-procs", "2", "-focus", "router || hsts", "-router-image", "acme/router:1", "-keep", "-implementation-contact", "a@example", "-implementation-contact", "b@example"}, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rf.procs != 2 || rf.focus != "router || hsts" {
+		t.Errorf("run flags: procs %d focus %q", rf.procs, rf.focus)
+	}
+	want := []string{"-router-image=acme/router:1", "-keep=true", "-implementation-contact=a@example", "-implementation-contact=b@example"}
+	if !slices.Equal(rf.suite, want) {
+		t.Errorf("suite flags %q, want %q", rf.suite, want)
+	}
+	if _, err := parseRunFlags("e2e", []string{"-router-imag", "x"}, &stderr); err == nil || !strings.Contains(err.Error(), "flag provided but not defined: -router-imag") {
+		t.Errorf("misspelt flag: got %v", err)
+	}
+	// The run owns where the suite and its images are.
+	if _, err := parseRunFlags("e2e", []string{"-repo", "/elsewhere"}, &stderr); err == nil {
+		t.Error("-repo was accepted: the kit is the suite's root")
+	}
+}
+
+func TestCertifyRefusesWhatMakeCertifyRefuses(t *testing.T) {
+	for _, args := range [][]string{{"-focus", "router"}, {"-repeat", "2"}, {"-flake-attempts", "2"}, {"-reuse"}} {
+		var stdout, stderr bytes.Buffer
+		if got := Main(t.TempDir(), append([]string{"certify"}, args...), &stdout, &stderr); got != exitUsage {
+			t.Errorf("certify %v: exit %d, want %d (%s)", args, got, exitUsage, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), "run certify: a certification") {
+			t.Errorf("certify %v: %q does not say why", args, stderr.String())
+		}
+	}
+}
+
+func TestProofNeedsEveryFeaturePassedAndOnlyTheFilterMissing(t *testing.T) {
+	passed := reports.FeatureResult{Feature: contract.Feature("router"), Result: reports.Passed, Router: reports.SpecCounts{Passed: []string{"a"}}}
+	hsts := passed
+	hsts.Feature = "hsts"
+	good := reports.Report{Result: reports.Partial, Features: []reports.FeatureResult{passed, hsts}}
+	features := []contract.Feature{"router", "hsts"}
+	if err := checkProof(good, features); err != nil {
+		t.Fatalf("positive control: %v", err)
+	}
+	failed := good
+	failed.Features = []reports.FeatureResult{passed, {Feature: "hsts", Result: reports.Failed}}
+	if err := checkProof(failed, features); err == nil || !strings.Contains(err.Error(), "feature hsts: failed") {
+		t.Errorf("failed feature: %v", err)
+	}
+	errored := good
+	errored.Result = reports.Error
+	if err := checkProof(errored, features); err == nil || !strings.Contains(err.Error(), "run result error") {
+		t.Errorf("error run: %v", err)
+	}
+}
+
+func TestAirGappedEnvDropsTheToolchainAndShadowsTripwires(t *testing.T) {
+	goDir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(goDir, "go"), nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := airGappedEnv([]string{"PATH=" + goDir + ":/usr/bin", "GOPROXY=https://proxy", "HOME=/root"}, "/wires")
+	want := []string{"GOPROXY=off", "PATH=/wires:/usr/bin", "HOME=/root"}
+	if !slices.Equal(env, want) {
+		t.Errorf("env %q, want %q", env, want)
+	}
+}
