@@ -30,6 +30,11 @@ const HSTSAnnotation = "haproxy.router.openshift.io/hsts_header"
 // RouterDeploymentName is the router Deployment of an IngressController.
 func RouterDeploymentName(ingressController string) string { return "router-" + ingressController }
 
+// InternalServiceName is the ClusterIP Service in front of an
+// IngressController's router pods (cluster-ingress-operator's
+// router-internal-<name>): how a client inside the cluster reaches it.
+func InternalServiceName(ingressController string) string { return "router-internal-" + ingressController }
+
 // IngressControllerSettled says a change of ic took effect: the operator
 // observed its generation, and it is Available and not Progressing (what
 // cluster-ingress-operator's test/e2e waits for).

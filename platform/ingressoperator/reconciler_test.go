@@ -87,6 +87,13 @@ func TestReconcileCreatesAShard(t *testing.T) {
 			t.Errorf("Secret %s owners %+v, want the Deployment", name, o)
 		}
 	}
+	svc, err := r.Kube.CoreV1().Services(RouterNamespace).Get(ctx, "router-internal-s1", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := svc.OwnerReferences; len(o) != 1 || o[0].Kind != "Deployment" || o[0].Name != "router-s1" {
+		t.Errorf("Service router-internal-s1 owners %+v, want the Deployment", o)
+	}
 	st := r.stored(t, "s1")
 	if condition(st, "Progressing").Status != operatorv1.ConditionTrue || condition(st, "Available").Status != operatorv1.ConditionFalse ||
 		st.Status.Domain != "s1.shards.test" || st.Status.ObservedGeneration != 3 {

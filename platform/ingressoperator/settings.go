@@ -62,6 +62,10 @@ type Settings struct {
 	// HostNetwork, when set, puts the router on the node's network with
 	// these ports (spec.endpointPublishingStrategy type HostNetwork).
 	HostNetwork *operatorv1.HostNetworkStrategy
+	// Private publishes the router on no node port at all
+	// (spec.endpointPublishingStrategy type Private): reached only
+	// through its router-internal Service, inside the cluster.
+	Private bool
 }
 
 // Desired computes the router settings of ic; clientCA is the bundle the
@@ -78,6 +82,7 @@ func Desired(ic *operatorv1.IngressController, clientCA string) (Settings, error
 	if s.HostNetwork, err = EffectiveHostNetwork(ic); err != nil {
 		return s, err
 	}
+	s.Private = isPrivate(ic)
 	if hn := s.HostNetwork; hn != nil {
 		s.Env = append(s.Env,
 			corev1.EnvVar{Name: HTTPPortEnv, Value: fmt.Sprint(hn.HTTPPort)},
@@ -142,6 +147,9 @@ func Apply(d *appsv1.Deployment, ic *operatorv1.IngressController, s Settings) b
 	}
 	if s.HostNetwork != nil {
 		applyHostNetwork(spec, s.HostNetwork)
+	}
+	if s.Private {
+		applyPrivate(spec)
 	}
 	var volumes []corev1.Volume
 	var current *corev1.Volume

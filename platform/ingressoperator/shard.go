@@ -82,7 +82,8 @@ func (r *Reconciler) routerImage(ctx context.Context) (string, error) {
 	return "", fmt.Errorf("the default router Deployment has no %s container", RouterContainer)
 }
 
-// ensureShardSecrets creates whichever of the shard's Secrets is missing,
+// ensureShardSecrets creates whichever of the shard's Secrets and its
+// router-internal Service is missing,
 // and adopts one a Deployment of the same name left behind: an
 // IngressController deleted and made again at once (a repeated run)
 // would otherwise see its Secrets collected after its router started.
@@ -113,7 +114,7 @@ func (r *Reconciler) ensureShardSecrets(ctx context.Context, ic *operatorv1.Ingr
 			return err
 		}
 	}
-	return nil
+	return r.ensureInternalService(ctx, ic.Name, ref)
 }
 
 // ShardSecret makes one of a shard's Secrets as install makes the

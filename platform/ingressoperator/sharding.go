@@ -124,3 +124,26 @@ func applyHostNetwork(spec *corev1.PodSpec, hn *operatorv1.HostNetworkStrategy) 
 		}
 	}
 }
+
+// isPrivate: the Private endpoint publishing strategy.
+func isPrivate(ic *operatorv1.IngressController) bool {
+	eps := ic.Spec.EndpointPublishingStrategy
+	return eps != nil && eps.Type == operatorv1.PrivateStrategyType
+}
+
+// applyPrivate takes the router off the node's ports, as upstream's
+// Private strategy has it (desiredRouterDeployment: no host network, no
+// host ports): several Private routers share a node, each reached
+// through its router-internal Service.
+func applyPrivate(spec *corev1.PodSpec) {
+	spec.HostNetwork = false
+	for i := range spec.Containers {
+		c := &spec.Containers[i]
+		if c.Name != RouterContainer {
+			continue
+		}
+		for j := range c.Ports {
+			c.Ports[j].HostPort = 0
+		}
+	}
+}

@@ -167,3 +167,40 @@ func TestShardSecrets(t *testing.T) {
 		t.Error("another IngressController's Secret was made")
 	}
 }
+
+// A Private shard binds no node port (upstream's Private strategy), so it
+// shares the node with the default router; its router-internal Service
+// reaches it.
+func TestPrivateShardDeploymentAndService(t *testing.T) {
+	c := shard("s2", func(ic *operatorv1.IngressController) {
+		ic.Spec.EndpointPublishingStrategy = &operatorv1.EndpointPublishingStrategy{Type: operatorv1.PrivateStrategyType}
+	})
+	d := ShardDeployment(c, "router:any", desired(t, c, ""))
+	spec := d.Spec.Template.Spec
+	if spec.HostNetwork {
+		t.Error("a Private shard is on the host network")
+	}
+	for _, p := range spec.Containers[0].Ports {
+		if p.HostPort != 0 {
+			t.Errorf("port %s has host port %d", p.Name, p.HostPort)
+		}
+	}
+	// Positive control: the default router keeps its host ports.
+	def := RouterDeployment(RouterDeploymentOptions{IngressController: "default", Image: "router:any", Domain: "apps.test"})
+	if hp := def.Spec.Template.Spec.Containers[0].Ports[0].HostPort; hp != 80 {
+		t.Errorf("default router's http host port %d, want 80", hp)
+	}
+	svc := InternalService("s2")
+	if svc.Name != "router-internal-s2" || svc.Namespace != RouterNamespace || svc.Spec.Selector[DeploymentLabel] != "s2" {
+		t.Errorf("service %s/%s selector %v", svc.Namespace, svc.Name, svc.Spec.Selector)
+	}
+	named := map[string]bool{}
+	for _, p := range spec.Containers[0].Ports {
+		named[p.Name] = true
+	}
+	for _, p := range svc.Spec.Ports {
+		if !named[p.TargetPort.StrVal] {
+			t.Errorf("service port %s targets %q, which the router container does not name", p.Name, p.TargetPort.StrVal)
+		}
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/e2e-framework/klient/k8s/resources"
 
 	irv1 "github.com/router-conformance/suite/apis/contour/v1alpha1"
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/pki"
 	"github.com/router-conformance/suite/platform/ingressoperator"
 )
@@ -93,7 +94,7 @@ func routerObjects(o Options) []k8s.Object {
 	objs = append(objs, ingressRouteRBAC()...)
 	return append(objs, ingressoperator.RouterDeployment(ingressoperator.RouterDeploymentOptions{
 		IngressController: "default", Image: o.Images.Router, Domain: o.Domain,
-	}))
+	}), ingressoperator.InternalService(contract.DefaultIngressController))
 }
 
 // ingressRouteRBAC lets the router's ServiceAccount read IngressRoutes,
@@ -162,6 +163,8 @@ func shardRBAC() []k8s.Object {
 		&rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, Rules: []rbacv1.PolicyRule{
 			rule([]string{"apps"}, []string{"deployments"}, []string{"create", "delete"}),
 			rule([]string{""}, []string{"secrets"}, []string{"get", "create", "update"}),
+			// A shard's router-internal-<name> Service.
+			rule([]string{""}, []string{"services"}, []string{"get", "create", "update"}),
 			rule([]string{""}, []string{"pods"}, []string{"list"}),
 		}},
 		&rbacv1.RoleBinding{
