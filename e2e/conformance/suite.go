@@ -52,6 +52,11 @@ func Declare(opts framework.Options) (*framework.Framework, error) {
 	if err := framework.Validate(opts); err != nil {
 		return nil, err
 	}
+	// The profile works with the completed options (-in-cluster's
+	// addresses); its capabilities depend on nothing Complete fills.
+	if p, err = profile.New(opts); err != nil {
+		return nil, err
+	}
 	f := framework.New(opts, p.Capabilities())
 	declareSuiteNodes(f, p)
 	declareSpecs(f)

@@ -31,6 +31,10 @@ type Env struct {
 	// Shards are the node ports a spec's own IngressController may
 	// publish on, one pair per parallel process (kind profile only).
 	Shards []ShardPorts `json:"shards,omitempty"`
+	// PrivateShards: a spec's own IngressController is published Private
+	// and reached through its router-internal Service (the suite runs in
+	// the cluster: -in-cluster).
+	PrivateShards bool `json:"privateShards,omitempty"`
 	// Domain is the IngressController's apps domain.
 	Domain string `json:"domain"`
 	// FixturePullPolicy: the kind profile loads the fixture images

@@ -54,26 +54,37 @@ func (f *Framework) OwnIngressControllerDecorator() any {
 // called in BeforeAll) an IngressController of its own, as
 // cluster-ingress-operator's e2e tests do: a shard serving the namespaces
 // labelled NamespaceLabels, published on this process's pair of node
-// ports (HostNetwork strategy), deleted when the spec ends. Without shard
-// ports it is the default IngressController (declare the spec with
+// ports (HostNetwork strategy), or inside the cluster published Private
+// and reached through its Service, deleted when the spec ends. Without
+// either it is the default IngressController (declare the spec with
 // OwnIngressControllerDecorator, which makes it Serial).
 func (f *Framework) OwnIngressController(ctx context.Context) *IngressController {
-	ports, ok := f.shardPorts()
-	if !ok {
-		return f.DefaultIngressController()
-	}
 	name := fmt.Sprintf("shard-%d", GinkgoParallelProcess())
 	labels := map[string]string{ShardLabel: name}
+	own := &IngressController{Name: name, NamespaceLabels: labels, f: f}
+	var publish *operatorv1.EndpointPublishingStrategy
+	if ports, ok := f.shardPorts(); ok {
+		publish = &operatorv1.EndpointPublishingStrategy{
+			Type:        operatorv1.HostNetworkStrategyType,
+			HostNetwork: &operatorv1.HostNetworkStrategy{HTTPPort: ports.HTTPPort, HTTPSPort: ports.HTTPSPort, StatsPort: ports.StatsPort},
+		}
+		own.HTTPAddr, own.HTTPSAddr = ports.HTTPAddr, ports.HTTPSAddr
+	} else if f.PrivateShards {
+		// Inside the cluster: no node port at all, its router-internal
+		// Service (cluster-ingress-operator makes one for every
+		// IngressController).
+		publish = &operatorv1.EndpointPublishingStrategy{Type: operatorv1.PrivateStrategyType}
+		own.HTTPAddr, own.HTTPSAddr = InternalServiceAddr(name, 80), InternalServiceAddr(name, 443)
+	} else {
+		return f.DefaultIngressController()
+	}
 	ic := &operatorv1.IngressController{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: contract.OperatorNamespace},
 		Spec: operatorv1.IngressControllerSpec{
-			Domain:            name + "." + f.Domain,
-			Replicas:          ptr.To[int32](1),
-			NamespaceSelector: &metav1.LabelSelector{MatchLabels: labels},
-			EndpointPublishingStrategy: &operatorv1.EndpointPublishingStrategy{
-				Type:        operatorv1.HostNetworkStrategyType,
-				HostNetwork: &operatorv1.HostNetworkStrategy{HTTPPort: ports.HTTPPort, HTTPSPort: ports.HTTPSPort, StatsPort: ports.StatsPort},
-			},
+			Domain:                     name + "." + f.Domain,
+			Replicas:                   ptr.To[int32](1),
+			NamespaceSelector:          &metav1.LabelSelector{MatchLabels: labels},
+			EndpointPublishingStrategy: publish,
 		},
 	}
 	ics := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)
@@ -82,7 +93,6 @@ func (f *Framework) OwnIngressController(ctx context.Context) *IngressController
 	// The next shard of this process binds the same node ports: the
 	// router must be gone before the spec ends.
 	DeferCleanup(f.deleteIngressController, name)
-	own := &IngressController{Name: name, HTTPAddr: ports.HTTPAddr, HTTPSAddr: ports.HTTPSAddr, NamespaceLabels: labels, f: f}
 	own.waitSettled(ctx)
 	// Settled is the operator's word; the router's own answer (its
 	// no-route 503) says the ports are live.

@@ -65,6 +65,12 @@ type Options struct {
 	// documented waits, on a cluster made for it, the implementation
 	// named (make certify).
 	Certify bool
+	// InCluster: the suite runs in a pod of the cluster (the conformance
+	// image hydrophone runs). Clients come from the pod's service
+	// account unless -kubeconfig is given; routers are reached through
+	// their router-internal Services, and a spec's own IngressController
+	// is published Private and reached the same way.
+	InCluster bool
 	// AllowDisruptive lets specs change cluster-wide objects of a cluster
 	// the suite did not make (the default IngressController, the Ingress
 	// config); each change is undone when the spec ends.
@@ -194,6 +200,7 @@ func (o *Options) table() []option {
 		{"implementation-url", "implementationURL", "where the router lives, in the report", stringOpt{&o.ImplementationURL}},
 		{"implementation-contact", "implementationContact", "whom to ask about the router, in the report (repeatable)", listOpt{&o.ImplementationContact}},
 		{"implementation-version", "implementationVersion", "the router's version in the report (default: the image's version label, or its tag)", stringOpt{&o.ImplementationVersion}},
+		{"in-cluster", "inCluster", "existing profile, the suite running in a pod of the cluster: the pod's service account (unless -kubeconfig), routers reached through their router-internal Services (-http-addr and -https-addr default to the default one's), own IngressControllers published Private", boolOpt{&o.InCluster}},
 		{"allow-disruptive", "allowDisruptive", "existing profile: run the Disruptive specs, which change the default IngressController and the Ingress config while they run (each change is undone when the spec ends)", boolOpt{&o.AllowDisruptive}},
 		{"certify", "certify", "a certification run: refuses -reuse, waits shorter than the defaults, run filters, and a missing implementation organization, project, url or contact", boolOpt{&o.Certify}},
 		{"timeout-cluster-ready", "timeouts.clusterReady", "node, CoreDNS and router readiness", durationOpt{&t.ClusterReady}},
@@ -354,6 +361,20 @@ func Complete(o *Options, caps Capabilities) {
 	if len(o.Features) == 0 {
 		o.Features = caps.DefaultFeatures()
 	}
+	if o.InCluster {
+		if o.HTTPAddr == "" {
+			o.HTTPAddr = InternalServiceAddr(contract.DefaultIngressController, 80)
+		}
+		if o.HTTPSAddr == "" {
+			o.HTTPSAddr = InternalServiceAddr(contract.DefaultIngressController, 443)
+		}
+	}
+}
+
+// InternalServiceAddr is host:port of an IngressController's
+// router-internal Service, as a pod of the cluster reaches it.
+func InternalServiceAddr(ingressController string, port int) string {
+	return fmt.Sprintf("%s.%s.svc:%d", contract.InternalServiceName(ingressController), contract.RouterNamespace, port)
 }
 
 // Validate checks completed options; every message names the flag.
@@ -365,8 +386,8 @@ func Validate(o Options) error {
 	}
 	switch o.Profile {
 	case KindProfile:
-		if o.ImageRepository != "" || o.AllowDisruptive {
-			return errors.New("-image-repository and -allow-disruptive apply to the existing profile only: the kind profile loads its images and owns its cluster")
+		if o.ImageRepository != "" || o.AllowDisruptive || o.InCluster {
+			return errors.New("-image-repository, -allow-disruptive and -in-cluster apply to the existing profile only: the kind profile loads its images and owns its cluster")
 		}
 	case ExistingProfile:
 		if o.RouterImage != "" || o.NodeImage != "" {
@@ -375,8 +396,14 @@ func Validate(o Options) error {
 		if o.ImagesPushed && o.ImageRepository == "" {
 			return errors.New("-images-pushed needs -image-repository: where were they pushed?")
 		}
-		if o.Kubeconfig == "" || o.HTTPAddr == "" || o.HTTPSAddr == "" || o.Domain == "" {
-			return errors.New("profile existing needs -kubeconfig, -http-addr, -https-addr and -domain")
+		if o.InCluster && o.Domain == "" {
+			return errors.New("-in-cluster needs -domain, the default IngressController's apps domain")
+		}
+		if o.InCluster && o.ImageManifest == "" && !o.ImagesPushed {
+			return errors.New("-in-cluster builds and pushes no image (a pod has no Docker): give -images (the conformance image carries one) or -image-repository with -images-pushed")
+		}
+		if !o.InCluster && (o.Kubeconfig == "" || o.HTTPAddr == "" || o.HTTPSAddr == "" || o.Domain == "") {
+			return errors.New("profile existing needs -kubeconfig, -http-addr, -https-addr and -domain (or -in-cluster and -domain inside the cluster)")
 		}
 	default:
 		return fmt.Errorf("-profile %q: want %s or %s", o.Profile, KindProfile, ExistingProfile)

@@ -68,7 +68,11 @@ func TestBadOptionsSayWhatIsWrong(t *testing.T) {
 		want string
 	}{
 		{[]string{"-profile", "cloud"}, `-profile "cloud": want kind or existing`},
-		{[]string{"-profile", "existing"}, "profile existing needs -kubeconfig, -http-addr, -https-addr and -domain"},
+		{[]string{"-profile", "existing"}, "profile existing needs -kubeconfig, -http-addr, -https-addr and -domain (or -in-cluster and -domain inside the cluster)"},
+		{[]string{"-in-cluster"}, "-image-repository, -allow-disruptive and -in-cluster apply to the existing profile only: the kind profile loads its images and owns its cluster"},
+		{[]string{"-profile", "existing", "-in-cluster"}, "-in-cluster needs -domain, the default IngressController's apps domain"},
+		{[]string{"-profile", "existing", "-in-cluster", "-domain", "apps.test"}, "-in-cluster builds and pushes no image (a pod has no Docker): give -images (the conformance image carries one) or -image-repository with -images-pushed"},
+		{[]string{"-profile", "existing", "-node-image", "n:1", "-kubeconfig", "k", "-http-addr", "a:80", "-https-addr", "a:443", "-domain", "d"}, "-router-image and -node-image apply to the kind profile only: on an existing cluster the router is already deployed"},
 		{[]string{"-features", "hsts,teleport"}, `-features: "teleport" is no feature of the conformance table (contract/features.go)`},
 		{[]string{"-timeout-converge", "0s"}, "-timeout-converge must be positive"},
 		{[]string{"-certify", "-reuse"}, "-certify: a certification run makes its own cluster: drop -reuse (REUSE=1)"},
@@ -87,6 +91,27 @@ func TestBadOptionsSayWhatIsWrong(t *testing.T) {
 	}
 	if _, err := parse(t, "-timeout-converge", "soon"); err == nil || err.Error() != `-timeout-converge "soon": time: invalid duration "soon"` {
 		t.Errorf("a duration that does not parse: %v", err)
+	}
+}
+
+// Inside the cluster the default router is its router-internal Service,
+// unless the addresses are given.
+func TestInClusterReachesTheDefaultRouterThroughItsService(t *testing.T) {
+	opts, err := parse(t, "-profile", "existing", "-in-cluster", "-domain", "apps.test", "-images", "/images.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	Complete(&opts, Capabilities{Profile: ExistingProfile, OwnIngressControllers: true})
+	if err := Validate(opts); err != nil {
+		t.Fatal(err)
+	}
+	if opts.HTTPAddr != "router-internal-default.openshift-ingress.svc:80" || opts.HTTPSAddr != "router-internal-default.openshift-ingress.svc:443" {
+		t.Errorf("addresses %s %s", opts.HTTPAddr, opts.HTTPSAddr)
+	}
+	opts, _ = parse(t, "-profile", "existing", "-in-cluster", "-domain", "apps.test", "-images", "/images.json", "-http-addr", "10.0.0.1:8080")
+	Complete(&opts, Capabilities{Profile: ExistingProfile})
+	if opts.HTTPAddr != "10.0.0.1:8080" {
+		t.Errorf("a given -http-addr was replaced: %s", opts.HTTPAddr)
 	}
 }
 

@@ -27,10 +27,13 @@ import (
 // tags (kind load, a registry, ...).
 type existingProfile struct{ opts framework.Options }
 
-func (existingProfile) Capabilities() framework.Capabilities {
+func (p existingProfile) Capabilities() framework.Capabilities {
 	return framework.Capabilities{
 		Profile:  framework.ExistingProfile,
 		Platform: reports.PlatformCluster,
+		// Inside the cluster a new IngressController is reachable: it is
+		// published Private and reached through its Service.
+		OwnIngressControllers: p.opts.InCluster,
 	}
 }
 
@@ -40,8 +43,12 @@ func (p existingProfile) Up(ctx context.Context, logf func(string, ...any)) (*fr
 	if err != nil {
 		return nil, err
 	}
+	// No -kubeconfig inside the cluster: the pod's service account.
 	cfg, err := clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
 	if err != nil {
+		if o.Kubeconfig == "" {
+			return nil, fmt.Errorf("-in-cluster without -kubeconfig: no service account to connect with (is this a pod of the cluster?): %w", err)
+		}
 		return nil, fmt.Errorf("-kubeconfig %s: %w", o.Kubeconfig, err)
 	}
 	cs, err := kubernetes.NewForConfig(cfg)
@@ -51,11 +58,11 @@ func (p existingProfile) Up(ctx context.Context, logf func(string, ...any)) (*fr
 	if err := preflight(ctx, o, cs); err != nil {
 		return nil, err
 	}
-	src, err := newImageSource(ctx, root, o)
+	src, err := newImageSource(ctx, root, o, !o.InCluster)
 	if err != nil {
 		return nil, err
 	}
-	env := &framework.Env{Kubeconfig: o.Kubeconfig, HTTPAddr: o.HTTPAddr, HTTPSAddr: o.HTTPSAddr, Domain: o.Domain, Images: map[string]string{}, FixturePullPolicy: corev1.PullIfNotPresent}
+	env := &framework.Env{Kubeconfig: o.Kubeconfig, HTTPAddr: o.HTTPAddr, HTTPSAddr: o.HTTPSAddr, Domain: o.Domain, Images: map[string]string{}, FixturePullPolicy: corev1.PullIfNotPresent, PrivateShards: o.InCluster}
 	for _, s := range images.Components {
 		if !s.Fixture {
 			continue

@@ -64,7 +64,7 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 	if err != nil {
 		return nil, nil, err
 	}
-	src, err := newImageSource(ctx, root, o)
+	src, err := newImageSource(ctx, root, o, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -146,7 +146,10 @@ type imageSource struct {
 	manifestF string
 }
 
-func newImageSource(ctx context.Context, root string, o framework.Options) (*imageSource, error) {
+// checkLocal: the images of -images must be in the local Docker engine
+// as listed; inside the cluster there is none to ask, and the manifest
+// names what the nodes hold or pull.
+func newImageSource(ctx context.Context, root string, o framework.Options, checkLocal bool) (*imageSource, error) {
 	src := &imageSource{root: root, nodeFlag: o.NodeImage, manifestF: o.ImageManifest}
 	if o.ImageManifest == "" {
 		return src, nil
@@ -155,8 +158,10 @@ func newImageSource(ctx context.Context, root string, o framework.Options) (*ima
 	if err != nil {
 		return nil, fmt.Errorf("-images: %w", err)
 	}
-	if err := m.Present(ctx, "-images "+o.ImageManifest); err != nil {
-		return nil, err
+	if checkLocal {
+		if err := m.Present(ctx, "-images "+o.ImageManifest); err != nil {
+			return nil, err
+		}
 	}
 	src.manifest = &m
 	return src, nil
