@@ -33,7 +33,9 @@ func RouterDeploymentName(ingressController string) string { return "router-" + 
 // InternalServiceName is the ClusterIP Service in front of an
 // IngressController's router pods (cluster-ingress-operator's
 // router-internal-<name>): how a client inside the cluster reaches it.
-func InternalServiceName(ingressController string) string { return "router-internal-" + ingressController }
+func InternalServiceName(ingressController string) string {
+	return "router-internal-" + ingressController
+}
 
 // IngressControllerSettled says a change of ic took effect: the operator
 // observed its generation, and it is Available and not Progressing (what
