@@ -35,8 +35,8 @@ const (
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	a := fs.String("a", "", "report.json of the kind profile's run (required)")
-	b := fs.String("b", "", "report.json of the existing profile's run (required)")
+	a := fs.String("a", "", "report.json (or junit.xml) of the kind profile's run (required)")
+	b := fs.String("b", "", "report.json (or junit.xml, junit_01.xml) of the other run (required)")
 	aName := fs.String("a-name", "kind", "what the output calls run A")
 	bName := fs.String("b-name", "existing", "what the output calls run B")
 	out := fs.String("out", "compare.md", "where the markdown comparison goes")
@@ -58,11 +58,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case *aName == *bName:
 		return fail("-a-name and -b-name are both %q: name the runs apart", *aName)
 	}
-	runA, err := reports.ReadComparedRun(*aName, *a)
+	runA, err := reports.ReadComparedRunFile(*aName, *a)
 	if err != nil {
 		return fail("%v", err)
 	}
-	runB, err := reports.ReadComparedRun(*bName, *b)
+	runB, err := reports.ReadComparedRunFile(*bName, *b)
 	if err != nil {
 		return fail("%v", err)
 	}
