@@ -64,6 +64,10 @@ HISTORY ?= $(REPORTS)/history.jsonl
 EXISTING_CLUSTER ?= router-conformance-existing
 EXISTING_REPORTS ?= $(REPORTS)/existing
 KIND_REPORT ?= $(REPORTS)/report.json
+# make e2e-incluster: where hydrophone's results go, and the kind
+# profile's JUnit (make e2e's) they are compared with.
+INCLUSTER_REPORTS ?= $(REPORTS)/incluster
+KIND_JUNIT ?= $(REPORTS)/junit.xml
 # make e2e-kit: the features the kit's proof runs and must pass.
 KIT_FEATURES ?= router,hsts
 # make manifests: where the platform's manifests go and the pull policy of
@@ -207,6 +211,11 @@ e2e-existing: docker ## the existing profile proven: a lab cluster the suite did
 	  -image-repository "$$REGISTRY/conformance" -allow-disruptive $(ARGS) || status=$$?; \
 	go run ./reports/cmd/compare -a $(KIND_REPORT) -b $(EXISTING_REPORTS)/report.json -out $(EXISTING_REPORTS)/compare.md || status=1; \
 	$(call verdict,$(EXISTING_REPORTS)); exit $$status
+
+.PHONY: e2e-incluster
+e2e-incluster: docker ## the suite in the cluster: the conformance image run by hydrophone (pinned, built from the module) on a lab cluster, reaching routers through their Services; e2e.log and junit_01.xml compared spec by spec with make e2e's $(KIND_JUNIT), into $(INCLUSTER_REPORTS)
+	@rm -rf $(INCLUSTER_REPORTS)
+	go run ./incluster/cmd/e2e-incluster -kind-junit $(KIND_JUNIT) -out $(INCLUSTER_REPORTS) -ldflags '$(LDFLAGS)' -parallel $(PROCS) $(if $(KEEP),-keep)
 
 .PHONY: kit
 kit: docker ## the air-gapped kit: $(REPORTS)/router-conformance-kit-<version>-<os>-<arch>.tar (every image, the compiled suite, ./run; README: Air-gapped machines)

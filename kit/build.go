@@ -112,24 +112,46 @@ func buildImages(ctx context.Context, root string) (images.Manifest, error) {
 // Ginkgo's CLI (the module's pinned version), the precompiled suite and
 // the report tools certify and REPEAT need.
 func compile(ctx context.Context, root, stage, ldflags string) error {
-	builds := []struct {
-		out  string
-		args []string
-	}{
-		{RunFile, []string{"build", "-o", filepath.Join(stage, RunFile), "./kit/cmd/run"}},
-		{GinkgoBin, []string{"build", "-o", filepath.Join(stage, GinkgoBin), "github.com/onsi/ginkgo/v2/ginkgo"}},
-		{SuiteBin, []string{"test", "-c", "-tags", "e2e", "-ldflags", ldflags, "-o", filepath.Join(stage, SuiteBin), "./e2e"}},
-		{BundleBin, []string{"build", "-o", filepath.Join(stage, BundleBin), "./reports/cmd/bundle"}},
-		{VerifyBin, []string{"build", "-o", filepath.Join(stage, VerifyBin), "./reports/cmd/verify"}},
-		{RepeatSumBin, []string{"build", "-o", filepath.Join(stage, RepeatSumBin), "./reports/cmd/repeat-summary"}},
-	}
+	return Compile(ctx, root,
+		GoBuild{Out: filepath.Join(stage, RunFile), Package: "./kit/cmd/run"},
+		GoBuild{Out: filepath.Join(stage, GinkgoBin), Package: GinkgoPackage},
+		SuiteBuild(filepath.Join(stage, SuiteBin), ldflags),
+		GoBuild{Out: filepath.Join(stage, BundleBin), Package: "./reports/cmd/bundle"},
+		GoBuild{Out: filepath.Join(stage, VerifyBin), Package: "./reports/cmd/verify"},
+		GoBuild{Out: filepath.Join(stage, RepeatSumBin), Package: "./reports/cmd/repeat-summary"},
+	)
+}
+
+// GinkgoPackage is Ginkgo's CLI, at the version the module pins.
+const GinkgoPackage = "github.com/onsi/ginkgo/v2/ginkgo"
+
+// GoBuild is one static binary: Out built from Package (or, with Test,
+// the package's test binary, precompiled).
+type GoBuild struct {
+	Out, Package string
+	// Test: `go test -c` with these extra arguments.
+	Test []string
+}
+
+// SuiteBuild is the precompiled conformance suite (./e2e with the e2e
+// tag) with the linker flags the report's provenance needs.
+func SuiteBuild(out, ldflags string) GoBuild {
+	return GoBuild{Out: out, Package: "./e2e", Test: []string{"-tags", "e2e", "-ldflags", ldflags}}
+}
+
+// Compile builds static binaries from the suite's checkout root.
+func Compile(ctx context.Context, root string, builds ...GoBuild) error {
 	for _, b := range builds {
-		cmd := exec.CommandContext(ctx, "go", b.args...)
+		args := []string{"build", "-o", b.Out, b.Package}
+		if b.Test != nil {
+			args = append(append([]string{"test", "-c"}, b.Test...), "-o", b.Out, b.Package)
+		}
+		cmd := exec.CommandContext(ctx, "go", args...)
 		cmd.Dir = root
 		// Static: the kit's machine may have another libc, or none.
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("compile %s (go %s): %w\n%s", b.out, strings.Join(b.args, " "), err, out)
+			return fmt.Errorf("compile %s (go %s): %w\n%s", filepath.Base(b.Out), strings.Join(args, " "), err, out)
 		}
 	}
 	return nil

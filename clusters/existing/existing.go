@@ -56,6 +56,18 @@ type Lab struct {
 	Registry string
 	// Router is the router image as deployed (by digest).
 	Router string
+
+	cluster *kind.Cluster
+}
+
+// LoadImages copies local images into the lab's node, as a lab that
+// preloads its nodes has them (the in-cluster run's suite and fixture
+// images): the pods that use them pull nothing.
+func (l *Lab) LoadImages(ctx context.Context, tags ...string) error {
+	if l.cluster == nil {
+		return errors.New("existing: LoadImages on a lab Up did not make")
+	}
+	return l.cluster.LoadImages(ctx, tags...)
 }
 
 func (o *Options) defaults() error {
@@ -128,7 +140,7 @@ func Up(ctx context.Context, o Options) (*Lab, error) {
 	if err != nil {
 		return nil, err
 	}
-	lab := &Lab{Kubeconfig: c.Kubeconfig, Domain: install.DefaultDomain, Registry: reg.host}
+	lab := &Lab{Kubeconfig: c.Kubeconfig, Domain: install.DefaultDomain, Registry: reg.host, cluster: c}
 	pushed := install.Images{}
 	for _, p := range []struct {
 		local string

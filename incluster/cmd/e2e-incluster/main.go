@@ -1,0 +1,41 @@
+// Command e2e-incluster is make e2e-incluster: the suite as a
+// conformance image that hydrophone runs on a lab cluster, its results
+// compared spec by spec with the kind profile's (incluster.Prove).
+//
+//	e2e-incluster -kind-junit reports/junit.xml -out reports/incluster [-parallel 4] [-keep]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/router-conformance/suite/incluster"
+)
+
+func main() {
+	var o incluster.ProveOptions
+	flag.StringVar(&o.KindJUnit, "kind-junit", "reports/junit.xml", "the kind profile's junit.xml (make e2e's) to compare with")
+	flag.StringVar(&o.OutDir, "out", "reports/incluster", "hydrophone's output directory, and the comparison's")
+	flag.StringVar(&o.Name, "name", "router-conformance-incluster", "the lab cluster's name")
+	flag.StringVar(&o.LDFlags, "ldflags", "", "linker flags of the suite binary (make passes the commit and dirty flag)")
+	flag.IntVar(&o.Parallel, "parallel", 4, "hydrophone --parallel: Ginkgo processes in the pod")
+	flag.BoolVar(&o.Keep, "keep", false, "keep the lab cluster afterwards (debugging)")
+	flag.Parse()
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "e2e-incluster: unexpected arguments %q (flags only)\n", flag.Args())
+		os.Exit(2)
+	}
+	o.RepoRoot, o.Stdout = ".", os.Stdout
+	o.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := incluster.Prove(ctx, o); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e-incluster: FAIL:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("e2e-incluster: OK: hydrophone ran the conformance image; every spec as on the kind profile (%s/compare.md, %s/summary.md)\n", o.OutDir, o.OutDir)
+}
