@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -157,7 +158,11 @@ func BuildBusybox(ctx context.Context) (string, error) {
 	if len(debs) != 1 {
 		return "", fmt.Errorf("apt-get download busybox-static left %d packages in %s", len(debs), dir)
 	}
-	version := strings.SplitN(filepath.Base(debs[0]), "_", 3)[1]
+	// The file name carries the version URL-escaped (1%3a1.35.0-4+b1).
+	version, err := url.PathUnescape(strings.SplitN(filepath.Base(debs[0]), "_", 3)[1])
+	if err != nil {
+		return "", fmt.Errorf("busybox-static package %s: %w", debs[0], err)
+	}
 	tag := BusyboxRepository + ":" + strings.NewReplacer(":", "-", "+", "-", "~", "-").Replace(version)
 	if _, err := images.Inspect(ctx, tag); err == nil {
 		return tag, nil
