@@ -67,15 +67,32 @@ func (e *Env) Marshal() []byte {
 	return b
 }
 
+// RestConfig is the client configuration of a kubeconfig file, or with
+// none (-in-cluster) the pod's service account.
+func RestConfig(kubeconfig string) (*rest.Config, error) {
+	if kubeconfig == "" {
+		cfg, err := rest.InClusterConfig()
+		if err != nil {
+			return nil, fmt.Errorf("no -kubeconfig and no service account to connect with (is this a pod of the cluster?): %w", err)
+		}
+		return cfg, nil
+	}
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
+	}
+	return cfg, nil
+}
+
 // Connect decodes data from the first process and opens the clients.
 func Connect(data []byte) (*Env, error) {
 	var e Env
 	if err := json.Unmarshal(data, &e); err != nil {
 		return nil, fmt.Errorf("decode environment: %w", err)
 	}
-	cfg, err := clientcmd.BuildConfigFromFlags("", e.Kubeconfig)
+	cfg, err := RestConfig(e.Kubeconfig)
 	if err != nil {
-		return nil, fmt.Errorf("kubeconfig %s: %w", e.Kubeconfig, err)
+		return nil, err
 	}
 	cfg.QPS, cfg.Burst = 50, 100
 	if e.Clientset, err = kubernetes.NewForConfig(cfg); err != nil {

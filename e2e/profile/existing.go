@@ -11,7 +11,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
@@ -44,12 +43,9 @@ func (p existingProfile) Up(ctx context.Context, logf func(string, ...any)) (*fr
 		return nil, err
 	}
 	// No -kubeconfig inside the cluster: the pod's service account.
-	cfg, err := clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
+	cfg, err := framework.RestConfig(o.Kubeconfig)
 	if err != nil {
-		if o.Kubeconfig == "" {
-			return nil, fmt.Errorf("-in-cluster without -kubeconfig: no service account to connect with (is this a pod of the cluster?): %w", err)
-		}
-		return nil, fmt.Errorf("-kubeconfig %s: %w", o.Kubeconfig, err)
+		return nil, err
 	}
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
