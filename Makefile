@@ -73,6 +73,9 @@ EXISTING_FEATURES ?= $(if $(ROUTER_IMAGE),,router,hsts,header-actions,hsts-polic
 # profile's JUnit (make e2e's) they are compared with.
 INCLUSTER_REPORTS ?= $(REPORTS)/incluster
 KIND_JUNIT ?= $(REPORTS)/junit.xml
+# What the in-cluster run claims: its lab runs the reference router, so
+# delegation too; sharding, which -in-cluster can run.
+INCLUSTER_FEATURES ?= router,hsts,header-actions,sharding,hsts-policy,client-tls,component-routes,delegation
 # make e2e-kit: the features the kit's proof runs and must pass.
 KIT_FEATURES ?= router,hsts
 # make manifests: where the platform's manifests go and the pull policy of
@@ -220,7 +223,7 @@ e2e-existing: docker ## the existing profile proven: a lab cluster the suite did
 .PHONY: e2e-incluster
 e2e-incluster: docker ## the suite in the cluster: the conformance image run by hydrophone (pinned, built from the module) on a lab cluster, reaching routers through their Services; e2e.log and junit_01.xml compared spec by spec with make e2e's $(KIND_JUNIT), into $(INCLUSTER_REPORTS)
 	@rm -rf $(INCLUSTER_REPORTS)
-	go run ./incluster/cmd/e2e-incluster -kind-junit $(KIND_JUNIT) -out $(INCLUSTER_REPORTS) -ldflags '$(LDFLAGS)' -parallel $(PROCS) $(if $(KEEP),-keep)
+	go run ./incluster/cmd/e2e-incluster -kind-junit $(KIND_JUNIT) -out $(INCLUSTER_REPORTS) -ldflags '$(LDFLAGS)' -parallel $(PROCS) $(if $(KEEP),-keep) -features=$(INCLUSTER_FEATURES)
 
 .PHONY: kit
 kit: docker ## the air-gapped kit: $(REPORTS)/router-conformance-kit-<version>-<os>-<arch>.tar (every image, the compiled suite, ./run; README: Air-gapped machines)

@@ -33,6 +33,8 @@ type ProveOptions struct {
 	// Name of the lab cluster.
 	Name     string
 	Parallel int
+	// Features the in-cluster run claims ("": the profile's default).
+	Features []string
 	Keep     bool
 	Stdout   io.Writer
 	Logf     func(format string, args ...any)
@@ -91,12 +93,17 @@ func Prove(ctx context.Context, o ProveOptions) (err error) {
 	if err := lab.LoadImages(ctx, append([]string{suite, busybox}, fixtures.Refs()...)...); err != nil {
 		return err
 	}
+	extra := []string{"--domain=" + lab.Domain, "--allow-disruptive=true"}
+	// hydrophone splits --extra-args on commas: a flag per feature.
+	for _, f := range o.Features {
+		extra = append(extra, "--features="+f)
+	}
 	args := []string{"--kubeconfig", lab.Kubeconfig, "--conformance-image", suite, "--busybox-image", busybox,
 		"--output-dir", o.OutDir, "--parallel", strconv.Itoa(o.Parallel),
 		// The image has no shell for hydrophone's progress probe (sh -c
 		// cat e2e.log): the log stream says how far it is.
 		"--disable-progress-status",
-		"--extra-args", "--domain=" + lab.Domain + ",--allow-disruptive=true"}
+		"--extra-args", strings.Join(extra, ",")}
 	o.Logf("%s %s", hydrophone, strings.Join(args, " "))
 	console, err := os.Create(filepath.Join(o.OutDir, "hydrophone.log"))
 	if err != nil {

@@ -185,7 +185,7 @@ func (o *Options) table() []option {
 		{"keep", "keep", "keep the cluster after the run (debugging)", boolOpt{&o.Keep}},
 		{"repo", "repo", "the suite's checkout", stringOpt{&o.RepoRoot}},
 		{"report-dir", "reportDir", "where reports and failure dumps go", stringOpt{&o.ReportDir}},
-		{"features", "features", "comma-separated feature labels the implementation claims (default: what the profile and router can claim, contract/features.go)", featuresOpt{&o.Features}},
+		{"features", "features", "comma-separated feature labels the implementation claims, or one per repeated flag (default: what the profile and router can claim, contract/features.go)", featuresOpt{&o.Features}},
 		{"kubeconfig", "kubeconfig", "existing profile: the cluster's kubeconfig", stringOpt{&o.Kubeconfig}},
 		{"http-addr", "httpAddr", "existing profile: host:port reaching the router's HTTP port", stringOpt{&o.HTTPAddr}},
 		{"https-addr", "httpsAddr", "existing profile: host:port reaching the router's HTTPS port", stringOpt{&o.HTTPSAddr}},
@@ -291,6 +291,12 @@ func (fl *Flags) Options() (Options, error) {
 		}
 		if l, isList := opt.value.(listOpt); isList {
 			*l.p = nil // the flags replace the file's list
+		}
+		if _, isFeatures := opt.value.(featuresOpt); isFeatures {
+			// Repeated -features add up (-features a -features b is
+			// -features a,b): where commas cannot pass, hydrophone's
+			// --extra-args, each feature is a flag of its own.
+			values = []string{strings.Join(values, ",")}
 		}
 		for _, v := range values {
 			if err := opt.value.set(v); err != nil {

@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"fmt"
 	"flag"
 	"os"
 	"path/filepath"
@@ -172,5 +173,22 @@ func TestACertifyRunWithTheImplementationNamedIsValid(t *testing.T) {
 	Complete(&opts, kindCaps)
 	if err := Validate(opts); err != nil {
 		t.Errorf("a certify run with longer waits and the implementation named: %v", err)
+	}
+}
+
+// hydrophone's --extra-args cannot carry a comma inside a value: each
+// feature may come as a -features flag of its own.
+func TestRepeatedFeaturesAddUp(t *testing.T) {
+	opts, err := parse(t, "-features", "router", "-features", "hsts,sharding")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(opts.Features); got != "[router hsts sharding]" {
+		t.Errorf("features %s, want [router hsts sharding]", got)
+	}
+	// Positive control: one flag, as before.
+	opts, _ = parse(t, "-features", "hsts")
+	if got := fmt.Sprint(opts.Features); got != "[hsts]" {
+		t.Errorf("features %s, want [hsts]", got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/router-conformance/suite/incluster"
@@ -24,10 +25,14 @@ func main() {
 	flag.StringVar(&o.LDFlags, "ldflags", "", "linker flags of the suite binary (make passes the commit and dirty flag)")
 	flag.IntVar(&o.Parallel, "parallel", 4, "hydrophone --parallel: Ginkgo processes in the pod")
 	flag.BoolVar(&o.Keep, "keep", false, "keep the lab cluster afterwards (debugging)")
+	features := flag.String("features", "", "comma-separated features the in-cluster run claims (default: the existing profile's)")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "e2e-incluster: unexpected arguments %q (flags only)\n", flag.Args())
 		os.Exit(2)
+	}
+	if *features != "" {
+		o.Features = strings.Split(*features, ",")
 	}
 	o.RepoRoot, o.Stdout = ".", os.Stdout
 	o.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
