@@ -135,9 +135,16 @@ func deployedRouter(ctx context.Context, cs kubernetes.Interface) (framework.Rou
 		return framework.RouterImage{}, fmt.Errorf("list the router pods (%s in %s): %w", sel, contract.RouterNamespace, err)
 	}
 	for _, pod := range pods.Items {
+		// The reference is the pod spec's, as deployed: the status's
+		// image is the runtime's name for it, which for an image pulled
+		// by digest may be its config digest.
+		deployed := map[string]string{}
+		for _, c := range pod.Spec.Containers {
+			deployed[c.Name] = c.Image
+		}
 		for _, st := range pod.Status.ContainerStatuses {
 			if st.Name == "router" && st.ImageID != "" {
-				img := framework.RouterImage{Ref: st.Image, ID: st.ImageID}
+				img := framework.RouterImage{Ref: deployed[st.Name], ID: st.ImageID}
 				// A kubelet image ID is repo@sha256:...
 				if i := strings.LastIndex(st.ImageID, "@"); i >= 0 {
 					img.Digest = st.ImageID[i+1:]
