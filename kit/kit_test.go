@@ -134,14 +134,33 @@ func TestProofNeedsEveryFeaturePassedAndOnlyTheFilterMissing(t *testing.T) {
 	}
 }
 
-func TestAirGappedEnvDropsTheToolchainAndShadowsTripwires(t *testing.T) {
-	goDir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(goDir, "go"), nil, 0o755); err != nil {
+func TestAirGappedPathLacksGoAndApt(t *testing.T) {
+	toolchain, system, bin := t.TempDir(), t.TempDir(), t.TempDir()
+	for dir, names := range map[string][]string{toolchain: {"go", "gofmt"}, system: {"apt-get", "docker", "sh", "dpkg"}} {
+		for _, n := range names {
+			if err := os.WriteFile(filepath.Join(dir, n), []byte("#!/bin/sh\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	path, err := airGappedPath(toolchain+":"+system+":/does/not/exist", bin)
+	if err != nil {
 		t.Fatal(err)
 	}
-	env := airGappedEnv([]string{"PATH=" + goDir + ":/usr/bin", "GOPROXY=https://proxy", "HOME=/root"}, "/wires")
-	want := []string{"GOPROXY=off", "PATH=/wires:/usr/bin", "HOME=/root"}
-	if !slices.Equal(env, want) {
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	// Positive control: docker and sh are there.
+	if want := []string{"docker", "sh"}; !slices.Equal(got, want) {
+		t.Errorf("PATH holds %q, want %q", got, want)
+	}
+	env := airGappedEnv([]string{"PATH=/usr/bin", "GOPROXY=https://proxy", "HOME=/root"}, path)
+	if want := []string{"GOPROXY=off", "PATH=" + path, "HOME=/root"}; !slices.Equal(env, want) {
 		t.Errorf("env %q, want %q", env, want)
 	}
 }

@@ -1,8 +1,7 @@
 // Command prove-kit is the air-gapped kit's CI proof (`make e2e-kit`):
 // it unpacks a kit into an empty directory and runs it for some features
-// with the Go toolchain off PATH, apt and go shadowed by tripwires and
-// GOPROXY=off, and fails unless they all pass and no tripwire was
-// touched (kit.Prove).
+// with go, gofmt, apt-get, apt and dpkg removed from PATH and
+// GOPROXY=off, and fails unless they all pass (kit.Prove).
 //
 //	prove-kit -kit reports/router-conformance-kit-....tar [-features router,hsts] [-work DIR]
 package main
@@ -46,6 +45,6 @@ func main() {
 		fmt.Fprintf(os.Stderr, "prove-kit: FAIL after %s: %v\n", res.Duration.Round(1e9), err)
 		os.Exit(1)
 	}
-	fmt.Printf("prove-kit: OK: %s passed from the kit alone (no go, no apt, GOPROXY=off) in %s; result %s (%s)\n",
+	fmt.Printf("prove-kit: OK: %s passed from the kit alone (no go, apt or dpkg on PATH, GOPROXY=off) in %s; result %s (%s)\n",
 		*features, res.Duration.Round(1e9), res.Report.Result, res.Report.Reason)
 }
