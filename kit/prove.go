@@ -25,7 +25,7 @@ type ProveOptions struct {
 	// Features are run (./run e2e -focus 'a || b') and must pass.
 	Features []contract.Feature
 	// WorkDir is emptied and receives the unpacked kit, the run's
-	// directory and the tripwires.
+	// directory and the PATH of the run.
 	WorkDir string
 	// Cluster is the kind cluster's name: not the suite's default, so a
 	// developer's own cluster is left alone.
