@@ -264,6 +264,10 @@ bench-router: docker ## measure convergence (Route, IngressRoute vertex: create 
 bench: docker ## the whole suite serial, -p 2 and -p 4 on a warm cluster, per-feature time, into $(REPORTS)/bench-e2e.{json,md}
 	go run ./bench/e2e -out $(REPORTS)/bench-e2e -procs $(BENCH_PROCS) -cluster-name $(CLUSTER) $(if $(KEEP),-keep)
 
+.PHONY: bench-kit
+bench-kit: docker ## the kit's size and files, and a whole-suite run from it on a Docker that holds none of its images (load + run) into $(REPORTS)/bench-kit.{json,md}
+	@kit=$$(go run ./kit/cmd/make-kit -out $(REPORTS) -ldflags '$(LDFLAGS)'); go run ./bench/kit -kit "$$kit" -out $(REPORTS)/bench-kit
+
 .PHONY: clean
 clean: ## remove run outputs (reports/, kubeconfigs in .cache/)
 	find $(REPORTS) -mindepth 1 -maxdepth 1 ! -name '*.go' ! -name README.md ! -name cmd ! -name specs.json -exec rm -rf {} +
