@@ -1,8 +1,8 @@
 package framework
 
 import (
-	"fmt"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
