@@ -143,14 +143,7 @@ func verdict(results string) (result, summary string) {
 	if err != nil {
 		return "", fmt.Sprintf("no summary.md was written: %v\n", err)
 	}
-	if y, err := os.ReadFile(filepath.Join(results, reports.ConformanceYAML)); err == nil {
-		for _, line := range strings.Split(string(y), "\n") {
-			if r, ok := strings.CutPrefix(line, "result: "); ok {
-				result = strings.TrimSpace(r)
-			}
-		}
-	}
-	return result, string(data)
+	return string(reports.ReadResult(results)), string(data)
 }
 
 // SummaryFromLog takes the summary the runner appended out of a

@@ -24,7 +24,6 @@ const (
 	exitOK       = 0
 	exitNotPass  = 1
 	exitUsage    = 2
-	verdictPass  = "passed"
 	ginkgoTimout = "85m"
 )
 
@@ -374,16 +373,12 @@ func (k *runner) exec(bin string, args ...string) int {
 // verdict prints the run's result as make does and returns the exit
 // status: not passed is a failure even when every process exited 0.
 func (k *runner) verdict(reportDir string, status int) int {
-	result := "no report was written"
-	if data, err := os.ReadFile(filepath.Join(reportDir, reports.ConformanceYAML)); err == nil {
-		for _, line := range strings.Split(string(data), "\n") {
-			if r, ok := strings.CutPrefix(line, "result: "); ok {
-				result = strings.TrimSpace(r)
-			}
-		}
+	result := string(reports.ReadResult(reportDir))
+	if result == "" {
+		result = "no report was written"
 	}
 	fmt.Fprintf(k.stdout, "conformance: %s (%s)\n", result, filepath.Join(reportDir, reports.SummaryMD))
-	if result != verdictPass && status == exitOK {
+	if result != string(reports.Passed) && status == exitOK {
 		status = exitNotPass
 	}
 	return status

@@ -197,3 +197,19 @@ func code(s string) string {
 	}
 	return "`" + strings.NewReplacer("`", "'", "\n", " ", "|", `\|`).Replace(s) + "`"
 }
+
+// ReadResult is the verdict of the run whose reports are in dir, from its
+// conformance.json; "" when no report was written.
+func ReadResult(dir string) Result {
+	data, err := os.ReadFile(filepath.Join(dir, ConformanceJSON))
+	if err != nil {
+		return ""
+	}
+	var r struct {
+		Result Result `json:"result"`
+	}
+	if json.Unmarshal(data, &r) != nil {
+		return ""
+	}
+	return r.Result
+}

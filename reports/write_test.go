@@ -104,3 +104,16 @@ func TestJUnitProperties(t *testing.T) {
 		t.Errorf("properties:\n got %v\nwant %v", got, want)
 	}
 }
+
+func TestReadResultIsTheWrittenVerdict(t *testing.T) {
+	dir := t.TempDir()
+	if got := ReadResult(dir); got != "" {
+		t.Errorf("no report: %q, want empty", got)
+	}
+	if err := (Report{Result: Partial}).Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	if got := ReadResult(dir); got != Partial {
+		t.Errorf("ReadResult = %q, want partial", got)
+	}
+}

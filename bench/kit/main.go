@@ -25,6 +25,7 @@ import (
 
 	"github.com/router-conformance/suite/images"
 	"github.com/router-conformance/suite/kit"
+	"github.com/router-conformance/suite/reports"
 )
 
 type result struct {
@@ -127,13 +128,7 @@ func run(tarFile, out, work, base string) error {
 	}
 	r.RunSeconds, r.ExitCode = runTime.Seconds(), code
 	r.TotalSeconds = r.LoadSeconds + r.RunSeconds
-	if data, err := os.ReadFile(filepath.Join(work, "reports", "conformance.yaml")); err == nil {
-		for _, line := range strings.Split(string(data), "\n") {
-			if v, ok := strings.CutPrefix(line, "result: "); ok {
-				r.Verdict = v
-			}
-		}
-	}
+	r.Verdict = string(reports.ReadResult(filepath.Join(work, "reports")))
 	return write(out, r)
 }
 
