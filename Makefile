@@ -164,10 +164,11 @@ ifeq ($(REPEAT),1)
 	$(VERDICT); exit $$status
 else
 	@status=0; for i in $$(seq 1 $(REPEAT)); do \
-	  extra=""; if [ $$i -gt 1 ]; then extra="-reuse"; fi; if [ $$i -lt $(REPEAT) ]; then extra="$$extra -keep"; fi; \
+	  extra="-keep"; if [ $$i -gt 1 ]; then extra="$$extra -reuse"; fi; \
 	  echo "== run $$i of $(REPEAT)"; \
 	  $(GINKGO_E2E) --json-report=report-$$i.json ./e2e -- $(E2E_ARGS) $$extra || status=1; \
 	done; \
+	$(if $(KEEP)$(REUSE),,go run ./clusters/kind/cmd/hermetic-kind down -name $(CLUSTER);) \
 	go run ./reports/cmd/repeat-summary -dir $(REPORTS) $$(seq -f '$(REPORTS)/report-%g.json' 1 $(REPEAT)); \
 	$(VERDICT); exit $$status
 endif

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/router-conformance/suite/clusters/kind"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/images"
 	"github.com/router-conformance/suite/reports"
@@ -137,7 +138,8 @@ type runFlags struct {
 	flakeAttempts int
 	reports       string
 	suite         []string
-	reuse         bool
+	reuse, keep   bool
+	cluster       string
 }
 
 // passThrough records a suite flag as it was given, to pass it on.
@@ -186,8 +188,13 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, err
 		}
 		b, _ := f.Value.(interface{ IsBoolFlag() bool })
 		p := passThrough{name: f.Name, isBool: b != nil && b.IsBoolFlag(), args: &rf.suite}
-		if f.Name == "reuse" {
+		switch f.Name {
+		case "reuse":
 			p.onSet = func(v string) { rf.reuse, _ = strconv.ParseBool(v) }
+		case "keep":
+			p.onSet = func(v string) { rf.keep, _ = strconv.ParseBool(v) }
+		case "cluster-name":
+			p.onSet = func(v string) { rf.cluster = v }
 		}
 		fs.Var(p, f.Name, f.Usage)
 	})
@@ -271,16 +278,21 @@ func (k *runner) e2e(certify bool, args []string) int {
 		var files []string
 		for i := 1; i <= rf.repeat; i++ {
 			fmt.Fprintf(k.stdout, "== run %d of %d\n", i, rf.repeat)
-			var extra []string
+			// Every run keeps the cluster for the next; it goes after
+			// the last (a reused cluster is the user's and stays).
+			extra := []string{"-keep"}
 			if i > 1 {
 				extra = append(extra, "-reuse")
-			}
-			if i < rf.repeat {
-				extra = append(extra, "-keep")
 			}
 			file := fmt.Sprintf("report-%d.json", i)
 			files = append(files, filepath.Join(reportDir, file))
 			if k.ginkgo(ctx, rf, reportDir, file, false, nil, extra) != nil {
+				status = exitNotPass
+			}
+		}
+		if !rf.keep && !rf.reuse {
+			if err := k.deleteCluster(ctx, rf.cluster); err != nil {
+				fmt.Fprintln(k.stderr, "run:", err)
 				status = exitNotPass
 			}
 		}
@@ -301,6 +313,15 @@ func (k *runner) e2e(certify bool, args []string) int {
 		}
 	}
 	return k.verdict(reportDir, status)
+}
+
+// deleteCluster removes the kind cluster a repeated run made (each run
+// kept it for the next), as make e2e REPEAT=N does.
+func (k *runner) deleteCluster(ctx context.Context, name string) error {
+	if name == "" {
+		name = framework.DefaultOptions().ClusterName
+	}
+	return kind.Delete(ctx, kind.Options{Name: name, RepoRoot: k.dir})
 }
 
 // clearPreviousRun removes what a previous run left that this one might
