@@ -14,7 +14,6 @@ package kit
 import (
 	"fmt"
 	"runtime"
-	"strings"
 )
 
 // The kit's files, relative to its root.
@@ -43,5 +42,5 @@ var HostScripts = []string{
 // Name is the kit's base name (its file without .tar, and its top
 // directory): router-conformance-kit-<version>-<os>-<arch>.
 func Name(version string) string {
-	return fmt.Sprintf("router-conformance-kit-%s-%s-%s", strings.TrimPrefix(version, "+"), runtime.GOOS, runtime.GOARCH)
+	return fmt.Sprintf("router-conformance-kit-%s-%s-%s", version, runtime.GOOS, runtime.GOARCH)
 }
