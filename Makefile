@@ -98,7 +98,9 @@ IMPLEMENTATION_ARGS = $(if $(IMPLEMENTATION_ORGANIZATION),-implementation-organi
 SUITE_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 SUITE_DIRTY := $(shell test -z "$$(git status --porcelain 2>/dev/null)" && echo false || echo true)
 LDFLAGS := -X github.com/router-conformance/suite/reports.SuiteCommit=$(SUITE_COMMIT) -X github.com/router-conformance/suite/reports.SuiteDirty=$(SUITE_DIRTY)
-GINKGO_E2E = $(GINKGO) -tags e2e --ldflags='$(LDFLAGS)' --procs=$(PROCS) --timeout=85m $(PROGRESS) $(if $(FLAKE_ATTEMPTS),--flake-attempts=$(FLAKE_ATTEMPTS)) $(if $(FOCUS),--label-filter='$(FOCUS)') --output-dir=$(REPORTS)
+# ginkgo_e2e runs the suite's specs, its reports into $(1).
+ginkgo_e2e = $(GINKGO) -tags e2e --ldflags='$(LDFLAGS)' --procs=$(PROCS) --timeout=85m $(PROGRESS) $(if $(FLAKE_ATTEMPTS),--flake-attempts=$(FLAKE_ATTEMPTS)) $(if $(FOCUS),--label-filter='$(FOCUS)') --output-dir=$(1)
+GINKGO_E2E = $(call ginkgo_e2e,$(REPORTS))
 E2E_ARGS = -repo=$(CURDIR) -report-dir=$(abspath $(REPORTS)) -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse) $(if $(ROUTER_IMAGE),-router-image=$(ROUTER_IMAGE)) $(IMPLEMENTATION_ARGS) $(ARGS)
 # Under GitHub Actions the verdict, failed and flaked specs become
 # annotations on the run's page (reports/cmd/annotate).
@@ -214,8 +216,7 @@ e2e-existing: docker ## the existing profile proven: a lab cluster the suite did
 	go run ./clusters/existing/cmd/existing-cluster up -name $(EXISTING_CLUSTER) $(if $(ROUTER_IMAGE),-router-image=$(ROUTER_IMAGE)) \
 	  -manifests $(EXISTING_REPORTS)/manifests -env-file $(EXISTING_REPORTS)/lab.env $(if $(KEEP),-keep-on-error) || exit 1; \
 	. $(EXISTING_REPORTS)/lab.env; \
-	$(GINKGO) -tags e2e --ldflags='$(LDFLAGS)' --procs=$(PROCS) --timeout=85m $(PROGRESS) $(if $(FOCUS),--label-filter='$(FOCUS)') \
-	  --output-dir=$(EXISTING_REPORTS) --json-report=report.json ./e2e -- -repo=$(CURDIR) -report-dir=$(abspath $(EXISTING_REPORTS)) \
+	$(call ginkgo_e2e,$(EXISTING_REPORTS)) --json-report=report.json ./e2e -- -repo=$(CURDIR) -report-dir=$(abspath $(EXISTING_REPORTS)) \
 	  -profile existing -kubeconfig "$$KUBECONFIG" -http-addr "$$HTTP_ADDR" -https-addr "$$HTTPS_ADDR" -domain "$$DOMAIN" \
 	  -image-repository "$$REGISTRY/conformance" -allow-disruptive $(if $(EXISTING_FEATURES),-features=$(EXISTING_FEATURES)) $(ARGS) || status=$$?; \
 	go run ./reports/cmd/compare -a $(KIND_REPORT) -b $(EXISTING_REPORTS)/report.json -out $(EXISTING_REPORTS)/compare.md || status=1; \

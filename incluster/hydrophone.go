@@ -129,24 +129,9 @@ func check(o ProveOptions, runErr error) error {
 	if err := os.WriteFile(filepath.Join(o.OutDir, reports.SummaryMD), []byte(summary), 0o644); err != nil {
 		return err
 	}
-	kindRun, err := reports.ReadComparedRunFile("kind", o.KindJUnit)
+	c, err := reports.CompareFiles("kind", o.KindJUnit, "in-cluster", filepath.Join(o.OutDir, "junit_01.xml"), filepath.Join(o.OutDir, "compare.md"), o.Stdout)
 	if err != nil {
 		return err
-	}
-	inRun, err := reports.ReadComparedRunFile("in-cluster", filepath.Join(o.OutDir, "junit_01.xml"))
-	if err != nil {
-		return err
-	}
-	c, err := reports.Compare(kindRun, inRun)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(o.OutDir, "compare.md"), []byte(c.Markdown()), 0o644); err != nil {
-		return err
-	}
-	fmt.Fprintln(o.Stdout, c.Summary())
-	for _, l := range c.DifferenceLines() {
-		fmt.Fprintln(o.Stdout, l)
 	}
 	var problems []string
 	if runErr != nil {

@@ -59,17 +59,8 @@ func BuildImage(ctx context.Context, root, ldflags string, fixtures images.Manif
 	if _, err := images.Inspect(ctx, tag); err == nil {
 		return tag, nil
 	}
-	cmd := exec.CommandContext(ctx, "docker", "import",
-		"-c", `ENTRYPOINT ["`+RunnerPath+`"]`,
-		"-c", "USER 65534:65534",
-		"-c", "ENV RESULTS_DIR="+ResultsDir,
-		"-c", "WORKDIR /tmp",
-		"-", tag)
-	cmd.Stdin = bytes.NewReader(layer)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("docker import %s: %w: %s", tag, err, strings.TrimSpace(string(out)))
-	}
-	return tag, nil
+	return tag, dockerImport(ctx, bytes.NewReader(layer), tag,
+		`ENTRYPOINT ["`+RunnerPath+`"]`, "USER 65534:65534", "ENV RESULTS_DIR="+ResultsDir, "WORKDIR /tmp")
 }
 
 // imageLayer is the image's file system as a tar: the files at their
@@ -199,10 +190,20 @@ func BuildBusybox(ctx context.Context) (string, error) {
 	if err := tw.Close(); err != nil {
 		return "", err
 	}
-	cmd := exec.CommandContext(ctx, "docker", "import", "-c", `CMD ["/bin/sh"]`, "-c", "ENV PATH=/bin", "-", tag)
-	cmd.Stdin = &buf
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("docker import %s: %w: %s", tag, err, strings.TrimSpace(string(out)))
+	return tag, dockerImport(ctx, &buf, tag, `CMD ["/bin/sh"]`, "ENV PATH=/bin")
+}
+
+// dockerImport makes the image tag from a file system tar, with the
+// Dockerfile instructions changes (no build, no base image, no pull).
+func dockerImport(ctx context.Context, layer io.Reader, tag string, changes ...string) error {
+	args := []string{"import"}
+	for _, c := range changes {
+		args = append(args, "-c", c)
 	}
-	return tag, nil
+	cmd := exec.CommandContext(ctx, "docker", append(args, "-", tag)...)
+	cmd.Stdin = layer
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("docker import %s: %w: %s", tag, err, strings.TrimSpace(string(out)))
+	}
+	return nil
 }

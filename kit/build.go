@@ -51,7 +51,7 @@ func Build(ctx context.Context, o BuildOptions) (string, error) {
 		return "", err
 	}
 	o.Logf("kit: building the images (cached by their inputs)")
-	manifest, err := buildImages(ctx, root)
+	manifest, err := Images(ctx, root)
 	if err != nil {
 		return "", err
 	}
@@ -88,10 +88,6 @@ func Build(ctx context.Context, o BuildOptions) (string, error) {
 // Images builds (or finds cached) every image a run of the kind profile
 // loads, the node image among them, and lists them: what a kit carries.
 func Images(ctx context.Context, root string) (images.Manifest, error) {
-	return buildImages(ctx, root)
-}
-
-func buildImages(ctx context.Context, root string) (images.Manifest, error) {
 	node, err := kind.BuildNodeImage(ctx, root)
 	if err != nil {
 		return images.Manifest{}, err

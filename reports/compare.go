@@ -3,6 +3,7 @@ package reports
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -278,4 +279,35 @@ func (c Comparison) Markdown() string {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdText(s.Name), cell(s.A), cell(s.B), mdText(verdict))
 	}
 	return b.String()
+}
+
+// CompareFiles compares run A (aName, its report.json or JUnit in aFile)
+// with run B, writes the markdown to out, and prints the summary line,
+// the run notes and the differences to w: what make e2e-existing's and
+// make e2e-incluster's checks both do.
+func CompareFiles(aName, aFile, bName, bFile, out string, w io.Writer) (Comparison, error) {
+	runA, err := ReadComparedRunFile(aName, aFile)
+	if err != nil {
+		return Comparison{}, err
+	}
+	runB, err := ReadComparedRunFile(bName, bFile)
+	if err != nil {
+		return Comparison{}, err
+	}
+	c, err := Compare(runA, runB)
+	if err != nil {
+		return Comparison{}, err
+	}
+	if err := os.WriteFile(out, []byte(c.Markdown()), 0o644); err != nil {
+		return Comparison{}, fmt.Errorf("write the comparison: %w", err)
+	}
+	fmt.Fprintln(w, c.Summary())
+	for _, n := range c.RunNotes() {
+		fmt.Fprintln(w, "note:", n)
+	}
+	for _, l := range c.DifferenceLines() {
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintln(w, "every spec:", out)
+	return c, nil
 }

@@ -71,12 +71,12 @@ func ReadComparedRunJUnit(name, file string) (ComparedRun, error) {
 		case "failed", "panicked", "timedout", "interrupted", "aborted":
 			spec.State = Failed
 			if c.Failure != nil {
-				spec.Reason = firstLineOf(c.Failure.Message)
+				spec.Reason = firstLine(c.Failure.Message)
 			}
 		default: // skipped, pending
 			spec.State = Skipped
 			if c.Skipped != nil {
-				spec.Reason = firstLineOf(strings.TrimPrefix(c.Skipped.Message, "skipped - "))
+				spec.Reason = firstLine(strings.TrimPrefix(c.Skipped.Message, "skipped - "))
 			}
 		}
 		if i, seen := index[spec.Name]; seen {
@@ -107,9 +107,4 @@ func ReadComparedRunFile(name, file string) (ComparedRun, error) {
 		return ReadComparedRunJUnit(name, file)
 	}
 	return ReadComparedRun(name, file)
-}
-
-func firstLineOf(s string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return line
 }

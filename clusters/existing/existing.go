@@ -238,7 +238,7 @@ func render(ctx context.Context, o Options, imgs install.Images) ([]string, erro
 func applyManifests(ctx context.Context, node string, files []string, logf func(string, ...any)) error {
 	kubectl := func(stdin string, args ...string) error {
 		dockerArgs := append([]string{"exec", "-i", node, "kubectl", "--kubeconfig=/etc/kubernetes/admin.conf"}, args...)
-		out, err := dockerWithStdin(ctx, stdin, dockerArgs...)
+		out, err := kind.DockerStdin(ctx, strings.NewReader(stdin), dockerArgs...)
 		if err != nil {
 			return fmt.Errorf("kubectl %s: %w", strings.Join(args, " "), err)
 		}

@@ -1,10 +1,8 @@
 package existing
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"strings"
 
 	"github.com/router-conformance/suite/clusters/kind"
@@ -64,17 +62,4 @@ func stopRegistry(ctx context.Context, name string) error {
 		return fmt.Errorf("remove the registry container: %w", err)
 	}
 	return nil
-}
-
-// dockerWithStdin runs the docker CLI with stdin and returns its output;
-// the error carries stderr.
-func dockerWithStdin(ctx context.Context, stdin string, args ...string) (string, error) {
-	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, "docker", args...)
-	cmd.Stdin = strings.NewReader(stdin)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
-	}
-	return strings.TrimSpace(stdout.String()), nil
 }

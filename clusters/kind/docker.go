@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,9 +18,14 @@ func docker(ctx context.Context, args ...string) (string, error) {
 }
 
 func run(ctx context.Context, name string, args ...string) (string, error) {
+	return runWithStdin(ctx, nil, name, args...)
+}
+
+// runWithStdin is run with stdin (nil: none).
+func runWithStdin(ctx context.Context, stdin io.Reader, name string, args ...string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
@@ -60,4 +66,9 @@ func PrepareDocker(ctx context.Context, repoRoot string, logf func(string, ...an
 // existing profile's lab) the way this package runs it.
 func Docker(ctx context.Context, args ...string) (string, error) {
 	return docker(ctx, args...)
+}
+
+// DockerStdin is Docker with stdin (kubectl apply -f - in a node).
+func DockerStdin(ctx context.Context, stdin io.Reader, args ...string) (string, error) {
+	return runWithStdin(ctx, stdin, "docker", args...)
 }

@@ -58,29 +58,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case *aName == *bName:
 		return fail("-a-name and -b-name are both %q: name the runs apart", *aName)
 	}
-	runA, err := reports.ReadComparedRunFile(*aName, *a)
+	c, err := reports.CompareFiles(*aName, *a, *bName, *b, *out, stdout)
 	if err != nil {
 		return fail("%v", err)
 	}
-	runB, err := reports.ReadComparedRunFile(*bName, *b)
-	if err != nil {
-		return fail("%v", err)
-	}
-	c, err := reports.Compare(runA, runB)
-	if err != nil {
-		return fail("%v", err)
-	}
-	if err := os.WriteFile(*out, []byte(c.Markdown()), 0o644); err != nil {
-		return fail("write the comparison: %v", err)
-	}
-	fmt.Fprintln(stdout, c.Summary())
-	for _, n := range c.RunNotes() {
-		fmt.Fprintln(stdout, "note:", n)
-	}
-	for _, l := range c.DifferenceLines() {
-		fmt.Fprintln(stdout, l)
-	}
-	fmt.Fprintln(stdout, "every spec:", *out)
 	if len(c.Differences()) > 0 {
 		return differ
 	}
