@@ -46,6 +46,18 @@ var Components = []Spec{
 	{Name: "ingress-reconciler", Package: "./platform/ingressoperator/cmd/ingress-reconciler"},
 }
 
+// Fixtures are the Components marked Fixture: what the existing profile
+// and the in-cluster run deploy besides the cluster's own.
+func Fixtures() []Spec {
+	var out []Spec
+	for _, s := range Components {
+		if s.Fixture {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 func script(ctx context.Context, repoRoot string, env []string, name string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, filepath.Join(repoRoot, name), args...)
 	cmd.Dir = repoRoot

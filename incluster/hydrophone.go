@@ -151,10 +151,7 @@ func check(o ProveOptions, runErr error) error {
 func fixtureManifest(ctx context.Context, root string) (images.Manifest, error) {
 	refs := map[string]string{}
 	var names []string
-	for _, s := range images.Components {
-		if !s.Fixture {
-			continue
-		}
+	for _, s := range images.Fixtures() {
 		tag, err := images.Build(ctx, root, s)
 		if err != nil {
 			return images.Manifest{}, err

@@ -59,10 +59,7 @@ func (p existingProfile) Up(ctx context.Context, logf func(string, ...any)) (*fr
 		return nil, err
 	}
 	env := &framework.Env{Kubeconfig: o.Kubeconfig, HTTPAddr: o.HTTPAddr, HTTPSAddr: o.HTTPSAddr, Domain: o.Domain, Images: map[string]string{}, FixturePullPolicy: corev1.PullIfNotPresent, PrivateShards: o.InCluster}
-	for _, s := range images.Components {
-		if !s.Fixture {
-			continue
-		}
+	for _, s := range images.Fixtures() {
 		if env.Images[s.Name], err = fixtureImage(ctx, src, s, o, logf); err != nil {
 			return nil, err
 		}

@@ -22,10 +22,7 @@ func main() {
 		os.Exit(2)
 	}
 	ctx := context.Background()
-	for _, s := range images.Components {
-		if !s.Fixture {
-			continue
-		}
+	for _, s := range images.Fixtures() {
 		tag, err := images.Build(ctx, ".", s)
 		if err == nil {
 			var p images.Pushed
