@@ -1,16 +1,22 @@
 package contract
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // Feature is a conformance feature, by the Ginkgo label its specs carry.
 // The table below is the only place features are defined: the specs, the
-// profiles' default claims, the report and the verifier all read it.
+// profiles' default claims, the report and the verifier all read it. A
+// feature has one name: its label is its constant's suffix, its spec file
+// (e2e/conformance/<label with _ for ->.go) and the first part of its
+// specs' IDs; Name is the title its specs' Describe shows.
 type Feature string
 
 // The features of the conformance table.
 const (
-	FeatureHarness         Feature = "smoke"
-	FeatureRoutes          Feature = "router"
+	FeatureSmoke           Feature = "smoke"
+	FeatureRouter          Feature = "router"
 	FeatureSharding        Feature = "sharding"
 	FeatureHSTS            Feature = "hsts"
 	FeatureHSTSPolicy      Feature = "hsts-policy"
@@ -58,7 +64,7 @@ type FeatureInfo struct {
 
 // Features is the conformance table, in report order.
 var Features = []FeatureInfo{
-	{Feature: FeatureRoutes, Name: "Route terminations", Level: Core,
+	{Feature: FeatureRouter, Name: "Router", Level: Core,
 		Description: "insecure, edge, reencrypt and passthrough routes served; insecureEdgeTerminationPolicy; IngressController changes applied; admission refusals named"},
 	{Feature: FeatureHSTS, Name: "HSTS per route", Level: Core,
 		Description: "haproxy.router.openshift.io/hsts_header on edge and reencrypt routes only"},
@@ -72,9 +78,9 @@ var Features = []FeatureInfo{
 		Description: "IngressController spec.clientTLS: required/optional, CRLs from distribution points, subject filters"},
 	{Feature: FeatureComponentRoutes, Name: "Component routes", Level: Extended,
 		Description: "Ingress spec/status.componentRoutes: the ingress operator grants the consuming service accounts read access to exactly the named Secret; a component moves its route to the custom host and the router presents the Secret's certificate"},
-	{Feature: FeatureDelegation, Name: "Delegation (IngressRoute DAG)", Level: Extended, Needs: Needs{ReferenceRouter: true},
+	{Feature: FeatureDelegation, Name: "Delegation (IngressRoute)", Level: Extended, Needs: Needs{ReferenceRouter: true},
 		Description: "contour.heptio.com/v1alpha1 IngressRoute: roots, delegation across namespaces, most specific prefix, orphans, cycles, TLS, status"},
-	{Feature: FeatureHarness, Name: "Hermetic cluster", Level: Extended, Harness: true, Needs: Needs{KindHarness: true},
+	{Feature: FeatureSmoke, Name: "Smoke (the hermetic kind cluster)", Level: Extended, Harness: true, Needs: Needs{KindHarness: true},
 		Description: "the kind profile's cluster: node Ready, hostPort, DNS, sealed against egress"},
 }
 
@@ -141,15 +147,29 @@ func FeaturesOf(labels []string) []Feature {
 	return out
 }
 
-// CheckSpecLabels says what is wrong with a spec's labels: no feature, or
-// a label that is neither a feature nor one of the labels above.
+// CheckSpecLabels says what is wrong with a spec's labels: no feature, no
+// ID or several, an ID not of the spec's (first) feature, or a label that
+// is neither a feature, an ID nor one of the labels above.
 func CheckSpecLabels(labels []string) []string {
 	var problems []string
-	if len(FeaturesOf(labels)) == 0 {
+	features := FeaturesOf(labels)
+	if len(features) == 0 {
 		problems = append(problems, "carries no feature label (contract/features.go)")
 	}
+	switch ids := SpecIDsOf(labels); {
+	case len(ids) == 0:
+		problems = append(problems, "carries no spec ID (framework.ID(\"<feature>/<short-name>\"))")
+	case len(ids) > 1:
+		problems = append(problems, fmt.Sprintf("carries %d spec IDs %v: one each", len(ids), ids))
+	default:
+		if err := ids[0].Validate(); err != nil {
+			problems = append(problems, err.Error())
+		} else if len(features) > 0 && ids[0].Feature() != features[0] {
+			problems = append(problems, fmt.Sprintf("spec ID %q is not of the spec's feature %s", ids[0], features[0]))
+		}
+	}
 	for _, l := range labels {
-		if _, ok := LookupFeature(l); ok || l == JudgesPlatformLabel || l == DisruptiveLabel || l == ginkgoSerialLabel {
+		if _, ok := LookupFeature(l); ok || isSpecIDLabel(l) || l == JudgesPlatformLabel || l == DisruptiveLabel || l == ginkgoSerialLabel {
 			continue
 		}
 		problems = append(problems, "label "+`"`+l+`"`+" is no feature of contract/features.go and no known label")

@@ -34,8 +34,8 @@ func TestBuildPassesOnlyAFullCleanRun(t *testing.T) {
 	if !slices.Equal(r.Claimed, allFeatures()) {
 		t.Errorf("claimed %v", r.Claimed)
 	}
-	router, _ := r.Feature(contract.FeatureRoutes)
-	want := FeatureResult{Feature: contract.FeatureRoutes, Name: "Route terminations", Description: router.Description, Level: contract.Core,
+	router, _ := r.Feature(contract.FeatureRouter)
+	want := FeatureResult{Feature: contract.FeatureRouter, Name: "Route terminations", Description: router.Description, Level: contract.Core,
 		Claimed: true, Result: Passed, Router: SpecCounts{Passed: []string{specEdge}}, Platform: SpecCounts{Passed: []string{specBadHost}}}
 	if !reflect.DeepEqual(router, want) {
 		t.Errorf("router feature:\n got %+v\nwant %+v", router, want)
@@ -47,12 +47,12 @@ func TestBuildFeatureResultsAndTheRunsVerdict(t *testing.T) {
 	setSpec(&g, specRevoked, types.SpecStateFailed, "tls: handshake succeeded\nfull message")
 	setSpec(&g, specComponent, types.SpecStateSkipped, "disruptive: changes the cluster's Ingress config")
 	setSpec(&g, specDelegation, types.SpecStateSkipped, "needs feature delegation, which this profile does not claim: reported as unsupported")
-	claimed := slices.DeleteFunc(allFeatures(), func(f contract.Feature) bool { return f == contract.FeatureDelegation || f == contract.FeatureHarness })
+	claimed := slices.DeleteFunc(allFeatures(), func(f contract.Feature) bool { return f == contract.FeatureDelegation || f == contract.FeatureSmoke })
 	r := build(g, claimed)
 	want := map[contract.Feature]Result{
-		contract.FeatureRoutes: Passed, contract.FeatureHSTS: Passed, contract.FeatureHeaderActions: Passed, contract.FeatureSharding: Passed,
+		contract.FeatureRouter: Passed, contract.FeatureHSTS: Passed, contract.FeatureHeaderActions: Passed, contract.FeatureSharding: Passed,
 		contract.FeatureHSTSPolicy: Passed, contract.FeatureClientTLS: Failed, contract.FeatureComponentRoutes: NotRun,
-		contract.FeatureDelegation: Unsupported, contract.FeatureHarness: Skipped,
+		contract.FeatureDelegation: Unsupported, contract.FeatureSmoke: Skipped,
 	}
 	if got := results(r); !reflect.DeepEqual(got, want) {
 		t.Errorf("features:\n got %v\nwant %v", got, want)

@@ -60,7 +60,7 @@ func TestAFlakedSpecCountsAsPassedAndIsListed(t *testing.T) {
 		tls.Result != Passed || len(tls.Router.Passed) != 1 {
 		t.Errorf("client-tls: %+v", tls)
 	}
-	if other, _ := r.Feature(contract.FeatureRoutes); other.Flaked != nil {
+	if other, _ := r.Feature(contract.FeatureRouter); other.Flaked != nil {
 		t.Errorf("router flaked: %+v", other.Flaked)
 	}
 
@@ -190,10 +190,10 @@ func TestHistoryAppendsOneLineARunAndReadsBackInDateOrder(t *testing.T) {
 	if f := byFeature[contract.FeatureHSTS]; f.Failed != 1 || f.Result != Failed || !reflect.DeepEqual(f.FailedSpecs, []string{specHSTS}) {
 		t.Errorf("hsts %+v", f)
 	}
-	if f := byFeature[contract.FeatureRoutes]; f.Passed != 2 || f.Seconds != 4 {
+	if f := byFeature[contract.FeatureRouter]; f.Passed != 2 || f.Seconds != 4 {
 		t.Errorf("router %+v", f)
 	}
-	if rate, ok := byFeature[contract.FeatureRoutes].PassRate(); !ok || rate != 1 {
+	if rate, ok := byFeature[contract.FeatureRouter].PassRate(); !ok || rate != 1 {
 		t.Errorf("router pass rate %v %v", rate, ok)
 	}
 	if _, ok := (FeatureHistory{Skipped: 2}).PassRate(); ok {

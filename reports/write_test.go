@@ -50,8 +50,8 @@ func TestSummaryForAPerson(t *testing.T) {
 	setSpec(&g, specRevoked, types.SpecStateFailed, "refused with the wrong alert\nmore")
 	setSpec(&g, specComponent, types.SpecStateSkipped, "disruptive: changes the cluster's Ingress config")
 	setSpec(&g, specDelegation, types.SpecStateSkipped, "needs feature delegation, which this profile does not claim")
-	claimed := []contract.Feature{contract.FeatureRoutes, contract.FeatureHSTS, contract.FeatureHeaderActions, contract.FeatureClientTLS,
-		contract.FeatureComponentRoutes, contract.FeatureHarness}
+	claimed := []contract.Feature{contract.FeatureRouter, contract.FeatureHSTS, contract.FeatureHeaderActions, contract.FeatureClientTLS,
+		contract.FeatureComponentRoutes, contract.FeatureSmoke}
 	s := build(g, claimed).Summary()
 	if !strings.HasPrefix(s, "# Router conformance: FAILED\n\nReason: features failed: client-tls\n\n| | |\n|---|---|\n| implementation | Acme acme-router 1.2.3 |\n") {
 		t.Errorf("summary does not open with the verdict and the implementation:\n%s", s)

@@ -58,7 +58,7 @@ type insecureCase struct {
 // SortMapPaths (reverse order: a host's longer path first), so the most
 // specific route's entry decides.
 func describeInsecureEdgeTermination(f *framework.Framework) {
-	Describe("Route insecureEdgeTerminationPolicy", framework.Needs(contract.FeatureRoutes), func() {
+	Describe("Route insecureEdgeTerminationPolicy", framework.Needs(contract.FeatureRouter), func() {
 		DescribeTable("plain HTTP to a TLS route",
 			func(ctx SpecContext, c insecureCase) {
 				ns := f.SpecNamespace(ctx, "insecure-edge")

@@ -20,7 +20,7 @@ import (
 // Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
 // (frontends public, public_ssl, fe_sni, fe_no_sni; the route backends).
 func describeRouter(f *framework.Framework) {
-	Describe("Router", framework.Needs(contract.FeatureRoutes), func() {
+	Describe("Router", framework.Needs(contract.FeatureRouter), func() {
 		DescribeTable("serves a route of each termination through the 127.0.0.1 port mappings",
 			func(ctx SpecContext, termination routev1.TLSTerminationType, https bool, wantListener string) {
 				ns := f.SpecNamespace(ctx, "router-termination")

@@ -24,7 +24,7 @@ import (
 // The smoke checks of the hermetic cluster itself: what every other spec
 // relies on, and the proof that the cluster cannot reach outside.
 func describeHermeticKindCluster(f *framework.Framework) {
-	Describe("Hermetic kind cluster", framework.Needs(contract.FeatureHarness), func() {
+	Describe("Hermetic kind cluster", framework.Needs(contract.FeatureSmoke), func() {
 		It("has every node Ready", func(ctx SpecContext) {
 			nodes, err := f.Clientset.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 			Expect(err).NotTo(HaveOccurred())

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -20,6 +21,26 @@ func Needs(features ...contract.Feature) Labels {
 		out[i] = string(f)
 	}
 	return out
+}
+
+// ID declares a spec's stable ID, "<feature>/<short-name>", beside it:
+// It(text, framework.ID("hsts/passthrough-never"), body) or
+// Entry(text, framework.ID(...), params...). The spec-tree check refuses
+// a spec without one, a duplicate, and one whose feature part is not the
+// spec's feature.
+func ID(id string) Labels {
+	return Label(contract.SpecIDLabel(contract.SpecID(id)))
+}
+
+// DescribeFeature is a feature's one top-level container: its title is
+// the feature's Name in contract/features.go and it carries the feature's
+// label, so that the label, the title and the IDs cannot disagree.
+func DescribeFeature(feature contract.Feature, args ...any) bool {
+	info, ok := contract.LookupFeature(string(feature))
+	if !ok {
+		panic(fmt.Sprintf("DescribeFeature: %q is no feature of contract/features.go", feature))
+	}
+	return Describe(info.Name, append([]any{Needs(feature)}, args...)...)
 }
 
 // JudgesPlatform labels a spec whose verdict is about the platform
@@ -62,21 +83,53 @@ func (f *Framework) SkipUnrunnable() {
 
 // CheckSpecTree is the check of the spec tree as built (the Kubernetes e2e
 // framework's validateSpecs): every spec carries at least one feature of
-// the table and no label the suite does not know. A dry run or
-// PreviewSpecs gives the report.
+// the table, exactly one well-formed ID of its feature, and no label the
+// suite does not know; no two specs share an ID; a spec file holds one
+// feature's specs and is named after it (<label with _ for ->.go). A dry
+// run or PreviewSpecs gives the report.
 func CheckSpecTree(report types.Report) error {
 	var problems []string
+	where := func(s types.SpecReport) string {
+		return fmt.Sprintf("%s (%s:%d)", s.FullText(), s.LeafNodeLocation.FileName, s.LeafNodeLocation.LineNumber)
+	}
+	seen := map[contract.SpecID]string{}
+	fileFeature := map[string]contract.Feature{}
 	for _, s := range report.SpecReports {
 		if s.LeafNodeType != types.NodeTypeIt {
 			continue
 		}
-		for _, p := range contract.CheckSpecLabels(s.Labels()) {
-			problems = append(problems, fmt.Sprintf("%s (%s:%d): %s", s.FullText(), s.LeafNodeLocation.FileName, s.LeafNodeLocation.LineNumber, p))
+		labels := s.Labels()
+		for _, p := range contract.CheckSpecLabels(labels) {
+			problems = append(problems, where(s)+": "+p)
 		}
+		if id := contract.SpecIDOf(labels); id != "" {
+			if first, dup := seen[id]; dup {
+				problems = append(problems, fmt.Sprintf("%s: spec ID %q is %s's already", where(s), id, first))
+			} else {
+				seen[id] = where(s)
+			}
+		}
+		features := contract.FeaturesOf(labels)
+		if len(features) == 0 {
+			continue
+		}
+		file := filepath.Base(s.LeafNodeLocation.FileName)
+		if want := SpecFile(features[0]); file != want {
+			problems = append(problems, fmt.Sprintf("%s: a %s spec belongs in %s", where(s), features[0], want))
+		}
+		if other, ok := fileFeature[file]; ok && other != features[0] {
+			problems = append(problems, fmt.Sprintf("%s: %s holds specs of %s and %s: one feature a file", where(s), file, other, features[0]))
+		}
+		fileFeature[file] = features[0]
 	}
 	slices.Sort(problems)
 	if len(problems) > 0 {
-		return fmt.Errorf("%d spec label problem(s):\n%s", len(problems), strings.Join(problems, "\n"))
+		return fmt.Errorf("%d spec tree problem(s):\n%s", len(problems), strings.Join(problems, "\n"))
 	}
 	return nil
+}
+
+// SpecFile is the file of e2e/conformance that holds a feature's specs.
+func SpecFile(feature contract.Feature) string {
+	return strings.ReplaceAll(string(feature), "-", "_") + ".go"
 }

@@ -23,8 +23,8 @@ import (
 )
 
 // fixtureFeatures are the features the fixture's runs claim and ran.
-var fixtureFeatures = []contract.Feature{contract.FeatureRoutes, contract.FeatureHSTS, contract.FeatureHeaderActions,
-	contract.FeatureClientTLS, contract.FeatureHarness}
+var fixtureFeatures = []contract.Feature{contract.FeatureRouter, contract.FeatureHSTS, contract.FeatureHeaderActions,
+	contract.FeatureClientTLS, contract.FeatureSmoke}
 
 const (
 	flakySpec = "Client TLS refuses a revoked certificate"
@@ -64,7 +64,7 @@ func fixtureHistory() []reports.HistoryEntry {
 	third := night(23, reports.Passed, "", 162)
 	tls = feature(&third, contract.FeatureClientTLS)
 	tls.Flaked, tls.FlakedSpecs = 1, []string{flakySpec}
-	routes := feature(&third, contract.FeatureRoutes)
+	routes := feature(&third, contract.FeatureRouter)
 	routes.Flaked, routes.FlakedSpecs = 1, []string{onceSpec}
 	third.Flaked = 2
 	return []reports.HistoryEntry{first, second, third}
@@ -101,7 +101,7 @@ func TestPageDataSeriesPerFeatureAndTheFlakiestSpecs(t *testing.T) {
 	for _, f := range d.Features {
 		features = append(features, f.Feature)
 	}
-	if want := []contract.Feature{contract.FeatureRoutes, contract.FeatureHSTS, contract.FeatureHeaderActions, contract.FeatureClientTLS, contract.FeatureHarness}; !slices.Equal(features, want) {
+	if want := []contract.Feature{contract.FeatureRouter, contract.FeatureHSTS, contract.FeatureHeaderActions, contract.FeatureClientTLS, contract.FeatureSmoke}; !slices.Equal(features, want) {
 		t.Errorf("features %v, want %v (table order, unclaimed left out)", features, want)
 	}
 	hsts := d.Features[1]
@@ -111,7 +111,7 @@ func TestPageDataSeriesPerFeatureAndTheFlakiestSpecs(t *testing.T) {
 	if got := []float64{*hsts.Seconds[0], *hsts.Seconds[1], *hsts.Seconds[2]}; !slices.Equal(got, []float64{81, 82, 83}) {
 		t.Errorf("hsts seconds %v", got)
 	}
-	want := []SpecTrouble{{flakySpec, contract.FeatureClientTLS, 2, 0}, {onceSpec, contract.FeatureRoutes, 1, 0}, {failSpec, contract.FeatureHSTS, 0, 1}}
+	want := []SpecTrouble{{flakySpec, contract.FeatureClientTLS, 2, 0}, {onceSpec, contract.FeatureRouter, 1, 0}, {failSpec, contract.FeatureHSTS, 0, 1}}
 	if !slices.Equal(d.Flakiest, want) {
 		t.Errorf("flakiest %+v\nwant %+v", d.Flakiest, want)
 	}
