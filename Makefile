@@ -246,8 +246,8 @@ verify: ## check a certification bundle as a certifier does: BUNDLE=<file.tar.gz
 	go run ./reports/cmd/verify $(BUNDLE)
 
 .PHONY: specs
-specs: ## write reports/specs.json, the spec list this suite version publishes, from the spec tree
-	UPDATE_SPECS=1 go test -count=1 -run TestThePublishedSpecListIsCurrent ./e2e/conformance
+specs: ## write reports/specs.json (the spec list this suite version publishes) and docs/conformance-specs.md (the catalogue), from the spec tree
+	UPDATE_SPECS=1 go test -count=1 -run 'TestThePublishedSpecListIsCurrent|TestTheCatalogueIsCurrent' ./e2e/conformance
 
 .PHONY: e2e-upstream
 e2e-upstream: ## the suite against the upstream OpenShift router: UPSTREAM_ROUTER_IMAGE=<local image> (built outside this repository, README)

@@ -17,12 +17,12 @@ func (r Report) GitHubAnnotations() []string {
 	}
 	for _, f := range r.Features {
 		for _, s := range append(append([]NamedSpec(nil), f.Router.Failed...), f.Platform.Failed...) {
-			out = append(out, Annotation("error", fmt.Sprintf("%s failed: %s", f.Feature, s.Name), s.Reason))
+			out = append(out, Annotation("error", fmt.Sprintf("%s failed: %s", s.ID, s.Name), s.Reason))
 		}
 	}
 	for _, f := range r.Features {
 		for _, s := range f.Flaked {
-			out = append(out, Annotation("warning", fmt.Sprintf("%s flaked: %s", f.Feature, s.Name),
+			out = append(out, Annotation("warning", fmt.Sprintf("%s flaked: %s", s.ID, s.Name),
 				fmt.Sprintf("failed, then passed on attempt %d; first failure: %s", s.Attempts, s.Reason)))
 		}
 	}

@@ -55,6 +55,8 @@ func ReadComparedRun(name, file string) (ComparedRun, error) {
 
 // SpecComparison is one spec in both runs.
 type SpecComparison struct {
+	ID contract.SpecID
+	// Name is the spec's text in A (in B when A lacks it).
 	Name string
 	// A and B are the spec in each run; nil when the run lacks it.
 	A, B    *SpecResult
@@ -77,10 +79,9 @@ type Comparison struct {
 // the same outcome, but for the specs that need the kind profile's own
 // ports. The rules, exactly:
 //
-//   - Specs are matched by full text: container texts and leaf text, as
-//     FromGinkgo names them (SpecResult.Name). A run is one suite's
-//     report; a name twice in one run is an error, as it could not be
-//     matched.
+//   - Specs are matched by ID (SpecResult.ID, contract.SpecID), never by
+//     text. A run is one suite's report; an ID twice in one run, or a
+//     spec without one, is an error, as it could not be matched.
 //   - A spec's state is passed, failed or skipped (pending and filtered
 //     out are skipped); a flaked spec (failed, then passed on a retry)
 //     is passed.
@@ -95,26 +96,31 @@ type Comparison struct {
 //   - A spec absent from either run is a difference: the runs are not of
 //     the same spec list.
 func Compare(a, b ComparedRun) (Comparison, error) {
-	as, err := byName(a)
+	as, err := byID(a)
 	if err != nil {
 		return Comparison{}, err
 	}
-	bs, err := byName(b)
+	bs, err := byID(b)
 	if err != nil {
 		return Comparison{}, err
 	}
-	names := make([]string, 0, len(as)+len(bs))
+	ids := make([]contract.SpecID, 0, len(as)+len(bs))
 	for _, s := range a.Specs {
-		names = append(names, s.Name)
+		ids = append(ids, s.ID)
 	}
 	for _, s := range b.Specs {
-		if as[s.Name] == nil {
-			names = append(names, s.Name)
+		if as[s.ID] == nil {
+			ids = append(ids, s.ID)
 		}
 	}
 	c := Comparison{A: a, B: b}
-	for _, name := range names {
-		sc := SpecComparison{Name: name, A: as[name], B: bs[name]}
+	for _, id := range ids {
+		sc := SpecComparison{ID: id, A: as[id], B: bs[id]}
+		if sc.A != nil {
+			sc.Name = sc.A.Name
+		} else {
+			sc.Name = sc.B.Name
+		}
 		sc.Verdict, sc.Excuse = judge(sc.A, sc.B)
 		c.Specs = append(c.Specs, sc)
 	}
@@ -123,20 +129,24 @@ func Compare(a, b ComparedRun) (Comparison, error) {
 		if d := rank[x.Verdict] - rank[y.Verdict]; d != 0 {
 			return d
 		}
-		return strings.Compare(x.Name, y.Name)
+		return strings.Compare(string(x.ID), string(y.ID))
 	})
 	return c, nil
 }
 
-// byName indexes a run's specs by name; a name twice cannot be matched.
-func byName(r ComparedRun) (map[string]*SpecResult, error) {
-	m := make(map[string]*SpecResult, len(r.Specs))
+// byID indexes a run's specs by ID; an ID twice, or none, cannot be
+// matched.
+func byID(r ComparedRun) (map[contract.SpecID]*SpecResult, error) {
+	m := make(map[contract.SpecID]*SpecResult, len(r.Specs))
 	for i := range r.Specs {
 		s := &r.Specs[i]
-		if m[s.Name] != nil {
-			return nil, fmt.Errorf("run %s%s has spec %q twice: specs are matched by full text, give each It a text of its own", r.Name, inFile(r.File), s.Name)
+		if s.ID == "" {
+			return nil, fmt.Errorf("run %s%s has spec %q without an ID: it was made by a suite before v0.3.0, compare runs of one suite version", r.Name, inFile(r.File), s.Name)
 		}
-		m[s.Name] = s
+		if m[s.ID] != nil {
+			return nil, fmt.Errorf("run %s%s has spec %s twice", r.Name, inFile(r.File), s.ID)
+		}
+		m[s.ID] = s
 	}
 	return m, nil
 }
@@ -208,7 +218,7 @@ func (c Comparison) Summary() string {
 func (c Comparison) DifferenceLines() []string {
 	var lines []string
 	for _, s := range c.Differences() {
-		lines = append(lines, fmt.Sprintf("%s: %s: %s %s; %s %s", s.Verdict, s.Name, c.A.Name, outcome(s.A), c.B.Name, outcome(s.B)))
+		lines = append(lines, fmt.Sprintf("%s: %s (%s): %s %s; %s %s", s.Verdict, s.ID, s.Name, c.A.Name, outcome(s.A), c.B.Name, outcome(s.B)))
 	}
 	return lines
 }
@@ -267,7 +277,7 @@ func (c Comparison) Markdown() string {
 		"needs the kind profile's own ports (a feature that needs `KindHarness` or `OwnIngressControllers`); "+
 		"a spec skipped in %s must be skipped in %s; a spec absent from either is a difference.\n\n",
 		mdText(c.A.Name), mdText(c.B.Name), mdText(c.B.Name), mdText(c.A.Name), mdText(c.B.Name))
-	fmt.Fprintf(&b, "| spec | %s | %s | verdict |\n|---|---|---|---|\n", mdText(c.A.Name), mdText(c.B.Name))
+	fmt.Fprintf(&b, "| spec | text | %s | %s | verdict |\n|---|---|---|---|---|\n", mdText(c.A.Name), mdText(c.B.Name))
 	for _, s := range c.Specs {
 		verdict := string(s.Verdict)
 		switch s.Verdict {
@@ -276,7 +286,7 @@ func (c Comparison) Markdown() string {
 		case Different:
 			verdict = "**" + verdict + "**"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdText(s.Name), cell(s.A), cell(s.B), mdText(verdict))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", code(string(s.ID)), mdText(s.Name), cell(s.A), cell(s.B), mdText(verdict))
 	}
 	return b.String()
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/router-conformance/suite/contract"
 )
 
 // The JUnit a run writes (junit.xml; junit_01.xml in the conformance
@@ -36,8 +38,8 @@ type junitMessage struct {
 }
 
 // ReadComparedRunJUnit reads one run's JUnit (Ginkgo's, as the suite
-// writes it) for Compare: every "[It] <text> [<labels>]" test case, named
-// by its text as FromGinkgo names it; a spec listed twice (a flake: failed,
+// writes it) for Compare: every "[It] <text> [<labels>]" test case, by the
+// ID among its labels (its text as FromGinkgo names it); a spec listed twice (a flake: failed,
 // then passed) counts as its last attempt. The run's error, if any, comes
 // from the conformance.result and conformance.result.reason properties.
 func ReadComparedRunJUnit(name, file string) (ComparedRun, error) {
@@ -54,7 +56,7 @@ func ReadComparedRunJUnit(name, file string) (ComparedRun, error) {
 	}
 	suite := doc.Suites[0]
 	run := ComparedRun{Name: name, File: file}
-	index := map[string]int{}
+	index := map[contract.SpecID]int{}
 	for _, c := range suite.Cases {
 		text, ok := strings.CutPrefix(c.Name, "[It] ")
 		if !ok {
@@ -64,6 +66,7 @@ func ReadComparedRunJUnit(name, file string) (ComparedRun, error) {
 		if i := strings.LastIndex(text, " ["); i >= 0 && strings.HasSuffix(text, "]") {
 			spec.Name = text[:i]
 			spec.Labels = strings.Split(text[i+2:len(text)-1], ", ")
+			spec.ID = contract.SpecIDOf(spec.Labels)
 		}
 		switch c.Status {
 		case "passed":
@@ -79,12 +82,12 @@ func ReadComparedRunJUnit(name, file string) (ComparedRun, error) {
 				spec.Reason = firstLine(strings.TrimPrefix(c.Skipped.Message, "skipped - "))
 			}
 		}
-		if i, seen := index[spec.Name]; seen {
+		if i, seen := index[spec.ID]; seen {
 			spec.Attempts = run.Specs[i].Attempts + 1
 			run.Specs[i] = spec
 			continue
 		}
-		index[spec.Name] = len(run.Specs)
+		index[spec.ID] = len(run.Specs)
 		run.Specs = append(run.Specs, spec)
 	}
 	props := map[string]string{}

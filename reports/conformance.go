@@ -40,7 +40,7 @@ const (
 // The report's schema; a vendor's submission is this document
 // (reports/README.md).
 const (
-	APIVersion = "conformance.router-conformance.io/v1alpha2"
+	APIVersion = "conformance.router-conformance.io/v1alpha3"
 	Kind       = "RouterConformanceReport"
 )
 
@@ -53,6 +53,9 @@ const (
 
 // SpecResult is one spec's outcome.
 type SpecResult struct {
+	// ID is the spec's stable identity (contract.SpecID); Name its text,
+	// prose that may be reworded.
+	ID       contract.SpecID `json:"id"`
 	Name     string          `json:"name"`
 	Labels   []string        `json:"labels,omitempty"`
 	State    Result          `json:"state"` // passed, failed or skipped
@@ -153,15 +156,18 @@ func (d *Duration) UnmarshalText(b []byte) error {
 	return err
 }
 
-// NamedSpec is a spec that failed or did not run, and why.
+// NamedSpec is a spec that failed or did not run (by ID, its text
+// beside it), and why.
 type NamedSpec struct {
-	Name   string `json:"name"`
-	Reason string `json:"reason"`
+	ID     contract.SpecID `json:"id"`
+	Name   string          `json:"name"`
+	Reason string          `json:"reason"`
 }
 
 // FlakedSpec is a spec that failed, then passed on a retry.
 type FlakedSpec struct {
-	Name string `json:"name"`
+	ID   contract.SpecID `json:"id"`
+	Name string          `json:"name"`
 	// Attempts it took, the passing one included.
 	Attempts int `json:"attempts"`
 	// Reason: the first failure (first line).
@@ -170,7 +176,7 @@ type FlakedSpec struct {
 
 // SpecCounts are a feature's specs by state.
 type SpecCounts struct {
-	Passed  []string    `json:"passed,omitempty"`
+	Passed  []contract.SpecID `json:"passed,omitempty"`
 	Failed  []NamedSpec `json:"failed,omitempty"`
 	Skipped []NamedSpec `json:"skipped,omitempty"`
 }
@@ -259,23 +265,23 @@ func Build(meta Meta, claimed []contract.Feature, specs []SpecResult, run RunOut
 	var orphans []string
 	for _, s := range specs {
 		features := contract.FeaturesOf(s.Labels)
-		if len(features) == 0 {
+		if len(features) == 0 || s.ID == "" {
 			orphans = append(orphans, s.Name)
 			continue
 		}
 		fr := byFeature[features[0]]
 		c := fr.counts(s.Judges)
 		if s.Flaked() {
-			fr.Flaked = append(fr.Flaked, FlakedSpec{Name: s.Name, Attempts: s.Attempts, Reason: firstOf(s.EarlierFailures)})
+			fr.Flaked = append(fr.Flaked, FlakedSpec{ID: s.ID, Name: s.Name, Attempts: s.Attempts, Reason: firstOf(s.EarlierFailures)})
 			r.Flaked++
 		}
 		switch s.State {
 		case Passed:
-			c.Passed = append(c.Passed, s.Name)
+			c.Passed = append(c.Passed, s.ID)
 		case Failed:
-			c.Failed = append(c.Failed, NamedSpec{s.Name, s.Reason})
+			c.Failed = append(c.Failed, NamedSpec{s.ID, s.Name, s.Reason})
 		default:
-			c.Skipped = append(c.Skipped, NamedSpec{s.Name, s.Reason})
+			c.Skipped = append(c.Skipped, NamedSpec{s.ID, s.Name, s.Reason})
 		}
 	}
 	for i := range r.Features {
@@ -292,7 +298,7 @@ func (f *FeatureResult) decide() {
 		sortNamed(c.Failed)
 		sortNamed(c.Skipped)
 	}
-	slices.SortFunc(f.Flaked, func(a, b FlakedSpec) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(f.Flaked, func(a, b FlakedSpec) int { return strings.Compare(string(a.ID), string(b.ID)) })
 	switch {
 	case !f.Claimed && f.Harness:
 		f.Result = Skipped
@@ -317,7 +323,7 @@ func (f *FeatureResult) decide() {
 }
 
 func sortNamed(s []NamedSpec) {
-	slices.SortFunc(s, func(a, b NamedSpec) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(s, func(a, b NamedSpec) int { return strings.Compare(string(a.ID), string(b.ID)) })
 }
 
 // decide is the run's verdict and, unless passed, why.

@@ -136,6 +136,6 @@ func (r Report) flakedMarkdown(b *strings.Builder) {
 	b.WriteString("; `junit.xml` has a failed and a passed test case for each.\n\n")
 	b.WriteString("| spec | attempts | first failure |\n|---|---|---|\n")
 	for _, f := range flaked {
-		fmt.Fprintf(b, "| %s | %d | %s |\n", mdText(f.Name), f.Attempts, code(f.Reason))
+		fmt.Fprintf(b, "| %s %s | %d | %s |\n", code(string(f.ID)), mdText(f.Name), f.Attempts, code(f.Reason))
 	}
 }

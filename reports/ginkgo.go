@@ -32,7 +32,7 @@ func FromGinkgo(r types.Report) (specs []SpecResult, run RunOutcome) {
 	for _, s := range r.SpecReports {
 		switch {
 		case s.LeafNodeType == types.NodeTypeIt:
-			spec := SpecResult{Name: s.FullText(), Labels: s.Labels(), Duration: s.RunTime, Judges: contract.JudgedBy(s.Labels())}
+			spec := SpecResult{ID: contract.SpecIDOf(s.Labels()), Name: s.FullText(), Labels: s.Labels(), Duration: s.RunTime, Judges: contract.JudgedBy(s.Labels())}
 			if s.NumAttempts > 1 {
 				spec.Attempts, spec.EarlierFailures = s.NumAttempts, EarlierFailures(s)
 			}
@@ -53,7 +53,7 @@ func FromGinkgo(r types.Report) (specs []SpecResult, run RunOutcome) {
 				failedSpec = true
 				// An aborted spec ends the run: the specs after it never ran.
 				if s.State.Is(types.SpecStateAborted) {
-					why = append(why, fmt.Sprintf("aborted by spec %q: %s", spec.Name, spec.Reason))
+					why = append(why, fmt.Sprintf("aborted by spec %s (%q): %s", spec.ID, spec.Name, spec.Reason))
 				}
 			}
 			specs = append(specs, spec)

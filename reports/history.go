@@ -54,8 +54,9 @@ type FeatureHistory struct {
 	// Seconds is the sum of its specs' run times (retries included); the
 	// specs run in parallel, so it is spec time, not wall time.
 	Seconds     float64  `json:"seconds"`
-	FailedSpecs []string `json:"failedSpecs,omitempty"`
-	FlakedSpecs []string `json:"flakedSpecs,omitempty"`
+	// FailedSpecs and FlakedSpecs are spec IDs.
+	FailedSpecs []contract.SpecID `json:"failedSpecs,omitempty"`
+	FlakedSpecs []contract.SpecID `json:"flakedSpecs,omitempty"`
 }
 
 // PassRate is passed / (passed + failed), and false when no spec ran.
@@ -91,11 +92,11 @@ func NewHistoryEntry(r Report, specs []SpecResult) HistoryEntry {
 			Seconds: seconds(spent[f.Feature]),
 		}
 		for _, s := range slices.Concat(f.Router.Failed, f.Platform.Failed) {
-			h.FailedSpecs = append(h.FailedSpecs, s.Name)
+			h.FailedSpecs = append(h.FailedSpecs, s.ID)
 		}
 		slices.Sort(h.FailedSpecs)
 		for _, s := range f.Flaked {
-			h.FlakedSpecs = append(h.FlakedSpecs, s.Name)
+			h.FlakedSpecs = append(h.FlakedSpecs, s.ID)
 		}
 		e.Features = append(e.Features, h)
 	}

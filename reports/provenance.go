@@ -18,11 +18,18 @@ const SuiteModule = "github.com/router-conformance/suite"
 //
 // Strings, because -X sets only strings.
 var (
-	SuiteVersion = "v0.2.0-dev"
+	SuiteVersion = "v0.3.0-dev"
 	SuiteCommit  = "unknown"
 	// SuiteDirty is "false" only when the build vouched for a clean tree.
 	SuiteDirty = ""
 )
+
+// IntroducingVersion is the release a spec ID new in this build is
+// published in: SuiteVersion without its pre-release ("v0.3.0").
+func IntroducingVersion() string {
+	v, _, _ := strings.Cut(SuiteVersion, "-")
+	return v
+}
 
 // Suite is the suite that judged.
 type Suite struct {

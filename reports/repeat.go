@@ -7,10 +7,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/router-conformance/suite/contract"
 )
 
 // SpecRun is one spec's outcome in one run of a repeated suite.
 type SpecRun struct {
+	ID      contract.SpecID
 	Name    string
 	State   Result // passed, failed, skipped
 	Failure string // the failure message, when failed
@@ -18,7 +21,8 @@ type SpecRun struct {
 
 // SpecTally is one spec's outcomes across the runs.
 type SpecTally struct {
-	Name     string   `json:"name"`
+	ID       contract.SpecID `json:"id"`
+	Name     string          `json:"name"`
 	Passed   int      `json:"passed"`
 	Failed   int      `json:"failed"`
 	Skipped  int      `json:"skipped"`
@@ -38,13 +42,13 @@ type RepeatReport struct {
 
 // Tally builds the report from each run's specs.
 func Tally(runs [][]SpecRun) RepeatReport {
-	by := map[string]*SpecTally{}
+	by := map[contract.SpecID]*SpecTally{}
 	for _, run := range runs {
 		for _, s := range run {
-			t := by[s.Name]
+			t := by[s.ID]
 			if t == nil {
-				t = &SpecTally{Name: s.Name}
-				by[s.Name] = t
+				t = &SpecTally{ID: s.ID, Name: s.Name}
+				by[s.ID] = t
 			}
 			switch s.State {
 			case Passed:
@@ -61,7 +65,7 @@ func Tally(runs [][]SpecRun) RepeatReport {
 	for _, t := range by {
 		r.Specs = append(r.Specs, *t)
 	}
-	sort.Slice(r.Specs, func(i, j int) bool { return r.Specs[i].Name < r.Specs[j].Name })
+	sort.Slice(r.Specs, func(i, j int) bool { return r.Specs[i].ID < r.Specs[j].ID })
 	return r
 }
 
@@ -96,12 +100,12 @@ func (r RepeatReport) Markdown() string {
 		b.WriteString("Every spec passed in every run.\n")
 		return b.String()
 	}
-	b.WriteString("| spec | passed | failed | flaky |\n|---|---|---|---|\n")
+	b.WriteString("| spec | text | passed | failed | flaky |\n|---|---|---|---|---|\n")
 	for _, t := range failed {
-		fmt.Fprintf(&b, "| %s | %d | %d | %v |\n", t.Name, t.Passed, t.Failed, t.Flaky())
+		fmt.Fprintf(&b, "| `%s` | %s | %d | %d | %v |\n", t.ID, t.Name, t.Passed, t.Failed, t.Flaky())
 	}
 	for _, t := range failed {
-		fmt.Fprintf(&b, "\n### %s\n\n", t.Name)
+		fmt.Fprintf(&b, "\n### `%s` %s\n\n", t.ID, t.Name)
 		for i, f := range t.Failures {
 			fmt.Fprintf(&b, "%d. `%s`\n", i+1, strings.ReplaceAll(firstLine(f), "`", "'"))
 		}

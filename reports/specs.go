@@ -16,9 +16,13 @@ const SpecsJSON = "specs.json"
 // hold exactly these specs, so that no spec can be dropped or added
 // between the suite's release and a vendor's run.
 type PublishedSpec struct {
+	ID       contract.SpecID    `json:"id"`
 	Name     string             `json:"name"`
 	Features []contract.Feature `json:"features"`
 	Judges   contract.Judged    `json:"judges"`
+	// Since is the suite version that introduced the ID ("v0.3.0"): an
+	// ID is renamed or dropped only in a new version.
+	Since string `json:"since,omitempty"`
 }
 
 // specsJSON is generated from the spec tree (a test fails when it is
@@ -49,7 +53,7 @@ func parsePublished(data []byte) ([]PublishedSpec, error) {
 func publish(specs []SpecResult) []PublishedSpec {
 	out := make([]PublishedSpec, len(specs))
 	for i, s := range specs {
-		out[i] = PublishedSpec{Name: s.Name, Features: contract.FeaturesOf(s.Labels), Judges: s.Judges}
+		out[i] = PublishedSpec{ID: s.ID, Name: s.Name, Features: contract.FeaturesOf(s.Labels), Judges: s.Judges}
 	}
 	return out
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 	"sigs.k8s.io/yaml"
+
+	"github.com/router-conformance/suite/contract"
 )
 
 // VerifyBundle checks a bundle as a certifier would, and returns its
@@ -51,11 +53,13 @@ func (v verifier) verify(file string) (Report, error) {
 	if err := yaml.UnmarshalStrict(contents[ConformanceYAML], &rep); err != nil {
 		return Report{}, fmt.Errorf("%s: %v", ConformanceYAML, oneLine(err))
 	}
-	if rep.APIVersion != APIVersion || rep.Kind != Kind {
-		return Report{}, fmt.Errorf("%s is %s %s, not %s %s", ConformanceYAML, rep.Kind, rep.APIVersion, Kind, APIVersion)
-	}
+	// The version first: a bundle of another suite version has another
+	// schema and spec list, and the line should say so.
 	if err := v.checkSuite(rep.Suite); err != nil {
 		return Report{}, err
+	}
+	if rep.APIVersion != APIVersion || rep.Kind != Kind {
+		return Report{}, fmt.Errorf("%s is %s %s, not %s %s", ConformanceYAML, rep.Kind, rep.APIVersion, Kind, APIVersion)
 	}
 	var suites []types.Report
 	if err := json.Unmarshal(contents[ReportJSON], &suites); err != nil {
@@ -95,44 +99,48 @@ func (v verifier) checkSuite(s Suite) error {
 	switch {
 	case s.Module != SuiteModule:
 		return fmt.Errorf("the suite is %s, not %s", s.Module, SuiteModule)
+	case s.Version != v.suiteVersion:
+		return fmt.Errorf("the bundle was made by suite %s, this verifier is %s: verify it with the verifier of %s", s.Version, v.suiteVersion, s.Version)
 	case s.Dirty:
 		return fmt.Errorf("the suite was built from a dirty or unknown tree (commit %s)", s.Commit)
-	case s.Version != v.suiteVersion:
-		return fmt.Errorf("the suite is %s, this verifier is %s", s.Version, v.suiteVersion)
 	}
 	return nil
 }
 
-// sameSpecs compares a spec list with the published one, as multisets:
-// the first spec missing, added or labelled otherwise is named.
+// sameSpecs compares a spec list with the published one by ID, as
+// multisets: the first spec missing, added or labelled otherwise is
+// named. Texts are prose, not compared.
 func sameSpecs(got, published []PublishedSpec, gotName, publishedName string) error {
-	count := func(specs []PublishedSpec) map[string]int {
-		m := map[string]int{}
+	count := func(specs []PublishedSpec) map[contract.SpecID]int {
+		m := map[contract.SpecID]int{}
 		for _, s := range specs {
-			m[s.Name]++
+			m[s.ID]++
 		}
 		return m
 	}
 	g, p := count(got), count(published)
-	for _, name := range slices.Sorted(maps.Keys(p)) {
-		if g[name] < p[name] {
-			return fmt.Errorf("%s lacks spec %q of %s", gotName, name, publishedName)
+	for _, id := range slices.Sorted(maps.Keys(p)) {
+		if g[id] < p[id] {
+			return fmt.Errorf("%s lacks spec %s of %s", gotName, id, publishedName)
 		}
 	}
-	for _, name := range slices.Sorted(maps.Keys(g)) {
-		if g[name] > p[name] {
-			return fmt.Errorf("%s has spec %q, which is not in %s", gotName, name, publishedName)
+	for _, id := range slices.Sorted(maps.Keys(g)) {
+		switch {
+		case id == "" && g[id] > p[id]:
+			return fmt.Errorf("%s has a spec without an ID: it was written by a suite older than v0.3.0", gotName)
+		case g[id] > p[id]:
+			return fmt.Errorf("%s has spec %s, which is not in %s", gotName, id, publishedName)
 		}
 	}
-	labels := map[string]PublishedSpec{}
+	byID := map[contract.SpecID]PublishedSpec{}
 	for _, s := range published {
-		labels[s.Name] = s
+		byID[s.ID] = s
 	}
 	for _, s := range got {
-		want := labels[s.Name]
+		want := byID[s.ID]
 		if !slices.Equal(s.Features, want.Features) || s.Judges != want.Judges {
-			return fmt.Errorf("spec %q has features %v judging the %s in %s, but %v judging the %s in %s",
-				s.Name, s.Features, s.Judges, gotName, want.Features, want.Judges, publishedName)
+			return fmt.Errorf("spec %s has features %v judging the %s in %s, but %v judging the %s in %s",
+				s.ID, s.Features, s.Judges, gotName, want.Features, want.Judges, publishedName)
 		}
 	}
 	return nil
@@ -149,7 +157,7 @@ func everySpecRan(r Report) error {
 			continue
 		}
 		if s := slices.Concat(f.Router.Skipped, f.Platform.Skipped); len(s) > 0 {
-			return fmt.Errorf("claimed feature %s has a spec that did not run: %q: %s", f.Feature, s[0].Name, s[0].Reason)
+			return fmt.Errorf("claimed feature %s has a spec that did not run: %s (%q): %s", f.Feature, s[0].ID, s[0].Name, s[0].Reason)
 		}
 	}
 	return nil

@@ -181,7 +181,7 @@ func (r Report) featureDetails(b *strings.Builder, f FeatureResult) {
 	}
 	fmt.Fprintf(b, "\n## %s: %s\n\n", f.Name, f.Result)
 	for _, l := range lines {
-		fmt.Fprintf(b, "- %s (judges the %s) %s: %s\n", l.state, l.judged, mdText(l.spec.Name), code(l.spec.Reason))
+		fmt.Fprintf(b, "- %s (judges the %s) %s %s: %s\n", l.state, l.judged, code(string(l.spec.ID)), mdText(l.spec.Name), code(l.spec.Reason))
 	}
 }
 

@@ -61,7 +61,7 @@ func read(file string) ([]reports.SpecRun, error) {
 	for _, suite := range suites {
 		specs, _ := reports.FromGinkgo(suite)
 		for _, s := range specs {
-			run := reports.SpecRun{Name: s.Name, State: s.State}
+			run := reports.SpecRun{ID: s.ID, Name: s.Name, State: s.State}
 			if s.State == reports.Failed {
 				run.Failure = s.Reason
 			}

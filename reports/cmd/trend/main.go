@@ -115,7 +115,7 @@ type FeatureSeries struct {
 // SpecTrouble counts the runs in which a spec flaked (failed, then passed
 // on a retry) and those in which it failed.
 type SpecTrouble struct {
-	Name    string           `json:"name"`
+	ID      contract.SpecID  `json:"id"`
 	Feature contract.Feature `json:"feature"`
 	Flaked  int              `json:"flaked"`
 	Failed  int              `json:"failed"`
@@ -193,7 +193,7 @@ func PageData(history []reports.HistoryEntry) Data {
 		order[f.Feature], names[f.Feature] = i, f.Name
 	}
 	series := map[contract.Feature]*FeatureSeries{}
-	trouble := map[string]*SpecTrouble{}
+	trouble := map[contract.SpecID]*SpecTrouble{}
 	for i, e := range history {
 		for _, f := range e.Features {
 			rate, ran := f.PassRate()
@@ -212,11 +212,11 @@ func PageData(history []reports.HistoryEntry) Data {
 			}
 			pct, secs := 100*rate, f.Seconds
 			s.PassRate[i], s.Seconds[i], s.Flaked[i] = &pct, &secs, f.Flaked
-			for _, name := range f.FlakedSpecs {
-				specTrouble(trouble, name, f.Feature).Flaked++
+			for _, id := range f.FlakedSpecs {
+				specTrouble(trouble, id, f.Feature).Flaked++
 			}
-			for _, name := range f.FailedSpecs {
-				specTrouble(trouble, name, f.Feature).Failed++
+			for _, id := range f.FailedSpecs {
+				specTrouble(trouble, id, f.Feature).Failed++
 			}
 		}
 	}
@@ -247,7 +247,7 @@ func PageData(history []reports.HistoryEntry) Data {
 		if a.Failed != b.Failed {
 			return b.Failed - a.Failed
 		}
-		return strings.Compare(a.Name, b.Name)
+		return strings.Compare(string(a.ID), string(b.ID))
 	})
 	if len(d.Flakiest) > maxFlakiest {
 		d.Flakiest = d.Flakiest[:maxFlakiest]
@@ -255,11 +255,11 @@ func PageData(history []reports.HistoryEntry) Data {
 	return d
 }
 
-func specTrouble(m map[string]*SpecTrouble, name string, f contract.Feature) *SpecTrouble {
-	if m[name] == nil {
-		m[name] = &SpecTrouble{Name: name, Feature: f}
+func specTrouble(m map[contract.SpecID]*SpecTrouble, id contract.SpecID, f contract.Feature) *SpecTrouble {
+	if m[id] == nil {
+		m[id] = &SpecTrouble{ID: id, Feature: f}
 	}
-	return m[name]
+	return m[id]
 }
 
 func shortCommit(c string) string {
@@ -471,7 +471,7 @@ const script = `(function () {
   charts.push(new Chart(document.getElementById("flakiest"), {
     type: "bar",
     data: {
-      labels: data.flakiest.map(function (s) { return s.name.length > 70 ? s.name.slice(0, 69) + "…" : s.name; }),
+      labels: data.flakiest.map(function (s) { return s.id; }),
       datasets: [
         { label: "flaked", data: data.flakiest.map(function (s) { return s.flaked; }), backgroundColor: "#8250df", maxBarThickness: 24 },
         { label: "failed", data: data.flakiest.map(function (s) { return s.failed; }), backgroundColor: "#cf222e", maxBarThickness: 24 }
@@ -483,7 +483,7 @@ const script = `(function () {
                 y: { stacked: true } },
       plugins: { tooltip: { callbacks: { title: function (items) {
         var s = data.flakiest[items[0].dataIndex];
-        return s.name + " (" + s.feature + ")";
+        return s.id;
       } } } }
     }
   }));

@@ -1,0 +1,181 @@
+package framework
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/router-conformance/suite/contract"
+)
+
+// CatalogueEntry is one spec of the catalogue (docs/conformance-specs.md):
+// the whole plan on one screen, as knative's ingress conformance shows it.
+type CatalogueEntry struct {
+	ID       contract.SpecID
+	Feature  contract.Feature
+	Level    contract.Level
+	Judges   contract.Judged
+	Checks   string // the spec's text: what it checks
+	Document string // the design document and section it follows
+	Upstream string // the upstream file and function it follows
+	File     string // where it is declared, file:line from the module root
+}
+
+// Citation markers: a spec cites what it follows in the comment right
+// above it, or above a container it is in (the innermost wins), with a
+// line starting "Document:" and one starting "Upstream:" (each may
+// continue on the next comment lines, up to a blank comment line or the
+// next marker).
+const (
+	documentMarker = "Document:"
+	upstreamMarker = "Upstream:"
+)
+
+// Catalogue reads the spec tree and the citations in the spec files
+// (paths in the report are absolute; root is the module root, for the
+// File column). A spec without both citations is a problem.
+func Catalogue(report types.Report, root string) ([]CatalogueEntry, error) {
+	comments := map[string][]string{} // file → its lines
+	var entries []CatalogueEntry
+	var problems []string
+	for _, s := range report.SpecReports {
+		if s.LeafNodeType != types.NodeTypeIt {
+			continue
+		}
+		labels := s.Labels()
+		features := contract.FeaturesOf(labels)
+		if len(features) == 0 {
+			continue // CheckSpecTree names it
+		}
+		info, _ := contract.LookupFeature(string(features[0]))
+		e := CatalogueEntry{ID: contract.SpecIDOf(labels), Feature: features[0], Level: info.Level,
+			Judges: contract.JudgedBy(labels), Checks: withinFeature(s)}
+		if info.Harness {
+			e.Level = "harness"
+		}
+		rel, err := filepath.Rel(root, s.LeafNodeLocation.FileName)
+		if err != nil {
+			rel = s.LeafNodeLocation.FileName
+		}
+		e.File = fmt.Sprintf("%s:%d", filepath.ToSlash(rel), s.LeafNodeLocation.LineNumber)
+		// Innermost first: the leaf, then its containers inside out.
+		locations := []types.CodeLocation{s.LeafNodeLocation}
+		for i := len(s.ContainerHierarchyLocations) - 1; i >= 0; i-- {
+			locations = append(locations, s.ContainerHierarchyLocations[i])
+		}
+		for _, loc := range locations {
+			lines, ok := comments[loc.FileName]
+			if !ok {
+				if lines, err = readLines(loc.FileName); err != nil {
+					return nil, err
+				}
+				comments[loc.FileName] = lines
+			}
+			doc, up := citations(lines, loc.LineNumber)
+			if e.Document == "" {
+				e.Document = doc
+			}
+			if e.Upstream == "" {
+				e.Upstream = up
+			}
+		}
+		if e.Document == "" || e.Upstream == "" {
+			problems = append(problems, fmt.Sprintf("%s (%s): no %q or %q line in the comment above it or its containers", e.ID, e.File, documentMarker, upstreamMarker))
+		}
+		entries = append(entries, e)
+	}
+	slices.SortFunc(entries, func(a, b CatalogueEntry) int { return strings.Compare(string(a.ID), string(b.ID)) })
+	if len(problems) > 0 {
+		slices.Sort(problems)
+		return entries, fmt.Errorf("%d spec(s) without citations:\n%s", len(problems), strings.Join(problems, "\n"))
+	}
+	return entries, nil
+}
+
+// withinFeature is the spec's text under its feature's title.
+func withinFeature(s types.SpecReport) string {
+	texts := slices.Clone(s.ContainerHierarchyTexts)
+	if len(texts) > 0 {
+		texts = texts[1:]
+	}
+	return strings.Join(append(texts, s.LeafNodeText), " ")
+}
+
+func readLines(file string) ([]string, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	return lines, sc.Err()
+}
+
+// citations reads the comment block right above line (1-based) for the
+// two markers.
+func citations(lines []string, line int) (document, upstream string) {
+	start := line - 1 // index of the node's line
+	for start > 0 && strings.HasPrefix(strings.TrimSpace(lines[start-1]), "//") {
+		start--
+	}
+	var current *string
+	for _, l := range lines[start : line-1] {
+		text := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "//"))
+		switch {
+		case strings.HasPrefix(text, documentMarker):
+			current = &document
+			*current = strings.TrimSpace(strings.TrimPrefix(text, documentMarker))
+		case strings.HasPrefix(text, upstreamMarker):
+			current = &upstream
+			*current = strings.TrimSpace(strings.TrimPrefix(text, upstreamMarker))
+		case text == "":
+			current = nil
+		case current != nil:
+			*current += " " + text
+		}
+	}
+	return document, upstream
+}
+
+// CatalogueMarkdown is docs/conformance-specs.md.
+func CatalogueMarkdown(entries []CatalogueEntry) string {
+	var b strings.Builder
+	b.WriteString("# Conformance specs\n\n")
+	b.WriteString("Generated by `make specs` from the spec tree and the citations above each spec " +
+		"(`Document:` and `Upstream:` comment lines); `make test` fails when it is stale. " +
+		"A spec is known by its ID (`<feature>/<short-name>`): reports, history, compare and bundles key on it, " +
+		"its text is prose. Features, levels and what a spec judges: `contract/features.go`.\n\n")
+	for _, info := range contract.Features {
+		var rows []CatalogueEntry
+		for _, e := range entries {
+			if e.Feature == info.Feature {
+				rows = append(rows, e)
+			}
+		}
+		level := string(info.Level)
+		if info.Harness {
+			level = "harness"
+		}
+		fmt.Fprintf(&b, "## %s (`%s`, %s): %d specs\n\n%s. Specs: `e2e/conformance/%s`.\n\n", info.Name, info.Feature, level, len(rows), info.Description, SpecFile(info.Feature))
+		b.WriteString("| ID | judges | checks | document | upstream |\n|---|---|---|---|---|\n")
+		for _, e := range rows {
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", e.ID, e.Judges, mdCell(e.Checks), mdCell(e.Document), mdCell(e.Upstream))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// mdCell keeps a table cell on its row.
+func mdCell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
