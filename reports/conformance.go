@@ -177,8 +177,8 @@ type FlakedSpec struct {
 // SpecCounts are a feature's specs by state.
 type SpecCounts struct {
 	Passed  []contract.SpecID `json:"passed,omitempty"`
-	Failed  []NamedSpec `json:"failed,omitempty"`
-	Skipped []NamedSpec `json:"skipped,omitempty"`
+	Failed  []NamedSpec       `json:"failed,omitempty"`
+	Skipped []NamedSpec       `json:"skipped,omitempty"`
 }
 
 // Total counts every spec.

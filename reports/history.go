@@ -53,7 +53,7 @@ type FeatureHistory struct {
 	Skipped int `json:"skipped"`
 	// Seconds is the sum of its specs' run times (retries included); the
 	// specs run in parallel, so it is spec time, not wall time.
-	Seconds     float64  `json:"seconds"`
+	Seconds float64 `json:"seconds"`
 	// FailedSpecs and FlakedSpecs are spec IDs.
 	FailedSpecs []contract.SpecID `json:"failedSpecs,omitempty"`
 	FlakedSpecs []contract.SpecID `json:"flakedSpecs,omitempty"`

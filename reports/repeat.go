@@ -23,10 +23,10 @@ type SpecRun struct {
 type SpecTally struct {
 	ID       contract.SpecID `json:"id"`
 	Name     string          `json:"name"`
-	Passed   int      `json:"passed"`
-	Failed   int      `json:"failed"`
-	Skipped  int      `json:"skipped"`
-	Failures []string `json:"failures,omitempty"`
+	Passed   int             `json:"passed"`
+	Failed   int             `json:"failed"`
+	Skipped  int             `json:"skipped"`
+	Failures []string        `json:"failures,omitempty"`
 }
 
 // Flaky: it passed in one run and failed in another.
