@@ -12,12 +12,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/onsi/ginkgo/v2/types"
+	"sigs.k8s.io/yaml"
 
 	"github.com/router-conformance/suite/contract"
 )
@@ -31,7 +33,8 @@ func goodPublished() []PublishedSpec {
 	return publish(specs)
 }
 
-var testVerifier = verifier{published: goodPublished(), suiteVersion: "v0.2.0"}
+// testVerifier is of the fixture's suite version (goodMeta).
+var testVerifier = verifier{published: goodPublished(), suiteVersion: "v0.3.0"}
 
 // runDir writes the report directory of a run as the suite does: Ginkgo's
 // report.json and junit.xml, the conformance report, a log, failures/.
@@ -257,21 +260,26 @@ func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
 				c[ConformanceYAML] = y
 			})
 		}, "conformance.yaml says passed, report.json gives failed"},
-		{"a spec renamed in conformance.yaml", func() string {
+		{"a spec's ID changed in conformance.yaml", func() string {
 			return tamper(t, good, true, func(c map[string][]byte) {
-				c[ConformanceYAML] = bytes.ReplaceAll(c[ConformanceYAML], []byte(specEdge), []byte("Router serves everything"))
+				c[ConformanceYAML] = replaceOnce(t, c[ConformanceYAML], "- "+string(idEdge)+"\n", "- router/everything-served\n")
 			})
 		}, "feature router: conformance.yaml's specs differ from report.json's"},
+		{"a failed spec's text changed in conformance.yaml", func() string {
+			return tamper(t, bundleOf(t, failedRun, goodMeta()), true, func(c map[string][]byte) {
+				c[ConformanceYAML] = replaceOnce(t, c[ConformanceYAML], "name: "+specRevoked+"\n", "name: Client TLS accepts a revoked certificate\n")
+			})
+		}, "feature client-tls: conformance.yaml's specs differ from report.json's"},
 		{"a spec removed from report.json", func() string {
 			return tamper(t, good, true, editGinkgo(t, func(r *types.Report) {
 				r.SpecReports = slices.DeleteFunc(r.SpecReports, func(s types.SpecReport) bool { return s.FullText() == specHSTS })
 			}))
-		}, `report.json lacks spec "HSTS per route sets the header on edge routes" of the published list`},
+		}, `report.json lacks spec hsts/edge-header-set of the published list`},
 		{"a spec added to report.json", func() string {
 			return tamper(t, good, true, editGinkgo(t, func(r *types.Report) {
 				r.SpecReports = append(r.SpecReports, passed("HSTS per route", "is easy", []string{"hsts"}))
 			}))
-		}, `report.json has spec "HSTS per route is easy", which is not in the published list`},
+		}, `report.json has spec hsts/is-easy, which is not in the published list`},
 		{"a failing spec moved to an unclaimed feature", func() string {
 			return tamper(t, bundleOf(t, failedRun, goodMeta()), true, editGinkgo(t, func(r *types.Report) {
 				for i, s := range r.SpecReports {
@@ -280,15 +288,15 @@ func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
 					}
 				}
 			}))
-		}, `spec "Client TLS refuses a revoked certificate" has features [delegation] judging the router in report.json, but [client-tls] judging the router in the published list`},
+		}, `spec client-tls/revoked-refused has features [delegation] judging the router in report.json, but [client-tls] judging the router in the published list`},
 		{"a spec list that is not this suite's", func() string {
 			out := filepath.Join(t.TempDir(), "b.tar.gz")
-			published := slices.DeleteFunc(goodPublished(), func(s PublishedSpec) bool { return s.Name == specShard })
+			published := slices.DeleteFunc(goodPublished(), func(s PublishedSpec) bool { return s.ID == idShard })
 			if err := writeBundle(runDir(t, goodSuite(), goodMeta()), out, bundleFiles, published); err != nil {
 				t.Fatal(err)
 			}
 			return out
-		}, `specs.json lacks spec "IngressController sharding serves only its namespaces" of the published list of suite v0.2.0`},
+		}, `specs.json lacks spec sharding/own-namespaces-only of the published list of suite v0.3.0`},
 		{"a bad checksum", func() string {
 			return tamper(t, good, false, func(c map[string][]byte) { c[SummaryMD] = []byte("# Router conformance: PASSED\n") })
 		}, "checksum mismatch: summary.md"},
@@ -307,11 +315,11 @@ func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
 		{"a focused run", func() string { return bundleOf(t, filtered, goodMeta()) },
 			`the run was filtered: label filter "!delegation"`},
 		{"a skipped spec of a claimed feature", func() string { return bundleOf(t, skipped, goodMeta()) },
-			`claimed feature component-routes has a spec that did not run: "Component routes moves the route to its custom host": disruptive: changes the cluster's Ingress config`},
+			`claimed feature component-routes has a spec that did not run: component-routes/custom-host-moved ("Component routes moves the route to its custom host"): disruptive: changes the cluster's Ingress config`},
 		{"a dirty suite", func() string { return bundleOf(t, goodSuite(), dirty) },
 			"the suite was built from a dirty or unknown tree (commit 0123abc)"},
 		{"another suite version", func() string { return bundleOf(t, goodSuite(), oldSuite) },
-			"the suite is v0.1.9, this verifier is v0.2.0"},
+			"the bundle was made by suite v0.1.9, this verifier is v0.3.0: verify it with the verifier of v0.1.9"},
 		{"no implementation contact", func() string { return bundleOf(t, goodSuite(), noContact) },
 			"implementation: missing contact"},
 		{"not a bundle", func() string {
@@ -329,6 +337,163 @@ func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
 			}
 			if err != nil && strings.Contains(err.Error(), "\n") {
 				t.Errorf("the reason is not one line: %q", err)
+			}
+		})
+	}
+}
+
+// replaceOnce replaces old, which must occur once, in data.
+func replaceOnce(t *testing.T, data []byte, old, replacement string) []byte {
+	t.Helper()
+	if n := bytes.Count(data, []byte(old)); n != 1 {
+		t.Fatalf("%q occurs %d times, not once, in:\n%s", old, n, data)
+	}
+	return bytes.Replace(data, []byte(old), []byte(replacement), 1)
+}
+
+// The verifier compares spec lists by ID: a spec is named by its ID when
+// it is missing, added or labelled otherwise, a spec without one is
+// refused, and a spec's text, prose that may be reworded, is not
+// compared.
+func TestVerifyBundleComparesSpecListsByID(t *testing.T) {
+	good := bundleOf(t, goodSuite(), goodMeta())
+	for _, tc := range []struct {
+		name   string
+		bundle func() string
+		reason string
+	}{
+		{"a spec without an ID added to report.json", func() string {
+			return tamper(t, good, true, editGinkgo(t, func(r *types.Report) {
+				extra := passed("HSTS per route", "sets the header on reencrypt routes", []string{"hsts"})
+				extra.LeafNodeLabels = withoutIDs(extra.LeafNodeLabels)
+				r.SpecReports = append(r.SpecReports, extra)
+			}))
+		}, "report.json has a spec without an ID: it was written by a suite older than v0.3.0"},
+		{"a published spec's ID taken off in report.json", func() string {
+			return tamper(t, good, true, editGinkgo(t, func(r *types.Report) { dropID(r, specHSTS) }))
+		}, "report.json lacks spec hsts/edge-header-set of the published list"},
+		{"a published spec's ID changed in report.json", func() string {
+			return tamper(t, good, true, editGinkgo(t, func(r *types.Report) {
+				s := specNamed(r, specShard)
+				s.LeafNodeLabels = append(withoutIDs(s.LeafNodeLabels), idLabel("sharding/every-namespace-served"))
+			}))
+		}, "report.json lacks spec sharding/own-namespaces-only of the published list"},
+		{"every ID taken off in report.json", func() string {
+			return tamper(t, good, true, editGinkgo(t, func(r *types.Report) {
+				for _, name := range []string{specEdge, specBadHost, specHSTS, specHeaders, specShard, specPolicy, specRevoked,
+					specComponent, specDelegation, specClusterNode} {
+					dropID(r, name)
+				}
+			}))
+		}, "report.json lacks spec client-tls/revoked-refused of the published list"},
+		{"a bundled specs.json without IDs", func() string {
+			out := filepath.Join(t.TempDir(), "b.tar.gz")
+			published := goodPublished()
+			for i := range published {
+				published[i].ID = ""
+			}
+			if err := writeBundle(runDir(t, goodSuite(), goodMeta()), out, bundleFiles, published); err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}, "specs.json lacks spec client-tls/revoked-refused of the published list of suite v0.3.0"},
+		{"a bundled specs.json with an ID of its own", func() string {
+			out := filepath.Join(t.TempDir(), "b.tar.gz")
+			published := append(goodPublished(), PublishedSpec{ID: "hsts/is-easy", Name: "HSTS per route is easy",
+				Features: []contract.Feature{contract.FeatureHSTS}, Judges: contract.JudgesRouter})
+			if err := writeBundle(runDir(t, goodSuite(), goodMeta()), out, bundleFiles, published); err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}, "specs.json has spec hsts/is-easy, which is not in the published list of suite v0.3.0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := testVerifier.verify(tc.bundle()); err == nil || err.Error() != tc.reason {
+				t.Errorf("error %v\nwant %q", err, tc.reason)
+			}
+		})
+	}
+
+	// A spec reworded since the list was published is the same spec: the
+	// bundle verifies, whether the spec passed or failed.
+	reworded := goodSuite()
+	reword(&reworded, specHSTS, "sends Strict-Transport-Security on edge routes")
+	if rep, err := testVerifier.verify(bundleOf(t, reworded, goodMeta())); err != nil || !rep.Passed() {
+		t.Errorf("a reworded spec: %v %s", err, rep.Result)
+	}
+	setSpec(&reworded, "HSTS per route sends Strict-Transport-Security on edge routes", types.SpecStateFailed, "no header")
+	rep, err := testVerifier.verify(bundleOf(t, reworded, goodMeta()))
+	if err != nil || rep.Result != Failed {
+		t.Fatalf("a reworded spec that failed: %v %s", err, rep.Result)
+	}
+	hsts, _ := rep.Feature(contract.FeatureHSTS)
+	if want := []NamedSpec{{idHSTS, "HSTS per route sends Strict-Transport-Security on edge routes", "no header"}}; !reflect.DeepEqual(hsts.Router.Failed, want) {
+		t.Errorf("hsts failed %+v, want %+v", hsts.Router.Failed, want)
+	}
+}
+
+// A bundle of another suite version is named as such, before anything
+// its version may do otherwise (its schema, its spec list) or what else
+// is wrong with it: the certifier needs that version's verifier.
+func TestVerifyBundleOfAnotherSuiteVersionNamesBothVersions(t *testing.T) {
+	const wrongVersion = "the bundle was made by suite v0.2.0-dev, this verifier is v0.3.0: verify it with the verifier of v0.2.0-dev"
+	good := bundleOf(t, goodSuite(), goodMeta())
+	// editReport changes the bundle's conformance.yaml as a Report.
+	editReport := func(change func(*Report)) func(map[string][]byte) {
+		return func(c map[string][]byte) {
+			var rep Report
+			if err := yaml.UnmarshalStrict(c[ConformanceYAML], &rep); err != nil {
+				t.Fatal(err)
+			}
+			change(&rep)
+			_, y, err := rep.marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			c[ConformanceYAML] = y
+		}
+	}
+	oldSuite := func(rep *Report) {
+		rep.Suite.Version = "v0.2.0-dev"
+		rep.APIVersion = "conformance.router-conformance.io/v1alpha2"
+	}
+	dirtyOld := goodMeta()
+	dirtyOld.Suite.Version, dirtyOld.Suite.Dirty = "v0.2.0-dev", true
+	for _, tc := range []struct {
+		name   string
+		bundle func() string
+		reason string
+	}{
+		{"suite v0.2.0-dev, schema v1alpha2", func() string {
+			return tamper(t, good, true, editReport(oldSuite))
+		}, wrongVersion},
+		{"a whole bundle of suite v0.2.0-dev: no IDs in report.json and specs.json", func() string {
+			return tamper(t, good, true, func(c map[string][]byte) {
+				editReport(oldSuite)(c)
+				editGinkgo(t, func(r *types.Report) {
+					for i := range r.SpecReports {
+						r.SpecReports[i].LeafNodeLabels = withoutIDs(r.SpecReports[i].LeafNodeLabels)
+					}
+				})(c)
+				published := goodPublished()
+				for i := range published {
+					published[i].ID = ""
+				}
+				specs, err := json.MarshalIndent(published, "", "  ")
+				if err != nil {
+					t.Fatal(err)
+				}
+				c[SpecsJSON] = specs
+			})
+		}, wrongVersion},
+		{"suite v0.2.0-dev built from a dirty tree", func() string { return bundleOf(t, goodSuite(), dirtyOld) }, wrongVersion},
+		{"this suite version, schema v1alpha2", func() string {
+			return tamper(t, good, true, editReport(func(rep *Report) { rep.APIVersion = "conformance.router-conformance.io/v1alpha2" }))
+		}, "conformance.yaml is RouterConformanceReport conformance.router-conformance.io/v1alpha2, not RouterConformanceReport conformance.router-conformance.io/v1alpha3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := testVerifier.verify(tc.bundle()); err == nil || err.Error() != tc.reason {
+				t.Errorf("error %v\nwant %q", err, tc.reason)
 			}
 		})
 	}

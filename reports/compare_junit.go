@@ -39,9 +39,12 @@ type junitMessage struct {
 
 // ReadComparedRunJUnit reads one run's JUnit (Ginkgo's, as the suite
 // writes it) for Compare: every "[It] <text> [<labels>]" test case, by the
-// ID among its labels (its text as FromGinkgo names it); a spec listed twice (a flake: failed,
-// then passed) counts as its last attempt. The run's error, if any, comes
-// from the conformance.result and conformance.result.reason properties.
+// ID among its labels (its text as FromGinkgo names it); a spec listed
+// twice (a flake: failed, then passed) counts as its last attempt. Test
+// cases without an ID (a suite before v0.3.0) are kept apart by their
+// text, so that Compare refuses the run rather than read them as one
+// spec's attempts. The run's error, if any, comes from the
+// conformance.result and conformance.result.reason properties.
 func ReadComparedRunJUnit(name, file string) (ComparedRun, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -56,7 +59,13 @@ func ReadComparedRunJUnit(name, file string) (ComparedRun, error) {
 	}
 	suite := doc.Suites[0]
 	run := ComparedRun{Name: name, File: file}
-	index := map[contract.SpecID]int{}
+	// index: where each spec is in run.Specs, by its ID (by its text
+	// when it has none).
+	type key struct {
+		id   contract.SpecID
+		text string
+	}
+	index := map[key]int{}
 	for _, c := range suite.Cases {
 		text, ok := strings.CutPrefix(c.Name, "[It] ")
 		if !ok {
@@ -82,12 +91,16 @@ func ReadComparedRunJUnit(name, file string) (ComparedRun, error) {
 				spec.Reason = firstLine(strings.TrimPrefix(c.Skipped.Message, "skipped - "))
 			}
 		}
-		if i, seen := index[spec.ID]; seen {
+		k := key{id: spec.ID}
+		if spec.ID == "" {
+			k.text = spec.Name
+		}
+		if i, seen := index[k]; seen {
 			spec.Attempts = run.Specs[i].Attempts + 1
 			run.Specs[i] = spec
 			continue
 		}
-		index[spec.ID] = len(run.Specs)
+		index[k] = len(run.Specs)
 		run.Specs = append(run.Specs, spec)
 	}
 	props := map[string]string{}

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/router-conformance/suite/contract"
 )
 
 // compared reads a synthetic Ginkgo report as Compare's input.
@@ -18,10 +20,10 @@ func compared(name string, r types.Report) ComparedRun {
 	return ComparedRun{Name: name, Specs: specs, Outcome: outcome}
 }
 
-func verdicts(c Comparison) map[string]Verdict {
-	m := map[string]Verdict{}
+func verdicts(c Comparison) map[contract.SpecID]Verdict {
+	m := map[contract.SpecID]Verdict{}
 	for _, s := range c.Specs {
-		m[s.Name] = s.Verdict
+		m[s.ID] = s.Verdict
 	}
 	return m
 }
@@ -49,18 +51,18 @@ func TestCompareKindWithExisting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]Verdict{
-		specEdge:                           Same, // flaked in A counts as passed
-		specRevoked:                        Same,
-		specDelegation:                     Same, // skipped in both
-		specComponent:                      Same, // failed in both
-		specShard:                          Excused,
-		specClusterNode:                    Excused,
-		specHSTS:                           Different, // passed, failed
-		specPolicy:                         Different, // skipped, and needs no kind port
-		specHeaders:                        Different, // absent from B
-		"Router serves a route only B has": Different, // absent from A
-		specBadHost:                        Different, // filtered out in A, ran in B
+	want := map[contract.SpecID]Verdict{
+		idEdge:                             Same, // flaked in A counts as passed
+		idRevoked:                          Same,
+		idDelegation:                       Same, // skipped in both
+		idComponent:                        Same, // failed in both
+		idShard:                            Excused,
+		idClusterNode:                      Excused,
+		idHSTS:                             Different, // passed, failed
+		idPolicy:                           Different, // skipped, and needs no kind port
+		idHeaders:                          Different, // absent from B
+		"router/serves-a-route-only-b-has": Different, // absent from A
+		idBadHost:                          Different, // filtered out in A, ran in B
 	}
 	if got := verdicts(c); !maps.Equal(got, want) {
 		t.Errorf("verdicts:\n got %v\nwant %v", got, want)
@@ -70,12 +72,16 @@ func TestCompareKindWithExisting(t *testing.T) {
 	}
 	for i, s := range c.Specs {
 		if i > 0 && s.Verdict == Different && c.Specs[i-1].Verdict != Different {
-			t.Fatalf("difference %q after a spec that is %s: differences come first", s.Name, c.Specs[i-1].Verdict)
+			t.Fatalf("difference %s after a spec that is %s: differences come first", s.ID, c.Specs[i-1].Verdict)
 		}
 	}
 	for _, s := range c.Specs {
-		if s.Name == specShard && s.Excuse != "needs the kind profile's own ports (sharding)" {
-			t.Errorf("excuse of %s: %q", specShard, s.Excuse)
+		if s.ID == idShard && s.Excuse != "needs the kind profile's own ports (sharding)" {
+			t.Errorf("excuse of %s: %q", idShard, s.Excuse)
+		}
+		// A spec's text is the one it has in A, in B when A lacks it.
+		if s.ID == "router/serves-a-route-only-b-has" && s.Name != "Router serves a route only B has" || s.ID == idHeaders && s.Name != specHeaders {
+			t.Errorf("%s is named %q", s.ID, s.Name)
 		}
 	}
 
@@ -84,9 +90,10 @@ func TestCompareKindWithExisting(t *testing.T) {
 		t.Fatalf("difference lines: %q", lines)
 	}
 	for _, want := range []string{
-		"DIFFERENT: " + specHSTS + ": kind passed; existing failed: Expected",
-		"DIFFERENT: " + specHeaders + ": kind passed; existing absent",
-		"DIFFERENT: " + specBadHost + ": kind skipped: filtered out; existing passed",
+		"DIFFERENT: hsts/edge-header-set (" + specHSTS + "): kind passed; existing failed: Expected",
+		"DIFFERENT: header-actions/request-header-set (" + specHeaders + "): kind passed; existing absent",
+		"DIFFERENT: router/bad-host-refused (" + specBadHost + "): kind skipped: filtered out; existing passed",
+		"DIFFERENT: router/serves-a-route-only-b-has (Router serves a route only B has): kind absent; existing passed",
 	} {
 		if !slices.Contains(lines, want) {
 			t.Errorf("no line %q in\n%s", want, strings.Join(lines, "\n"))
@@ -97,10 +104,11 @@ func TestCompareKindWithExisting(t *testing.T) {
 	for _, want := range []string{
 		"kind vs existing: 4 same, 2 excused, 5 different\n",
 		"- run kind was filtered: skip \"bad host\"\n",
-		"| spec | kind | existing | verdict |\n|---|---|---|---|\n| " + specHSTS + " | passed | failed: `Expected` | **DIFFERENT** |\n",
-		"| " + specPolicy + " | passed | skipped: `disruptive: -allow-disruptive not given` | **DIFFERENT** |\n",
-		"| " + specShard + " | passed | skipped: `needs the profile's own IngressControllers` | excused: needs the kind profile's own ports (sharding) |\n",
-		"| " + specEdge + " | passed (flaked: 2 attempts) | passed | same |\n",
+		"| spec | text | kind | existing | verdict |\n|---|---|---|---|---|\n",
+		"| `hsts/edge-header-set` | " + specHSTS + " | passed | failed: `Expected` | **DIFFERENT** |\n",
+		"| `hsts-policy/route-without-hsts-refused` | " + specPolicy + " | passed | skipped: `disruptive: -allow-disruptive not given` | **DIFFERENT** |\n",
+		"| `sharding/own-namespaces-only` | " + specShard + " | passed | skipped: `needs the profile's own IngressControllers` | excused: needs the kind profile's own ports (sharding) |\n",
+		"| `router/edge-served` | " + specEdge + " | passed (flaked: 2 attempts) | passed | same |\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
@@ -111,8 +119,13 @@ func TestCompareKindWithExisting(t *testing.T) {
 // The excuse is for a skip alone: a spec that needs the kind profile's
 // ports and ran in B must agree, and one B lacks is a difference.
 func TestCompareExcusesOnlyASkip(t *testing.T) {
+	// spec is one spec, its ID of its first feature.
 	spec := func(state Result, labels ...string) SpecResult {
-		return SpecResult{Name: "s", State: state, Labels: labels}
+		id := contract.SpecID("misc/the-spec")
+		if features := contract.FeaturesOf(labels); len(features) > 0 {
+			id = contract.SpecID(features[0]) + "/the-spec"
+		}
+		return SpecResult{ID: id, Name: "s", State: state, Labels: labels}
 	}
 	for _, tc := range []struct {
 		name string
@@ -140,11 +153,71 @@ func TestCompareExcusesOnlyASkip(t *testing.T) {
 	}
 }
 
-func TestCompareRefusesASpecNamedTwice(t *testing.T) {
-	twice := ComparedRun{Name: "existing", File: "existing/report.json", Specs: []SpecResult{{Name: specEdge, State: Passed}, {Name: specEdge, State: Failed}}}
+func TestCompareRefusesAnIDTwice(t *testing.T) {
+	twice := ComparedRun{Name: "existing", File: "existing/report.json", Specs: []SpecResult{
+		{ID: idEdge, Name: specEdge, State: Passed}, {ID: idEdge, Name: "Router serves an edge route again", State: Failed}}}
 	_, err := Compare(compared("kind", goodSuite()), twice)
-	if err == nil || !strings.Contains(err.Error(), `run existing (existing/report.json) has spec "Router serves an edge route" twice`) {
+	if err == nil || err.Error() != "run existing (existing/report.json) has spec router/edge-served twice" {
 		t.Errorf("error %v", err)
+	}
+}
+
+// Specs are matched by ID, never by text: a spec reworded between the
+// runs (two suite builds, a text fixed in a hurry) is the same spec, and
+// two specs of one text are two. A run with a spec without an ID, as a
+// suite before v0.3.0 wrote it, cannot be matched: refused, in A or in B.
+func TestCompareMatchesSpecsByIDNotByText(t *testing.T) {
+	kind, existing := goodSuite(), goodSuite()
+	reword(&existing, specHSTS, "sends Strict-Transport-Security on edge routes")
+	reword(&existing, specRevoked, "refuses a certificate its CA revoked")
+	setSpec(&existing, "Client TLS refuses a certificate its CA revoked", types.SpecStateFailed, "handshake succeeded")
+	c, err := Compare(compared("kind", kind), compared("existing", existing))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Specs) != 10 || c.Count(Different) != 1 || c.Count(Same) != 9 {
+		t.Fatalf("%s, %d specs: %+v", c.Summary(), len(c.Specs), c.Specs)
+	}
+	for _, s := range c.Specs {
+		switch s.ID {
+		case idHSTS:
+			if s.Verdict != Same || s.Name != specHSTS || s.A.Name != specHSTS || s.B.Name != "HSTS per route sends Strict-Transport-Security on edge routes" {
+				t.Errorf("the reworded spec: %+v", s)
+			}
+		case idRevoked:
+			if s.Verdict != Different || s.A == nil || s.B == nil {
+				t.Errorf("the reworded spec that failed in B: %+v", s)
+			}
+		}
+	}
+	if lines := c.DifferenceLines(); len(lines) != 1 || lines[0] != "DIFFERENT: client-tls/revoked-refused ("+specRevoked+"): kind passed; existing failed: handshake succeeded" {
+		t.Errorf("difference lines %q", lines)
+	}
+
+	// One text, two IDs: two specs, each matched by its ID (matched by
+	// text, the run would have a spec twice).
+	twins := goodSuite()
+	reword(&twins, specBadHost, "serves an edge route")
+	c, err = Compare(compared("kind", kind), compared("twins", twins))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Count(Same) != 10 || c.Count(Different) != 0 {
+		t.Errorf("a spec reworded to another's text: %s", c.Summary())
+	}
+
+	old := goodSuite()
+	dropID(&old, specHeaders)
+	want := `run existing (existing/report.json) has spec "HTTP header actions sets a request header" without an ID: it was made by a suite before v0.3.0, compare runs of one suite version`
+	oldRun := compared("existing", old)
+	oldRun.File = "existing/report.json"
+	if _, err := Compare(compared("kind", kind), oldRun); err == nil || err.Error() != want {
+		t.Errorf("B without an ID: error %v\nwant %q", err, want)
+	}
+	oldRun.Name = "kind"
+	want = strings.Replace(want, "run existing", "run kind", 1)
+	if _, err := Compare(oldRun, compared("existing", kind)); err == nil || err.Error() != want {
+		t.Errorf("A without an ID: error %v\nwant %q", err, want)
 	}
 }
 

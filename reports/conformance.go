@@ -242,11 +242,11 @@ func (r Report) Feature(f contract.Feature) (FeatureResult, bool) {
 // carries. Per feature: unsupported when not claimed (a harness row:
 // skipped), else failed when a spec failed, not run when a spec did not
 // run or there is none, passed when every spec ran and passed. The run:
-// error when run.Error (or a spec has no feature, a defect of the suite);
-// else failed when a claimed feature failed (the harness too: a broken
-// harness fails the run); else partial when a claimed feature did not
-// run, a core feature is not claimed or a filter chose the specs; else
-// passed.
+// error when run.Error (or a spec has no feature or no ID, a defect of
+// the suite); else failed when a claimed feature failed (the harness too:
+// a broken harness fails the run); else partial when a claimed feature
+// did not run, a core feature is not claimed or a filter chose the specs;
+// else passed.
 func Build(meta Meta, claimed []contract.Feature, specs []SpecResult, run RunOutcome) Report {
 	meta.Claimed = nil
 	for _, f := range contract.Features {
@@ -262,11 +262,16 @@ func Build(meta Meta, claimed []contract.Feature, specs []SpecResult, run RunOut
 			Harness: f.Harness, Claimed: slices.Contains(meta.Claimed, f.Feature)}
 		byFeature[f.Feature] = &r.Features[i]
 	}
+	// orphans say why a spec has no place in the report.
 	var orphans []string
 	for _, s := range specs {
 		features := contract.FeaturesOf(s.Labels)
-		if len(features) == 0 || s.ID == "" {
-			orphans = append(orphans, s.Name)
+		switch {
+		case len(features) == 0:
+			orphans = append(orphans, fmt.Sprintf("spec %q carries no feature label of contract/features.go", s.Name))
+			continue
+		case s.ID == "":
+			orphans = append(orphans, fmt.Sprintf("spec %q carries no spec ID (contract.SpecID)", s.Name))
 			continue
 		}
 		fr := byFeature[features[0]]
@@ -334,7 +339,7 @@ func (r Report) decide(orphans []string) (Result, string) {
 	case r.Run.Error:
 		return Error, "the run did not complete"
 	case len(orphans) > 0:
-		return Error, fmt.Sprintf("suite defect: spec %q carries no feature label of contract/features.go", orphans[0])
+		return Error, "suite defect: " + orphans[0]
 	}
 	var failed, notRun []string
 	for _, f := range r.Features {

@@ -3,6 +3,7 @@ package reports
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/onsi/ginkgo/v2/types"
@@ -35,8 +36,8 @@ func TestBuildPassesOnlyAFullCleanRun(t *testing.T) {
 		t.Errorf("claimed %v", r.Claimed)
 	}
 	router, _ := r.Feature(contract.FeatureRouter)
-	want := FeatureResult{Feature: contract.FeatureRouter, Name: "Route terminations", Description: router.Description, Level: contract.Core,
-		Claimed: true, Result: Passed, Router: SpecCounts{Passed: []string{specEdge}}, Platform: SpecCounts{Passed: []string{specBadHost}}}
+	want := FeatureResult{Feature: contract.FeatureRouter, Name: "Router", Description: router.Description, Level: contract.Core,
+		Claimed: true, Result: Passed, Router: SpecCounts{Passed: []contract.SpecID{idEdge}}, Platform: SpecCounts{Passed: []contract.SpecID{idBadHost}}}
 	if !reflect.DeepEqual(router, want) {
 		t.Errorf("router feature:\n got %+v\nwant %+v", router, want)
 	}
@@ -61,7 +62,7 @@ func TestBuildFeatureResultsAndTheRunsVerdict(t *testing.T) {
 		t.Errorf("run %s (%s), want failed (features failed: client-tls)", r.Result, r.Reason)
 	}
 	tls, _ := r.Feature(contract.FeatureClientTLS)
-	if want := []NamedSpec{{specRevoked, "tls: handshake succeeded"}}; !reflect.DeepEqual(tls.Router.Failed, want) || tls.Platform.Total() != 0 {
+	if want := []NamedSpec{{idRevoked, specRevoked, "tls: handshake succeeded"}}; !reflect.DeepEqual(tls.Router.Failed, want) || tls.Platform.Total() != 0 {
 		t.Errorf("client-tls: %+v", tls)
 	}
 	comp, _ := r.Feature(contract.FeatureComponentRoutes)
@@ -143,5 +144,37 @@ func TestBuildFailuresAndErrors(t *testing.T) {
 	g.SpecReports = append(g.SpecReports, passed("Misc", "checks nothing", []string{"mtls"}))
 	if r := build(g, allFeatures()); r.Result != Error || r.Reason != `suite defect: spec "Misc checks nothing" carries no feature label of contract/features.go` {
 		t.Errorf("orphan spec: run %s (%s)", r.Result, r.Reason)
+	}
+}
+
+// A spec without an ID cannot be kept apart from the others across runs
+// and versions: like a spec without a feature, it is a defect of the
+// suite, and the run is an error however its specs did.
+func TestBuildMakesASpecWithoutAnIDAnErrorRun(t *testing.T) {
+	g := goodSuite()
+	dropID(&g, specHSTS)
+	specs, run := FromGinkgo(g)
+	r := Build(goodMeta(), allFeatures(), specs, run)
+	if r.Result != Error || r.Reason != `suite defect: spec "HSTS per route sets the header on edge routes" carries no spec ID (contract.SpecID)` {
+		t.Errorf("a spec without an ID: run %s (%s)", r.Result, r.Reason)
+	}
+	// It is counted nowhere: no feature holds a spec without an ID.
+	hsts, _ := r.Feature(contract.FeatureHSTS)
+	if hsts.Router.Total()+hsts.Platform.Total() != 0 {
+		t.Errorf("hsts holds the spec without an ID: %+v", hsts)
+	}
+	// A failure elsewhere does not hide the defect: error, not failed.
+	setSpec(&g, specRevoked, types.SpecStateFailed, "refused")
+	if r := build(g, allFeatures()); r.Result != Error {
+		t.Errorf("a spec without an ID and a failure: run %s (%s)", r.Result, r.Reason)
+	}
+	// Nor does it matter how the spec ended.
+	for _, state := range []types.SpecState{types.SpecStateFailed, types.SpecStateSkipped} {
+		g := goodSuite()
+		dropID(&g, specEdge)
+		setSpec(&g, specEdge, state, "whatever")
+		if r := build(g, allFeatures()); r.Result != Error || !strings.HasPrefix(r.Reason, `suite defect: spec "Router serves an edge route" carries no spec ID`) {
+			t.Errorf("a %s spec without an ID: run %s (%s)", state, r.Result, r.Reason)
+		}
 	}
 }

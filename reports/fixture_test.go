@@ -1,6 +1,9 @@
 package reports
 
 import (
+	"regexp"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
@@ -9,11 +12,17 @@ import (
 )
 
 // Synthetic Ginkgo reports, shaped as the suite's: a Describe per feature
-// carrying its label, Its inside.
+// carrying its label, Its inside, each with its spec ID as a label of its
+// own (framework.ID).
 
 // it is one It of the Describe named container, labelled as the suite
-// labels it.
+// labels it. Its ID is the one among leafLabels (idLabel), else derived
+// from its feature and text: "<first feature label>/<text in dashes>".
 func it(container, text string, containerLabels []string, state types.SpecState, message string, leafLabels ...string) types.SpecReport {
+	all := slices.Concat(containerLabels, leafLabels)
+	if len(contract.SpecIDsOf(all)) == 0 {
+		leafLabels = append(slices.Clone(leafLabels), idLabel(derivedID(all, text)))
+	}
 	s := types.SpecReport{
 		ContainerHierarchyTexts:  []string{container},
 		ContainerHierarchyLabels: [][]string{containerLabels},
@@ -34,9 +43,28 @@ func passed(container, text string, labels []string, leafLabels ...string) types
 	return it(container, text, labels, types.SpecStatePassed, "", leafLabels...)
 }
 
+// idLabel is the label that carries id, as framework.ID gives it.
+func idLabel(id contract.SpecID) string { return contract.SpecIDLabel(id) }
+
+var nonWord = regexp.MustCompile(`[^a-z0-9]+`)
+
+// derivedID is "<feature>/<text in dashes>": the feature part is the
+// spec's first feature label (its first label when it has none: a spec
+// without a feature still has an ID, so that a test of the one defect is
+// not a test of the other).
+func derivedID(labels []string, text string) contract.SpecID {
+	feature := "unlabelled"
+	if features := contract.FeaturesOf(labels); len(features) > 0 {
+		feature = string(features[0])
+	} else if len(labels) > 0 {
+		feature = labels[0]
+	}
+	return contract.SpecID(feature + "/" + strings.Trim(nonWord.ReplaceAllString(strings.ToLower(text), "-"), "-"))
+}
+
 var platform = contract.JudgesPlatformLabel
 
-// The names of goodSuite's specs.
+// The names (texts) of goodSuite's specs.
 const (
 	specEdge        = "Router serves an edge route"
 	specBadHost     = "Router refuses a route with a bad host"
@@ -50,6 +78,20 @@ const (
 	specClusterNode = "Hermetic kind cluster has a Ready node"
 )
 
+// The IDs of goodSuite's specs.
+const (
+	idEdge        contract.SpecID = "router/edge-served"
+	idBadHost     contract.SpecID = "router/bad-host-refused"
+	idHSTS        contract.SpecID = "hsts/edge-header-set"
+	idHeaders     contract.SpecID = "header-actions/request-header-set"
+	idShard       contract.SpecID = "sharding/own-namespaces-only"
+	idPolicy      contract.SpecID = "hsts-policy/route-without-hsts-refused"
+	idRevoked     contract.SpecID = "client-tls/revoked-refused"
+	idComponent   contract.SpecID = "component-routes/custom-host-moved"
+	idDelegation  contract.SpecID = "delegation/delegated-path-served"
+	idClusterNode contract.SpecID = "smoke/node-ready"
+)
+
 // goodSuite is a run in which every spec of every feature passed.
 func goodSuite() types.Report {
 	return types.Report{
@@ -60,30 +102,55 @@ func goodSuite() types.Report {
 		SuiteConfig:      types.SuiteConfig{ParallelTotal: 4},
 		SpecReports: types.SpecReports{
 			{LeafNodeType: types.NodeTypeSynchronizedBeforeSuite, State: types.SpecStatePassed},
-			passed("Router", "serves an edge route", []string{"router"}),
-			passed("Router", "refuses a route with a bad host", []string{"router"}, platform),
-			passed("HSTS per route", "sets the header on edge routes", []string{"hsts"}),
-			passed("HTTP header actions", "sets a request header", []string{"header-actions"}),
-			passed("IngressController sharding", "serves only its namespaces", []string{"sharding"}),
-			passed("Required HSTS policies", "refuses a route without HSTS", []string{"hsts-policy"}, platform),
-			passed("Client TLS", "refuses a revoked certificate", []string{"client-tls"}),
-			passed("Component routes", "moves the route to its custom host", []string{"component-routes"}, platform),
-			passed("Delegation (IngressRoute)", "serves a delegated path", []string{"delegation"}),
-			passed("Hermetic kind cluster", "has a Ready node", []string{"smoke"}),
+			passed("Router", "serves an edge route", []string{"router"}, idLabel(idEdge)),
+			passed("Router", "refuses a route with a bad host", []string{"router"}, platform, idLabel(idBadHost)),
+			passed("HSTS per route", "sets the header on edge routes", []string{"hsts"}, idLabel(idHSTS)),
+			passed("HTTP header actions", "sets a request header", []string{"header-actions"}, idLabel(idHeaders)),
+			passed("IngressController sharding", "serves only its namespaces", []string{"sharding"}, idLabel(idShard)),
+			passed("Required HSTS policies", "refuses a route without HSTS", []string{"hsts-policy"}, platform, idLabel(idPolicy)),
+			passed("Client TLS", "refuses a revoked certificate", []string{"client-tls"}, idLabel(idRevoked)),
+			passed("Component routes", "moves the route to its custom host", []string{"component-routes"}, platform, idLabel(idComponent)),
+			passed("Delegation (IngressRoute)", "serves a delegated path", []string{"delegation"}, idLabel(idDelegation)),
+			passed("Hermetic kind cluster", "has a Ready node", []string{"smoke"}, idLabel(idClusterNode)),
 		},
 	}
 }
 
-// setSpec replaces the It named name.
+// setSpec replaces the state of the It named name.
 func setSpec(r *types.Report, name string, state types.SpecState, message string) {
+	s := specNamed(r, name)
+	s.State = state
+	s.Failure = types.Failure{Message: message}
+	if state == types.SpecStateSkipped && message == "" {
+		s.NumAttempts = 0
+	}
+}
+
+// reword gives the It named name another text, its ID kept: a spec
+// reworded between two runs or versions.
+func reword(r *types.Report, name, text string) {
+	specNamed(r, name).LeafNodeText = text
+}
+
+// dropID takes the ID label off the It named name, as a suite before
+// v0.3.0 wrote it.
+func dropID(r *types.Report, name string) {
+	s := specNamed(r, name)
+	s.LeafNodeLabels = withoutIDs(s.LeafNodeLabels)
+	for i, labels := range s.ContainerHierarchyLabels {
+		s.ContainerHierarchyLabels[i] = withoutIDs(labels)
+	}
+}
+
+func withoutIDs(labels []string) []string {
+	return slices.DeleteFunc(slices.Clone(labels), func(l string) bool { return len(contract.SpecIDsOf([]string{l})) > 0 })
+}
+
+// specNamed is the It named name.
+func specNamed(r *types.Report, name string) *types.SpecReport {
 	for i, s := range r.SpecReports {
-		if s.FullText() == name {
-			r.SpecReports[i].State = state
-			r.SpecReports[i].Failure = types.Failure{Message: message}
-			if state == types.SpecStateSkipped && message == "" {
-				r.SpecReports[i].NumAttempts = 0
-			}
-			return
+		if s.LeafNodeType == types.NodeTypeIt && s.FullText() == name {
+			return &r.SpecReports[i]
 		}
 	}
 	panic("no spec " + name)
@@ -105,7 +172,7 @@ func goodMeta() Meta {
 			Contact: []string{"@acme/router-team"}, Image: "registry.example/acme/router:1.2.3",
 			ImageDigest: "sha256:" + hex64('d'), ImageID: "sha256:" + hex64('e'), HAProxyVersion: "3.0.11-1",
 		},
-		Suite:             Suite{Module: SuiteModule, Version: "v0.2.0", Commit: "0123abc", Dirty: false},
+		Suite:             Suite{Module: SuiteModule, Version: "v0.3.0", Commit: "0123abc", Dirty: false},
 		Profile:           "kind",
 		Platform:          PlatformStandIns,
 		KubernetesVersion: "v1.33.13",

@@ -56,7 +56,7 @@ func TestAFlakedSpecCountsAsPassedAndIsListed(t *testing.T) {
 		t.Errorf("run %s (%s), %d flaked; want passed, 1 flaked", r.Result, r.Reason, r.Flaked)
 	}
 	tls, _ := r.Feature(contract.FeatureClientTLS)
-	if want := []FlakedSpec{{Name: specRevoked, Attempts: 3, Reason: "Expected"}}; !reflect.DeepEqual(tls.Flaked, want) ||
+	if want := []FlakedSpec{{ID: idRevoked, Name: specRevoked, Attempts: 3, Reason: "Expected"}}; !reflect.DeepEqual(tls.Flaked, want) ||
 		tls.Result != Passed || len(tls.Router.Passed) != 1 {
 		t.Errorf("client-tls: %+v", tls)
 	}
@@ -73,7 +73,7 @@ func TestAFlakedSpecCountsAsPassedAndIsListed(t *testing.T) {
 	if err := yaml.UnmarshalStrict(y, &back); err != nil || !sameJSON(back, r) {
 		t.Errorf("conformance.yaml does not round-trip (%v)", err)
 	}
-	for _, line := range []string{"\nflaked: 1\n", "  flaked:\n  - attempts: 3\n    name: " + specRevoked + "\n    reason: Expected\n"} {
+	for _, line := range []string{"\nflaked: 1\n", "  flaked:\n  - attempts: 3\n    id: " + string(idRevoked) + "\n    name: " + specRevoked + "\n    reason: Expected\n"} {
 		if !strings.Contains(string(y), line) {
 			t.Errorf("conformance.yaml lacks %q:\n%s", line, y)
 		}
@@ -82,7 +82,7 @@ func TestAFlakedSpecCountsAsPassedAndIsListed(t *testing.T) {
 	for _, want := range []string{
 		"# Router conformance: PASSED\n\nFlaked: 1 specs failed, then passed on a retry (below).\n",
 		"## Flaked: 1 specs failed, then passed on a retry\n\nThey count as passed for the verdict (`--flake-attempts=3`)",
-		"| " + specRevoked + " | 3 | `Expected` |\n",
+		"| `" + string(idRevoked) + "` " + specRevoked + " | 3 | `Expected` |\n",
 	} {
 		if !strings.Contains(string(s), want) {
 			t.Errorf("summary.md lacks %q:\n%s", want, s)
@@ -184,10 +184,10 @@ func TestHistoryAppendsOneLineARunAndReadsBackInDateOrder(t *testing.T) {
 		byFeature[f.Feature] = f
 	}
 	if f := byFeature[contract.FeatureClientTLS]; f.Passed != 1 || f.Flaked != 1 || f.Failed != 0 || f.Seconds != 2 ||
-		!reflect.DeepEqual(f.FlakedSpecs, []string{specRevoked}) {
+		!reflect.DeepEqual(f.FlakedSpecs, []contract.SpecID{idRevoked}) {
 		t.Errorf("client-tls %+v", f)
 	}
-	if f := byFeature[contract.FeatureHSTS]; f.Failed != 1 || f.Result != Failed || !reflect.DeepEqual(f.FailedSpecs, []string{specHSTS}) {
+	if f := byFeature[contract.FeatureHSTS]; f.Failed != 1 || f.Result != Failed || !reflect.DeepEqual(f.FailedSpecs, []contract.SpecID{idHSTS}) {
 		t.Errorf("hsts %+v", f)
 	}
 	if f := byFeature[contract.FeatureRouter]; f.Passed != 2 || f.Seconds != 4 {
@@ -211,7 +211,7 @@ func TestHistoryAppendsOneLineARunAndReadsBackInDateOrder(t *testing.T) {
 	}
 	file := filepath.Join(dir, HistoryJSONL)
 	data, _ := os.ReadFile(file)
-	if lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[0], `{"date":"2026-11-23T05:00:00Z","suiteVersion":"v0.2.0","suiteCommit":"0123abc",`) {
+	if lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[0], `{"date":"2026-11-23T05:00:00Z","suiteVersion":"v0.3.0","suiteCommit":"0123abc",`) {
 		t.Errorf("history.jsonl:\n%s", data)
 	}
 	// A night's file carries the nights before: each run counts once.
@@ -238,8 +238,8 @@ func TestGitHubAnnotations(t *testing.T) {
 	got := build(g, allFeatures()).GitHubAnnotations()
 	want := []string{
 		"::error title=Router conformance%3A failed::features failed: hsts",
-		"::error title=hsts failed%3A HSTS per route sets the header on edge routes::no header: 100%25 missing",
-		"::warning title=client-tls flaked%3A Client TLS refuses a revoked certificate::failed, then passed on attempt 2; first failure: refused",
+		"::error title=hsts/edge-header-set failed%3A HSTS per route sets the header on edge routes::no header: 100%25 missing",
+		"::warning title=client-tls/revoked-refused flaked%3A Client TLS refuses a revoked certificate::failed, then passed on attempt 2; first failure: refused",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("annotations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

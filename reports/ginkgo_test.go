@@ -12,32 +12,32 @@ import (
 )
 
 func TestFromGinkgoReadsEveryItWithItsStateAndReason(t *testing.T) {
-	panicked := it("Client TLS", "survives a panic", []string{"client-tls"}, types.SpecStatePanicked, "Test Panicked")
+	panicked := it("Client TLS", "survives a panic", []string{"client-tls"}, types.SpecStatePanicked, "Test Panicked", idLabel("client-tls/panic-survived"))
 	panicked.Failure.ForwardedPanic = "runtime error: index out of range\ngoroutine 1"
 	r := types.Report{
 		SuiteSucceeded: false,
 		SpecReports: types.SpecReports{
 			{LeafNodeType: types.NodeTypeBeforeSuite, State: types.SpecStatePassed},
-			passed("Router", "serves an edge route", []string{"router"}),
-			passed("Router", "refuses a bad host", []string{"router"}, platform),
-			it("Client TLS", "refuses a revoked certificate", []string{"client-tls"}, types.SpecStateFailed, "Expected\n    <int>: 200\nto equal 403"),
+			passed("Router", "serves an edge route", []string{"router"}, idLabel("router/edge-served")),
+			passed("Router", "refuses a bad host", []string{"router"}, platform, idLabel("router/bad-host-refused")),
+			it("Client TLS", "refuses a revoked certificate", []string{"client-tls"}, types.SpecStateFailed, "Expected\n    <int>: 200\nto equal 403", idLabel("client-tls/revoked-refused")),
 			panicked,
-			it("Client TLS", "times out", []string{"client-tls"}, types.SpecStateTimedout, ""),
-			it("Delegation (IngressRoute)", "delegates", []string{"delegation"}, types.SpecStateSkipped, "needs feature delegation, which this profile does not claim: reported as unsupported"),
-			it("HSTS per route", "is pending", []string{"hsts"}, types.SpecStatePending, ""),
+			it("Client TLS", "times out", []string{"client-tls"}, types.SpecStateTimedout, "", idLabel("client-tls/timed-out")),
+			it("Delegation (IngressRoute)", "delegates", []string{"delegation"}, types.SpecStateSkipped, "needs feature delegation, which this profile does not claim: reported as unsupported", idLabel("delegation/delegated")),
+			it("HSTS per route", "is pending", []string{"hsts"}, types.SpecStatePending, "", idLabel("hsts/pending")),
 			{LeafNodeType: types.NodeTypeReportAfterSuite, State: types.SpecStatePassed},
 		},
 	}
 	specs, run := FromGinkgo(r)
 	want := []SpecResult{
-		{Name: "Router serves an edge route", Labels: []string{"router"}, State: Passed, Duration: 2 * time.Second, Judges: contract.JudgesRouter},
-		{Name: "Router refuses a bad host", Labels: []string{"router", platform}, State: Passed, Duration: 2 * time.Second, Judges: contract.JudgesPlatform},
-		{Name: "Client TLS refuses a revoked certificate", Labels: []string{"client-tls"}, State: Failed, Duration: 2 * time.Second, Judges: contract.JudgesRouter, Reason: "Expected"},
-		{Name: "Client TLS survives a panic", Labels: []string{"client-tls"}, State: Failed, Duration: 2 * time.Second, Judges: contract.JudgesRouter, Reason: "Test Panicked: runtime error: index out of range"},
-		{Name: "Client TLS times out", Labels: []string{"client-tls"}, State: Failed, Duration: 2 * time.Second, Judges: contract.JudgesRouter, Reason: "timedout"},
-		{Name: "Delegation (IngressRoute) delegates", Labels: []string{"delegation"}, State: Skipped, Duration: 2 * time.Second, Judges: contract.JudgesRouter,
+		{ID: "router/edge-served", Name: "Router serves an edge route", Labels: []string{"router", "id:router.edge-served"}, State: Passed, Duration: 2 * time.Second, Judges: contract.JudgesRouter},
+		{ID: "router/bad-host-refused", Name: "Router refuses a bad host", Labels: []string{"router", platform, "id:router.bad-host-refused"}, State: Passed, Duration: 2 * time.Second, Judges: contract.JudgesPlatform},
+		{ID: "client-tls/revoked-refused", Name: "Client TLS refuses a revoked certificate", Labels: []string{"client-tls", "id:client-tls.revoked-refused"}, State: Failed, Duration: 2 * time.Second, Judges: contract.JudgesRouter, Reason: "Expected"},
+		{ID: "client-tls/panic-survived", Name: "Client TLS survives a panic", Labels: []string{"client-tls", "id:client-tls.panic-survived"}, State: Failed, Duration: 2 * time.Second, Judges: contract.JudgesRouter, Reason: "Test Panicked: runtime error: index out of range"},
+		{ID: "client-tls/timed-out", Name: "Client TLS times out", Labels: []string{"client-tls", "id:client-tls.timed-out"}, State: Failed, Duration: 2 * time.Second, Judges: contract.JudgesRouter, Reason: "timedout"},
+		{ID: "delegation/delegated", Name: "Delegation (IngressRoute) delegates", Labels: []string{"delegation", "id:delegation.delegated"}, State: Skipped, Duration: 2 * time.Second, Judges: contract.JudgesRouter,
 			Reason: "needs feature delegation, which this profile does not claim: reported as unsupported"},
-		{Name: "HSTS per route is pending", Labels: []string{"hsts"}, State: Skipped, Duration: 2 * time.Second, Judges: contract.JudgesRouter, Reason: ReasonPending},
+		{ID: "hsts/pending", Name: "HSTS per route is pending", Labels: []string{"hsts", "id:hsts.pending"}, State: Skipped, Duration: 2 * time.Second, Judges: contract.JudgesRouter, Reason: ReasonPending},
 	}
 	if !reflect.DeepEqual(specs, want) {
 		t.Errorf("specs:\n got %+v\nwant %+v", specs, want)
@@ -106,7 +106,7 @@ func TestFromGinkgoRunErrors(t *testing.T) {
 		{"an aborted spec", func(r *types.Report) {
 			r.SuiteSucceeded = false
 			setSpec(r, specRevoked, types.SpecStateAborted, "the CRL server is gone")
-		}, `aborted by spec "Client TLS refuses a revoked certificate": the CRL server is gone`},
+		}, `aborted by spec client-tls/revoked-refused ("Client TLS refuses a revoked certificate"): the CRL server is gone`},
 		{"an unexplained unsuccessful suite", func(r *types.Report) { r.SuiteSucceeded = false },
 			"Ginkgo reports the suite unsuccessful, and no spec or suite node failed"},
 	} {
@@ -118,6 +118,34 @@ func TestFromGinkgoRunErrors(t *testing.T) {
 				t.Errorf("run %+v, want error %q", run, tc.reason)
 			}
 		})
+	}
+}
+
+// A spec's ID is the one ID label among its labels, wherever Ginkgo put
+// it (the It's own labels, a container's); none when it carries none or
+// several.
+func TestFromGinkgoTakesTheIDFromTheLabels(t *testing.T) {
+	inContainer := passed("HSTS per route", "sets the header", []string{"hsts", idLabel("hsts/header-set")})
+	none := passed("HSTS per route", "says nothing of its ID", []string{"hsts"})
+	none.LeafNodeLabels = withoutIDs(none.LeafNodeLabels)
+	twice := passed("HSTS per route", "has two IDs", []string{"hsts"}, idLabel("hsts/one"), idLabel("hsts/other"))
+	r := types.Report{SuiteSucceeded: true, SpecReports: types.SpecReports{
+		passed("HSTS per route", "is a spec", []string{"hsts"}, platform, idLabel("hsts/a-spec")),
+		inContainer, none, twice,
+	}}
+	specs, _ := FromGinkgo(r)
+	got := map[string]contract.SpecID{}
+	for _, s := range specs {
+		got[s.Name] = s.ID
+	}
+	want := map[string]contract.SpecID{
+		"HSTS per route is a spec":              "hsts/a-spec",
+		"HSTS per route sets the header":        "hsts/header-set",
+		"HSTS per route says nothing of its ID": "",
+		"HSTS per route has two IDs":            "",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("IDs:\n got %q\nwant %q", got, want)
 	}
 }
 

@@ -61,15 +61,30 @@ func TestImplementationValidate(t *testing.T) {
 
 func TestCurrentSuiteFromLinkerFlags(t *testing.T) {
 	defer func(v, c, d string) { SuiteVersion, SuiteCommit, SuiteDirty = v, c, d }(SuiteVersion, SuiteCommit, SuiteDirty)
-	if got, want := CurrentSuite(), (Suite{Module: SuiteModule, Version: "v0.2.0-dev", Commit: "unknown", Dirty: true}); got != want {
+	if got, want := CurrentSuite(), (Suite{Module: SuiteModule, Version: "v0.3.0-dev", Commit: "unknown", Dirty: true}); got != want {
 		t.Errorf("unset: %+v, want %+v (a tree nobody vouched for counts as dirty)", got, want)
 	}
-	SuiteVersion, SuiteCommit, SuiteDirty = "v0.2.0", "0123abc", "false"
-	if got, want := CurrentSuite(), (Suite{Module: SuiteModule, Version: "v0.2.0", Commit: "0123abc"}); got != want {
+	SuiteVersion, SuiteCommit, SuiteDirty = "v0.3.0", "0123abc", "false"
+	if got, want := CurrentSuite(), (Suite{Module: SuiteModule, Version: "v0.3.0", Commit: "0123abc"}); got != want {
 		t.Errorf("clean: %+v, want %+v", got, want)
 	}
 	SuiteDirty = "true"
-	if got := CurrentSuite(); !got.Dirty || got.String() != "v0.2.0 (commit 0123abc, dirty)" {
+	if got := CurrentSuite(); !got.Dirty || got.String() != "v0.3.0 (commit 0123abc, dirty)" {
 		t.Errorf("dirty: %+v %q", got, got.String())
+	}
+}
+
+// A spec ID new in a build is published in the release the build leads
+// to: its version without the pre-release.
+func TestIntroducingVersionIsTheReleaseOfTheBuild(t *testing.T) {
+	defer func(v string) { SuiteVersion = v }(SuiteVersion)
+	if got := IntroducingVersion(); got != "v0.3.0" {
+		t.Errorf("this build (%s): %q, want v0.3.0", SuiteVersion, got)
+	}
+	for version, want := range map[string]string{"v0.3.0": "v0.3.0", "v0.3.0-dev": "v0.3.0", "v1.0.0-rc.1": "v1.0.0", "v0.4.0-dev-1-gabc": "v0.4.0"} {
+		SuiteVersion = version
+		if got := IntroducingVersion(); got != want {
+			t.Errorf("%s: %q, want %q", version, got, want)
+		}
 	}
 }

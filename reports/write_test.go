@@ -38,7 +38,11 @@ func TestWriteRoundTripsYAMLAndJSON(t *testing.T) {
 		}
 	}
 	y, _ := os.ReadFile(filepath.Join(dir, ConformanceYAML))
-	for _, line := range []string{"result: failed\n", "reason: 'features failed: client-tls'\n", "duration: 6m10s\n", "  dirty: false\n", "  imageDigest: sha256:" + hex64('d') + "\n"} {
+	for _, line := range []string{"apiVersion: conformance.router-conformance.io/v1alpha3\n", "result: failed\n", "reason: 'features failed: client-tls'\n",
+		"duration: 6m10s\n", "  dirty: false\n", "  imageDigest: sha256:" + hex64('d') + "\n",
+		// Passed specs by ID; failed and skipped ones by ID, their text beside it.
+		"    passed:\n    - " + string(idEdge) + "\n",
+		"    failed:\n    - id: " + string(idRevoked) + "\n      name: " + specRevoked + "\n      reason: refused with the wrong alert\n"} {
 		if !strings.Contains(string(y), line) {
 			t.Errorf("conformance.yaml lacks %q:\n%s", line, y)
 		}
@@ -60,7 +64,7 @@ func TestSummaryForAPerson(t *testing.T) {
 		"| image | `registry.example/acme/router:1.2.3` |\n",
 		"| image digest | `sha256:" + hex64('d') + "` |\n",
 		"| HAProxy | 3.0.11-1 |\n",
-		"| suite | github.com/router-conformance/suite v0.2.0 (commit 0123abc) |\n",
+		"| suite | github.com/router-conformance/suite v0.3.0 (commit 0123abc) |\n",
 		"| platform | " + PlatformStandIns + " |\n",
 		"| Kubernetes | v1.33.13 |\n",
 		"| node image | `kindest/node:v1.33.13-hermetic` `sha256:" + hex64('f') + "` |\n",
@@ -68,13 +72,13 @@ func TestSummaryForAPerson(t *testing.T) {
 		"| date | 2026-11-23T05:00:00Z |\n| duration | 6m10s |\n",
 		"| option `consecutive` | `3` |\n| option `procs` | `4` |\n| option `timeout-route` | `2m0s` |\n",
 		"| feature | level | result | router specs passed/failed/skipped | platform specs passed/failed/skipped |\n",
-		"| Route terminations (`router`) | core | passed | 1/0/0 | 1/0/0 |\n",
+		"| Router (`router`) | core | passed | 1/0/0 | 1/0/0 |\n",
 		"| Client TLS (`client-tls`) | extended | failed | 0/1/0 | 0/0/0 |\n",
 		"| Component routes (`component-routes`) | extended | not run | 0/0/0 | 0/0/1 |\n",
-		"| Delegation (IngressRoute DAG) (`delegation`) | extended | unsupported | 0/0/1 | 0/0/0 |\n",
-		"Checks of the test environment, not of the router:\n\n| feature | level | result | router specs passed/failed/skipped | platform specs passed/failed/skipped |\n|---|---|---|---|---|\n| Hermetic cluster (`smoke`) | extended | passed | 1/0/0 | 0/0/0 |\n",
-		"## Client TLS: failed\n\n- failed (judges the router) " + specRevoked + ": `refused with the wrong alert`\n",
-		"## Component routes: not run\n\n- skipped (judges the platform) " + specComponent + ": `disruptive: changes the cluster's Ingress config`\n",
+		"| Delegation (IngressRoute) (`delegation`) | extended | unsupported | 0/0/1 | 0/0/0 |\n",
+		"Checks of the test environment, not of the router:\n\n| feature | level | result | router specs passed/failed/skipped | platform specs passed/failed/skipped |\n|---|---|---|---|---|\n| Smoke (the hermetic kind cluster) (`smoke`) | extended | passed | 1/0/0 | 0/0/0 |\n",
+		"## Client TLS: failed\n\n- failed (judges the router) `" + string(idRevoked) + "` " + specRevoked + ": `refused with the wrong alert`\n",
+		"## Component routes: not run\n\n- skipped (judges the platform) `" + string(idComponent) + "` " + specComponent + ": `disruptive: changes the cluster's Ingress config`\n",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("summary lacks %q:\n%s", want, s)
@@ -94,7 +98,7 @@ func TestJUnitProperties(t *testing.T) {
 	g.SuiteConfig.LabelFilter = "hsts"
 	got := build(g, allFeatures()).JUnitProperties()
 	want := map[string]string{
-		"suite.module": SuiteModule, "suite.version": "v0.2.0", "suite.commit": "0123abc", "suite.dirty": "false",
+		"suite.module": SuiteModule, "suite.version": "v0.3.0", "suite.commit": "0123abc", "suite.dirty": "false",
 		"implementation.organization": "Acme", "implementation.project": "acme-router", "implementation.version": "1.2.3",
 		"implementation.image": "registry.example/acme/router:1.2.3", "implementation.imageDigest": "sha256:" + hex64('d'),
 		"implementation.imageID": "sha256:" + hex64('e'), "implementation.haproxyVersion": "3.0.11-1",

@@ -9,14 +9,19 @@ import (
 	"testing"
 
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/router-conformance/suite/contract"
 )
 
-func spec(container, text, label string, state types.SpecState, message string) types.SpecReport {
+// spec is an It of the Describe container, which carries the feature
+// label; its ID is "<label>/<short>".
+func spec(container, text, label, short string, state types.SpecState, message string) types.SpecReport {
 	return types.SpecReport{
 		ContainerHierarchyTexts:  []string{container},
 		ContainerHierarchyLabels: [][]string{{label}},
 		LeafNodeType:             types.NodeTypeIt,
 		LeafNodeText:             text,
+		LeafNodeLabels:           []string{contract.SpecIDLabel(contract.SpecID(label + "/" + short))},
 		State:                    state,
 		NumAttempts:              1,
 		Failure:                  types.Failure{Message: message},
@@ -39,12 +44,13 @@ func writeReport(t *testing.T, dir, name string, specs ...types.SpecReport) stri
 
 func TestCompareExitsByTheVerdict(t *testing.T) {
 	dir := t.TempDir()
-	edge := spec("Router", "serves an edge route", "router", types.SpecStatePassed, "")
-	shard := spec("IngressController sharding", "serves only its namespaces", "sharding", types.SpecStatePassed, "")
+	edge := spec("Router", "serves an edge route", "router", "edge-served", types.SpecStatePassed, "")
+	shard := spec("IngressController sharding", "serves only its namespaces", "sharding", "own-namespaces-only", types.SpecStatePassed, "")
 	kind := writeReport(t, dir, "kind.json", edge, shard)
-	shardSkipped := spec("IngressController sharding", "serves only its namespaces", "sharding", types.SpecStateSkipped, "needs the profile's own IngressControllers")
+	// Reworded on the other side: the same spec.
+	shardSkipped := spec("IngressController sharding", "serves its own namespaces only", "sharding", "own-namespaces-only", types.SpecStateSkipped, "needs the profile's own IngressControllers")
 	existing := writeReport(t, dir, "existing.json", edge, shardSkipped)
-	edgeFailed := spec("Router", "serves an edge route", "router", types.SpecStateFailed, "no answer")
+	edgeFailed := spec("Router", "serves an edge route", "router", "edge-served", types.SpecStateFailed, "no answer")
 	broken := writeReport(t, dir, "broken.json", edgeFailed, shardSkipped)
 	out := filepath.Join(dir, "compare.md")
 
@@ -64,7 +70,7 @@ func TestCompareExitsByTheVerdict(t *testing.T) {
 	if got := run([]string{"-a", kind, "-b", broken, "-b-name", "ocp", "-out", out}, &stdout, &stderr); got != differ {
 		t.Errorf("differing runs: exit %d, stderr %s", got, &stderr)
 	}
-	if want := "kind vs ocp: 0 same, 1 excused, 1 different\nDIFFERENT: Router serves an edge route: kind passed; ocp failed: no answer\n"; !strings.HasPrefix(stdout.String(), want) {
+	if want := "kind vs ocp: 0 same, 1 excused, 1 different\nDIFFERENT: router/edge-served (Router serves an edge route): kind passed; ocp failed: no answer\n"; !strings.HasPrefix(stdout.String(), want) {
 		t.Errorf("stdout %q, want it to start %q", &stdout, want)
 	}
 }
@@ -72,6 +78,10 @@ func TestCompareExitsByTheVerdict(t *testing.T) {
 func TestCompareRefusesWhatItCannotUse(t *testing.T) {
 	dir := t.TempDir()
 	kind := writeReport(t, dir, "kind.json")
+	// A run of a suite before v0.3.0: its specs carry no ID.
+	noID := spec("Router", "serves an edge route", "router", "edge-served", types.SpecStatePassed, "")
+	noID.LeafNodeLabels = nil
+	old := writeReport(t, dir, "old.json", noID)
 	notJSON := filepath.Join(dir, "summary.md")
 	if err := os.WriteFile(notJSON, []byte("# Router conformance"), 0o644); err != nil {
 		t.Fatal(err)
@@ -85,6 +95,7 @@ func TestCompareRefusesWhatItCannotUse(t *testing.T) {
 		{[]string{"-a", kind, "-b", kind, "-b-name", "kind"}, `compare: -a-name and -b-name are both "kind"`},
 		{[]string{"-a", kind, "-b", filepath.Join(dir, "absent.json")}, "compare: run existing: open " + dir + "/absent.json: no such file or directory"},
 		{[]string{"-a", notJSON, "-b", kind}, "compare: run kind: " + notJSON + " is no Ginkgo JSON report"},
+		{[]string{"-a", kind, "-b", old}, "compare: run existing (" + old + `) has spec "Router serves an edge route" without an ID: it was made by a suite before v0.3.0, compare runs of one suite version`},
 		{[]string{"-a", kind, "-b", kind, "-out", filepath.Join(dir, "no", "such", "dir.md")}, "compare: write the comparison: open " + dir + "/no/such/dir.md"},
 	} {
 		var stdout, stderr bytes.Buffer

@@ -23,7 +23,7 @@ func TestWorstMakesTheConformanceReportTheWorstRuns(t *testing.T) {
 			StartTime: start.Add(time.Duration(i) * time.Hour), RunTime: 61 * time.Second,
 			SpecReports: types.SpecReports{
 				{LeafNodeType: types.NodeTypeIt, ContainerHierarchyTexts: []string{"HSTS per route"}, LeafNodeText: "sets the header",
-					ContainerHierarchyLabels: [][]string{{"hsts"}}, State: state, NumAttempts: 1, Failure: types.Failure{Message: map[bool]string{true: "", false: "no header"}[state == types.SpecStatePassed]}},
+					ContainerHierarchyLabels: [][]string{{"hsts"}}, LeafNodeLabels: []string{id("hsts/header-set")}, State: state, NumAttempts: 1, Failure: types.Failure{Message: map[bool]string{true: "", false: "no header"}[state == types.SpecStatePassed]}},
 			},
 		}
 		data, err := json.Marshal([]types.Report{g})
@@ -46,7 +46,10 @@ func TestWorstMakesTheConformanceReportTheWorstRuns(t *testing.T) {
 	meta := reports.Meta{Implementation: reports.Implementation{Project: "acme-router"}, Options: map[string]string{"procs": "4"},
 		Date: start.Add(3 * time.Hour)}
 	last := reports.Build(meta, []contract.Feature{contract.FeatureHSTS}, []reports.SpecResult{
-		{Name: "HSTS per route sets the header", Labels: []string{"hsts"}, State: reports.Passed}}, reports.RunOutcome{})
+		{ID: "hsts/header-set", Name: "HSTS per route sets the header", Labels: []string{"hsts", id("hsts/header-set")}, State: reports.Passed}}, reports.RunOutcome{})
+	if last.Result != reports.Partial {
+		t.Fatalf("the last run's report: %s (%s), want partial", last.Result, last.Reason)
+	}
 	if err := last.Write(dir); err != nil {
 		t.Fatal(err)
 	}

@@ -26,10 +26,11 @@ import (
 var fixtureFeatures = []contract.Feature{contract.FeatureRouter, contract.FeatureHSTS, contract.FeatureHeaderActions,
 	contract.FeatureClientTLS, contract.FeatureSmoke}
 
+// The specs of the fixture's troubles, by ID.
 const (
-	flakySpec = "Client TLS refuses a revoked certificate"
-	failSpec  = "HSTS per route sets the header on edge routes"
-	onceSpec  = "Router serves an edge route"
+	flakySpec contract.SpecID = "client-tls/revoked-refused"
+	failSpec  contract.SpecID = "hsts/edge-header-set"
+	onceSpec  contract.SpecID = "router/edge-served"
 )
 
 // fixtureHistory is three nights: passed; failed (an HSTS spec, a flake of
@@ -57,15 +58,15 @@ func fixtureHistory() []reports.HistoryEntry {
 	first := night(21, reports.Passed, "", 150)
 	second := night(22, reports.Failed, "features failed: hsts", 171)
 	hsts := feature(&second, contract.FeatureHSTS)
-	hsts.Passed, hsts.Failed, hsts.Result, hsts.FailedSpecs = hsts.Passed-1, 1, reports.Failed, []string{failSpec}
+	hsts.Passed, hsts.Failed, hsts.Result, hsts.FailedSpecs = hsts.Passed-1, 1, reports.Failed, []contract.SpecID{failSpec}
 	tls := feature(&second, contract.FeatureClientTLS)
-	tls.Flaked, tls.FlakedSpecs = 1, []string{flakySpec}
+	tls.Flaked, tls.FlakedSpecs = 1, []contract.SpecID{flakySpec}
 	second.Flaked = 1
 	third := night(23, reports.Passed, "", 162)
 	tls = feature(&third, contract.FeatureClientTLS)
-	tls.Flaked, tls.FlakedSpecs = 1, []string{flakySpec}
+	tls.Flaked, tls.FlakedSpecs = 1, []contract.SpecID{flakySpec}
 	routes := feature(&third, contract.FeatureRouter)
-	routes.Flaked, routes.FlakedSpecs = 1, []string{onceSpec}
+	routes.Flaked, routes.FlakedSpecs = 1, []contract.SpecID{onceSpec}
 	third.Flaked = 2
 	return []reports.HistoryEntry{first, second, third}
 }
@@ -114,6 +115,10 @@ func TestPageDataSeriesPerFeatureAndTheFlakiestSpecs(t *testing.T) {
 	want := []SpecTrouble{{flakySpec, contract.FeatureClientTLS, 2, 0}, {onceSpec, contract.FeatureRouter, 1, 0}, {failSpec, contract.FeatureHSTS, 0, 1}}
 	if !slices.Equal(d.Flakiest, want) {
 		t.Errorf("flakiest %+v\nwant %+v", d.Flakiest, want)
+	}
+	// The page's data name each spec by its ID.
+	if j, err := json.Marshal(d.Flakiest[0]); err != nil || string(j) != `{"id":"client-tls/revoked-refused","feature":"client-tls","flaked":2,"failed":0}` {
+		t.Errorf("flakiest as JSON: %s %v", j, err)
 	}
 	// Two runs a day are told apart by their time.
 	late := h[0]
@@ -268,7 +273,7 @@ func TestThePageDrawsEveryFeatureInChromium(t *testing.T) {
 			t.Errorf("%s: runs %v", id, c.Labels)
 		}
 	}
-	if c := byID["flakiest"]; !slices.Equal(c.Labels, []string{flakySpec, onceSpec, failSpec}) || len(c.Datasets) != 2 ||
+	if c := byID["flakiest"]; !slices.Equal(c.Labels, []string{string(flakySpec), string(onceSpec), string(failSpec)}) || len(c.Datasets) != 2 ||
 		c.Datasets[0].Label != "flaked" || c.Datasets[1].Label != "failed" {
 		t.Errorf("flakiest: %+v", c)
 	}
