@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/reports"
 )
 
@@ -50,7 +51,7 @@ func RunnerArgs(env Env) (results string, args []string) {
 	if results == "" {
 		results = ResultsDir
 	}
-	args = []string{"--no-color", "--timeout=24h", "--output-dir=" + results, "--json-report=" + reports.ReportJSON}
+	args = []string{"--no-color", "--timeout=" + contract.DefaultTimeouts().Run.String(), "--output-dir=" + results, "--json-report=" + reports.ReportJSON}
 	// hydrophone's default focus is Kubernetes' conformance tag, which no
 	// spec of this suite carries: the whole suite is the conformance run.
 	if focus := get("E2E_FOCUS"); focus != "" && focus != KubeConform {

@@ -114,7 +114,7 @@ func TestCertifyRefusesWhatMakeCertifyRefuses(t *testing.T) {
 }
 
 func TestProofNeedsEveryFeaturePassedAndOnlyTheFilterMissing(t *testing.T) {
-	passed := reports.FeatureResult{Feature: contract.Feature("router"), Result: reports.Passed, Router: reports.SpecCounts{Passed: []string{"a"}}}
+	passed := reports.FeatureResult{Feature: contract.Feature("router"), Result: reports.Passed, Router: reports.SpecCounts{Passed: []contract.SpecID{"router/a"}}}
 	hsts := passed
 	hsts.Feature = "hsts"
 	good := reports.Report{Result: reports.Partial, Features: []reports.FeatureResult{passed, hsts}}

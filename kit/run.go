@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/router-conformance/suite/clusters/kind"
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/images"
 	"github.com/router-conformance/suite/reports"
@@ -22,10 +23,9 @@ import (
 
 // Exit statuses of ./run, as make's: 0 only for a passed verdict.
 const (
-	exitOK       = 0
-	exitNotPass  = 1
-	exitUsage    = 2
-	ginkgoTimout = "85m"
+	exitOK      = 0
+	exitNotPass = 1
+	exitUsage   = 2
 )
 
 // usage is ./run's help.
@@ -338,7 +338,7 @@ func clearPreviousRun(dir string) error {
 // ginkgo runs the precompiled suite under Ginkgo's CLI as make e2e runs
 // it from source; log, when set, also receives the console.
 func (k *runner) ginkgo(ctx context.Context, rf *runFlags, reportDir, jsonReport string, certify bool, log io.Writer, extra []string) error {
-	args := []string{"--procs=" + strconv.Itoa(rf.procs), "--timeout=" + ginkgoTimout,
+	args := []string{"--procs=" + strconv.Itoa(rf.procs), "--timeout=" + contract.DefaultTimeouts().Run.String(),
 		"--poll-progress-after=60s", "--poll-progress-interval=60s",
 		"--output-dir=" + reportDir, "--json-report=" + jsonReport}
 	if rf.flakeAttempts > 0 {

@@ -20,6 +20,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/router-conformance/suite/clusters/kind"
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/images"
 	"github.com/router-conformance/suite/platform/install"
 )
@@ -70,6 +71,13 @@ func (l *Lab) LoadImages(ctx context.Context, tags ...string) error {
 	return l.cluster.LoadImages(ctx, tags...)
 }
 
+// timeouts are the suite's, with the lab's readiness bound.
+func (o *Options) timeouts() contract.Timeouts {
+	t := contract.DefaultTimeouts()
+	t.ClusterReady = o.ReadyTimeout
+	return t
+}
+
 func (o *Options) defaults() error {
 	if o.Name == "" {
 		o.Name = DefaultName
@@ -89,7 +97,7 @@ func (o *Options) defaults() error {
 		o.Kubeconfig = filepath.Join(root, ".cache", o.Name+".kubeconfig")
 	}
 	if o.ReadyTimeout == 0 {
-		o.ReadyTimeout = 3 * time.Minute
+		o.ReadyTimeout = contract.DefaultTimeouts().ClusterReady
 	}
 	if o.Logf == nil {
 		o.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
@@ -132,7 +140,7 @@ func Up(ctx context.Context, o Options) (*Lab, error) {
 	o.Logf("registry %s on network %s (%s), published on %s", reg.container, network.Name, reg.endpoint, reg.host)
 	c, err := kind.Up(ctx, kind.Options{
 		Name: o.Name, RepoRoot: o.RepoRoot, NodeImage: nodeImage, Kubeconfig: o.Kubeconfig,
-		ReplaceStale: true, ReadyTimeout: o.ReadyTimeout, Logf: o.Logf,
+		ReplaceStale: true, Timeouts: o.timeouts(), Logf: o.Logf,
 		// Only the router's ports: the lab publishes no shard ports.
 		Ports:   []kind.PortMapping{{NodePort: 80}, {NodePort: 443}},
 		Mirrors: []kind.Mirror{{Host: reg.host, Endpoint: reg.endpoint}},
@@ -165,7 +173,7 @@ func Up(ctx context.Context, o Options) (*Lab, error) {
 	if err != nil {
 		return lab, err
 	}
-	if err := install.WaitReady(ctx, cfg, install.Options{Domain: lab.Domain, Timeout: o.ReadyTimeout}); err != nil {
+	if err := install.WaitReady(ctx, cfg, install.Options{Domain: lab.Domain, Timeouts: o.timeouts()}); err != nil {
 		return lab, err
 	}
 	if lab.HTTPAddr, err = c.HostPort(ctx, 80); err != nil {

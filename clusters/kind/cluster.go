@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -20,6 +19,8 @@ import (
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
 	"sigs.k8s.io/kind/pkg/cluster/nodeutils"
 	kindcmd "sigs.k8s.io/kind/pkg/cmd"
+
+	"github.com/router-conformance/suite/contract"
 )
 
 // Options of a hermetic kind cluster.
@@ -44,8 +45,9 @@ type Options struct {
 	// interrupted or kept run) and creates a new one; unattended runs use
 	// it so that one killed run cannot break the next.
 	ReplaceStale bool
-	// ReadyTimeout bounds node readiness and CoreDNS.
-	ReadyTimeout time.Duration
+	// Timeouts: ClusterReady bounds node readiness and CoreDNS,
+	// ProvisionPoll paces the waits (zero: contract.DefaultTimeouts()).
+	Timeouts contract.Timeouts
 	// Logf receives progress lines.
 	Logf func(format string, args ...any)
 }
@@ -76,8 +78,8 @@ func (o *Options) defaults() error {
 	if o.Kubeconfig == "" {
 		o.Kubeconfig = filepath.Join(o.RepoRoot, ".cache", o.Name+".kubeconfig")
 	}
-	if o.ReadyTimeout == 0 {
-		o.ReadyTimeout = 3 * time.Minute
+	if o.Timeouts == (contract.Timeouts{}) {
+		o.Timeouts = contract.DefaultTimeouts()
 	}
 	if o.Logf == nil {
 		o.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
@@ -206,7 +208,7 @@ func (c *Cluster) create(ctx context.Context, o Options) error {
 			kindcluster.CreateWithV1Alpha4Config(cfg),
 			kindcluster.CreateWithNodeImage(o.NodeImage),
 			kindcluster.CreateWithKubeconfigPath(o.Kubeconfig),
-			kindcluster.CreateWithWaitForReady(o.ReadyTimeout),
+			kindcluster.CreateWithWaitForReady(o.Timeouts.ClusterReady),
 			kindcluster.CreateWithDisplayUsage(false),
 			kindcluster.CreateWithDisplaySalutation(false),
 		)
@@ -234,10 +236,10 @@ func (c *Cluster) installAddons(ctx context.Context, o Options) error {
 		return err
 	}
 	o.Logf("installing the sealed CoreDNS")
-	if err := InstallCoreDNS(ctx, r, PinnedVersions(), o.ReadyTimeout); err != nil {
+	if err := InstallCoreDNS(ctx, r, PinnedVersions(), o.Timeouts); err != nil {
 		return err
 	}
-	return WaitNodesReady(ctx, r, o.ReadyTimeout)
+	return WaitNodesReady(ctx, r, o.Timeouts)
 }
 
 // Resources returns an e2e-framework client for the cluster.
@@ -250,9 +252,9 @@ func (c *Cluster) Resources() (*resources.Resources, error) {
 }
 
 // WaitNodesReady waits until every node reports Ready.
-func WaitNodesReady(ctx context.Context, r *resources.Resources, timeout time.Duration) error {
+func WaitNodesReady(ctx context.Context, r *resources.Resources, t contract.Timeouts) error {
 	var last string
-	err := wait.PollUntilContextTimeout(ctx, time.Second, timeout, true, func(ctx context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, t.ProvisionPoll, t.ClusterReady, true, func(ctx context.Context) (bool, error) {
 		var nodes corev1.NodeList
 		if err := r.List(ctx, &nodes); err != nil {
 			last = err.Error()
@@ -267,7 +269,7 @@ func WaitNodesReady(ctx context.Context, r *resources.Resources, timeout time.Du
 		return len(nodes.Items) > 0, nil
 	})
 	if err != nil {
-		return fmt.Errorf("nodes not Ready within %s (%s): %w", timeout, last, err)
+		return fmt.Errorf("nodes not Ready within %s (%s): %w", t.ClusterReady, last, err)
 	}
 	return nil
 }

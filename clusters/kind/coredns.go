@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
-	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -18,6 +17,7 @@ import (
 	"sigs.k8s.io/e2e-framework/klient/k8s"
 	"sigs.k8s.io/e2e-framework/klient/k8s/resources"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/internal/kubeapply"
 )
 
@@ -152,7 +152,7 @@ func CoreDNSObjects(v Versions) ([]k8s.Object, error) {
 
 // InstallCoreDNS creates (or updates) the sealed CoreDNS and waits until
 // it is ready.
-func InstallCoreDNS(ctx context.Context, r *resources.Resources, v Versions, timeout time.Duration) error {
+func InstallCoreDNS(ctx context.Context, r *resources.Resources, v Versions, t contract.Timeouts) error {
 	objs, err := CoreDNSObjects(v)
 	if err != nil {
 		return err
@@ -162,7 +162,7 @@ func InstallCoreDNS(ctx context.Context, r *resources.Resources, v Versions, tim
 			return fmt.Errorf("install CoreDNS: %w", err)
 		}
 	}
-	err = wait.PollUntilContextTimeout(ctx, time.Second, timeout, true, func(ctx context.Context) (bool, error) {
+	err = wait.PollUntilContextTimeout(ctx, t.ProvisionPoll, t.ClusterReady, true, func(ctx context.Context) (bool, error) {
 		var d appsv1.Deployment
 		if err := r.Get(ctx, "coredns", metav1.NamespaceSystem, &d); err != nil {
 			return false, nil
@@ -170,7 +170,7 @@ func InstallCoreDNS(ctx context.Context, r *resources.Resources, v Versions, tim
 		return d.Status.ObservedGeneration >= d.Generation && d.Status.ReadyReplicas >= 1 && d.Status.UpdatedReplicas == d.Status.Replicas, nil
 	})
 	if err != nil {
-		return fmt.Errorf("CoreDNS not ready within %s (kubectl -n kube-system describe deploy/coredns): %w", timeout, err)
+		return fmt.Errorf("CoreDNS not ready within %s (kubectl -n kube-system describe deploy/coredns): %w", t.ClusterReady, err)
 	}
 	return nil
 }

@@ -29,8 +29,8 @@ func TestTheHookMakesAFlakeThatEveryReportShows(t *testing.T) {
 	f := New(opts, Capabilities{Profile: KindProfile})
 	ginkgo.BeforeEach(FailOnce)
 	ginkgo.Describe("HSTS per route", ginkgo.Label(string(contract.FeatureHSTS)), func() {
-		ginkgo.It("flakes once", func() {})
-		ginkgo.It("passes", func() {})
+		ginkgo.It("flakes once", ID("hsts/flakes-once"), func() {})
+		ginkgo.It("passes", ID("hsts/passes"), func() {})
 	})
 	ginkgo.ReportAfterSuite("conformance report", func(r ginkgo.Report) {
 		gomega.Expect(f.WriteConformance(r)).To(gomega.Succeed())
@@ -71,7 +71,7 @@ func TestTheHookMakesAFlakeThatEveryReportShows(t *testing.T) {
 	}
 	var states []string
 	for _, tc := range suites.TestSuites[0].TestCases {
-		if tc.Name == "[It] HSTS per route flakes once [hsts]" {
+		if tc.Name == "[It] HSTS per route flakes once [hsts, id:hsts.flakes-once]" {
 			states = append(states, tc.Status)
 		}
 	}

@@ -123,12 +123,12 @@ func (f *Framework) deleteIngressController(ctx SpecContext, name string) {
 
 // HTTP is a plain HTTP request for host through this IngressController.
 func (ic *IngressController) HTTP(host, path string) httpclient.Request {
-	return httpclient.Request{Addr: ic.HTTPAddr, Host: host, Path: path}
+	return httpclient.Request{Addr: ic.HTTPAddr, Host: host, Path: path, Timeout: ic.f.Opts.Timeouts.Request}
 }
 
 // HTTPS is a TLS request for host through this IngressController.
 func (ic *IngressController) HTTPS(host, path string) httpclient.Request {
-	return httpclient.Request{Addr: ic.HTTPSAddr, HTTPS: true, Host: host, Path: path}
+	return httpclient.Request{Addr: ic.HTTPSAddr, HTTPS: true, Host: host, Path: path, Timeout: ic.f.Opts.Timeouts.Request}
 }
 
 // Update changes the IngressController and waits until the change took
@@ -182,7 +182,7 @@ func (ic *IngressController) waitSettled(ctx context.Context) {
 	}).WithTimeout(ic.f.Opts.Timeouts.PodReady).Should(Succeed(), func() string {
 		// Worked out once, when the wait gives up: why its router is not
 		// ready (image pull, crash loop, last log lines).
-		ctx, cancel := diagnosisContext(ctx)
+		ctx, cancel := ic.f.diagnosisContext(ctx)
 		defer cancel()
 		return DeploymentNotReadyReasons(ctx, ic.f.Clientset, contract.RouterNamespace, contract.RouterDeploymentName(ic.Name))
 	})

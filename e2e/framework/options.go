@@ -75,29 +75,8 @@ type Options struct {
 	// the suite did not make (the default IngressController, the Ingress
 	// config); each change is undone when the spec ends.
 	AllowDisruptive bool
-	Timeouts        Timeouts
-}
-
-// Timeouts are every wait of the suite, by name: no spec writes a
-// duration of its own.
-type Timeouts struct {
-	// ClusterReady bounds the cluster's and the router's readiness.
-	ClusterReady time.Duration
-	// PodReady bounds a spec's pods becoming ready, and an
-	// IngressController change rolling out.
-	PodReady time.Duration
-	// Converge bounds a request reaching its expected outcome after a
-	// change (a route, a policy), and the API's answer to a change.
-	Converge time.Duration
-	// CRLRefresh bounds a CRL change reaching the router: upstream
-	// downloads again 5 minutes after a failure
-	// (openshift/router pkg/router/crl/crl.go, errorBackoffTime).
-	CRLRefresh time.Duration
-	// Poll is the interval between two attempts of a wait.
-	Poll time.Duration
-	// Consecutive answers in a row make convergence: one success may
-	// come from a router that is still reloading.
-	Consecutive int
+	// Timeouts are every wait of the run (contract/timeouts.go).
+	Timeouts contract.Timeouts
 }
 
 // The profiles, by their option value.
@@ -111,10 +90,7 @@ const (
 func DefaultOptions() Options {
 	return Options{
 		Profile: KindProfile, ClusterName: "router-conformance", RepoRoot: "..", ReportDir: "../reports",
-		Timeouts: Timeouts{
-			ClusterReady: 3 * time.Minute, PodReady: 2 * time.Minute, Converge: 30 * time.Second,
-			CRLRefresh: 5*time.Minute + 30*time.Second, Poll: 250 * time.Millisecond, Consecutive: 3,
-		},
+		Timeouts: contract.DefaultTimeouts(),
 	}
 }
 
@@ -202,13 +178,20 @@ func (o *Options) table() []option {
 		{"implementation-version", "implementationVersion", "the router's version in the report (default: the image's version label, or its tag)", stringOpt{&o.ImplementationVersion}},
 		{"in-cluster", "inCluster", "existing profile, the suite running in a pod of the cluster: the pod's service account (unless -kubeconfig), routers reached through their router-internal Services (-http-addr and -https-addr default to the default one's), own IngressControllers published Private", boolOpt{&o.InCluster}},
 		{"allow-disruptive", "allowDisruptive", "existing profile: run the Disruptive specs, which change the default IngressController and the Ingress config while they run (each change is undone when the spec ends)", boolOpt{&o.AllowDisruptive}},
-		{"certify", "certify", "a certification run: refuses -reuse, waits shorter than the defaults, run filters, and a missing implementation organization, project, url or contact", boolOpt{&o.Certify}},
+		{"certify", "certify", "a certification run: refuses -reuse, a wait other than its certification value (contract/timeouts.go), run filters, and a missing implementation organization, project, url or contact", boolOpt{&o.Certify}},
 		{"timeout-cluster-ready", "timeouts.clusterReady", "node, CoreDNS and router readiness", durationOpt{&t.ClusterReady}},
 		{"timeout-pod-ready", "timeouts.podReady", "a spec's pods becoming ready, an IngressController rollout", durationOpt{&t.PodReady}},
 		{"timeout-converge", "timeouts.converge", "a request reaching its expected outcome", durationOpt{&t.Converge}},
 		{"timeout-crl-refresh", "timeouts.crlRefresh", "a CRL change reaching the router (upstream retries a failed download after 5 minutes)", durationOpt{&t.CRLRefresh}},
 		{"poll-interval", "timeouts.poll", "the interval between two attempts of a wait", durationOpt{&t.Poll}},
 		{"consecutive", "timeouts.consecutive", "answers in a row that make convergence", intOpt{&t.Consecutive}},
+		{"timeout-provision-poll", "timeouts.provisionPoll", "the interval between two looks of the install and cluster waits", durationOpt{&t.ProvisionPoll}},
+		{"timeout-request", "timeouts.request", "one HTTP exchange of the suite's client", durationOpt{&t.Request}},
+		{"timeout-dial", "timeouts.dial", "a TCP connection the seal's checks expect to fail", durationOpt{&t.Dial}},
+		{"timeout-diagnosis", "timeouts.diagnosis", "the reads that explain a failed wait", durationOpt{&t.Diagnosis}},
+		{"timeout-suite-setup", "timeouts.suiteSetUp", "the profile's bring-up", durationOpt{&t.SuiteSetUp}},
+		{"timeout-suite-teardown", "timeouts.suiteTearDown", "the profile's tear-down", durationOpt{&t.SuiteTearDown}},
+		{"timeout-run", "timeouts.run", "the whole run (Ginkgo's --timeout must be this; the run path passes it)", durationOpt{&t.Run}},
 	}
 }
 
@@ -429,26 +412,24 @@ func Validate(o Options) error {
 }
 
 // validateCertify refuses what would make a certification run's verdict
-// weaker than the suite's: a reused cluster, shortened waits, an
-// implementation nobody can be asked about.
+// other than the suite's: a reused cluster, a wait other than its
+// certification value (shorter fails a good router, longer passes a
+// flapping one, a long poll interval makes every Consistently one
+// sample), an implementation nobody can be asked about.
 func validateCertify(o Options) error {
 	if o.Reuse {
 		return errors.New("-certify: a certification run makes its own cluster: drop -reuse (REUSE=1)")
 	}
-	def := DefaultOptions()
-	for _, w := range []struct {
-		flag      string
-		got, want time.Duration
-	}{
-		{"timeout-cluster-ready", o.Timeouts.ClusterReady, def.Timeouts.ClusterReady}, {"timeout-pod-ready", o.Timeouts.PodReady, def.Timeouts.PodReady},
-		{"timeout-converge", o.Timeouts.Converge, def.Timeouts.Converge}, {"timeout-crl-refresh", o.Timeouts.CRLRefresh, def.Timeouts.CRLRefresh},
-	} {
-		if w.got < w.want {
-			return fmt.Errorf("-certify: -%s %s is shorter than the suite's %s", w.flag, w.got, w.want)
+	cert := o
+	cert.Timeouts = contract.CertificationTimeouts()
+	got, want := o.Effective(), cert.Effective()
+	for _, opt := range o.table() {
+		if strings.HasPrefix(opt.file, "timeouts.") && got[opt.flag] != want[opt.flag] {
+			return fmt.Errorf("-certify: -%s %s is not the suite's %s: a certification run waits exactly the documented times (contract/timeouts.go)", opt.flag, got[opt.flag], want[opt.flag])
 		}
 	}
-	if o.Timeouts.Consecutive < def.Timeouts.Consecutive {
-		return fmt.Errorf("-certify: -consecutive %d is fewer than the suite's %d", o.Timeouts.Consecutive, def.Timeouts.Consecutive)
+	if diff := o.Timeouts.Diff(cert.Timeouts); len(diff) > 0 { // a field without a flag
+		return fmt.Errorf("-certify: a wait is not the suite's: %s (contract/timeouts.go)", strings.Join(diff, ", "))
 	}
 	var missing []string
 	for _, f := range []struct{ flag, v string }{

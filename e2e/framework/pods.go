@@ -55,7 +55,7 @@ func (f *Framework) CreatePod(ctx context.Context, pod *corev1.Pod) *corev1.Pod 
 		g.Expect(podReady(p)).To(BeTrue(), "pod %s/%s is not ready (phase %s)", p.Namespace, p.Name, p.Status.Phase)
 		live = p
 	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed(), func() string {
-		ctx, cancel := diagnosisContext(ctx)
+		ctx, cancel := f.diagnosisContext(ctx)
 		defer cancel()
 		p, err := f.Clientset.CoreV1().Pods(pod.Namespace).Get(ctx, pod.Name, metav1.GetOptions{})
 		if err != nil {
@@ -84,7 +84,7 @@ func (f *Framework) WaitDeploymentReady(ctx context.Context, ns, name string) {
 		want := ptr.Deref(live.Spec.Replicas, 1)
 		g.Expect(live.Status.ReadyReplicas).To(Equal(want), "deployment %s/%s: %d of %d replicas ready", ns, name, live.Status.ReadyReplicas, want)
 	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed(), func() string {
-		ctx, cancel := diagnosisContext(ctx)
+		ctx, cancel := f.diagnosisContext(ctx)
 		defer cancel()
 		return DeploymentNotReadyReasons(ctx, f.Clientset, ns, name)
 	})
@@ -99,13 +99,11 @@ func podReady(p *corev1.Pod) bool {
 	return false
 }
 
-// diagnosisTimeout bounds the reads that explain a failed wait.
-const diagnosisTimeout = 15 * time.Second
-
-// diagnosisContext is the context of those reads: they run when the wait
-// has given up, perhaps because the spec's context ended.
-func diagnosisContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), diagnosisTimeout)
+// diagnosisContext is the context of the reads that explain a failed
+// wait: they run when the wait has given up, perhaps because the spec's
+// context ended (bounded by Timeouts.Diagnosis).
+func (f *Framework) diagnosisContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), f.Opts.Timeouts.Diagnosis)
 }
 
 // logTail is how many log lines of a failing container a diagnosis shows.

@@ -13,12 +13,12 @@ import (
 
 // HTTP is a plain HTTP request for host through the router.
 func (f *Framework) HTTP(host, path string) httpclient.Request {
-	return httpclient.Request{Addr: f.HTTPAddr, Host: host, Path: path}
+	return httpclient.Request{Addr: f.HTTPAddr, Host: host, Path: path, Timeout: f.Opts.Timeouts.Request}
 }
 
 // HTTPS is a TLS request for host through the router (SNI = host).
 func (f *Framework) HTTPS(host, path string) httpclient.Request {
-	return httpclient.Request{Addr: f.HTTPSAddr, HTTPS: true, Host: host, Path: path}
+	return httpclient.Request{Addr: f.HTTPSAddr, HTTPS: true, Host: host, Path: path, Timeout: f.Opts.Timeouts.Request}
 }
 
 // WithCert returns r sending cert, whatever CA the router asks for.

@@ -40,6 +40,8 @@ type Request struct {
 	// RootCAs verifies the router's certificate; nil skips verification
 	// (the default certificate of a router under test is not ours).
 	RootCAs *x509.CertPool
+	// Timeout bounds the whole exchange (contract.Timeouts.Request);
+	// required.
 	Timeout time.Duration
 }
 
@@ -61,8 +63,8 @@ func Do(ctx context.Context, r Request) (*Response, error) {
 	if r.HTTPS {
 		scheme = "https"
 	}
-	if r.Timeout == 0 {
-		r.Timeout = 10 * time.Second
+	if r.Timeout <= 0 {
+		return nil, errors.New("httpclient: the request has no Timeout (contract.Timeouts.Request)")
 	}
 	transport := newTransport(r, tlsConfig(r))
 	defer transport.CloseIdleConnections()

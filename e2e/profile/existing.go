@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -109,7 +108,7 @@ func preflight(ctx context.Context, o framework.Options, cs kubernetes.Interface
 		if req.HTTPS {
 			flag = "-https-addr"
 		}
-		req.Timeout = 10 * time.Second
+		req.Timeout = o.Timeouts.Request
 		resp, err := httpclient.Do(ctx, req)
 		if err != nil {
 			return fmt.Errorf("%s %s: the router does not answer a host of -domain %s: %w", flag, req.Addr, o.Domain, err)

@@ -86,7 +86,7 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 		return nil, nil, err
 	}
 	c, err := kind.Up(ctx, kind.Options{
-		Name: o.ClusterName, RepoRoot: root, NodeImage: nodeImage, Reuse: o.Reuse, ReplaceStale: true, ReadyTimeout: o.Timeouts.ClusterReady, Logf: logf,
+		Name: o.ClusterName, RepoRoot: root, NodeImage: nodeImage, Reuse: o.Reuse, ReplaceStale: true, Timeouts: o.Timeouts, Logf: logf,
 		Ports: kind.SuitePorts(0, 0),
 	})
 	if err != nil {
@@ -126,7 +126,7 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 		return c, nil, err
 	}
 	err = install.Install(ctx, cfg, install.Options{
-		RepoRoot: root, Timeout: o.Timeouts.ClusterReady, Logf: logf,
+		RepoRoot: root, Timeouts: o.Timeouts, Logf: logf,
 		Images: install.Images{Router: routerRef, Admission: env.Image("route-admission"), Reconciler: env.Image("ingress-reconciler")},
 	})
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
@@ -51,8 +50,10 @@ type Options struct {
 	// node. Images in a registry need IfNotPresent. The router's is the
 	// operator's (IfNotPresent) whatever this says.
 	PullPolicy corev1.PullPolicy
-	Timeout    time.Duration
-	Logf       func(format string, args ...any)
+	// Timeouts: ClusterReady bounds each wait, ProvisionPoll paces it
+	// (zero: contract.DefaultTimeouts()).
+	Timeouts contract.Timeouts
+	Logf     func(format string, args ...any)
 }
 
 // defaults fills what the zero Options leaves out.
@@ -63,8 +64,8 @@ func (o *Options) defaults() {
 	if o.PullPolicy == "" {
 		o.PullPolicy = corev1.PullNever
 	}
-	if o.Timeout == 0 {
-		o.Timeout = 3 * time.Minute
+	if o.Timeouts == (contract.Timeouts{}) {
+		o.Timeouts = contract.DefaultTimeouts()
 	}
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
@@ -147,7 +148,7 @@ func Install(ctx context.Context, cfg *rest.Config, o Options) error {
 		}
 	}
 	for _, crd := range crds {
-		if err := waitEstablished(ctx, r, crd.Name, o.Timeout); err != nil {
+		if err := waitEstablished(ctx, r, crd.Name, o.Timeouts); err != nil {
 			return err
 		}
 	}
@@ -179,28 +180,28 @@ func waitReady(ctx context.Context, cfg *rest.Config, r *resources.Resources, o 
 	if err != nil {
 		return err
 	}
-	if err := waitRouterReady(ctx, kube, contract.RouterDeploymentName(contract.DefaultIngressController), o.Timeout); err != nil {
+	if err := waitRouterReady(ctx, kube, contract.RouterDeploymentName(contract.DefaultIngressController), o.Timeouts); err != nil {
 		return err
 	}
 	for _, d := range []struct{ ns, name string }{
 		{ingressoperator.RouterNamespace, admissionName}, {ingressoperator.OperatorNamespace, reconcilerName},
 	} {
-		if err := waitDeployment(ctx, r, d.ns, d.name, o.Timeout); err != nil {
+		if err := waitDeployment(ctx, r, d.ns, d.name, o.Timeouts); err != nil {
 			return err
 		}
 	}
-	if err := waitWebhookServing(ctx, r, o.Domain, o.Timeout); err != nil {
+	if err := waitWebhookServing(ctx, r, o.Domain, o.Timeouts); err != nil {
 		return err
 	}
-	return WaitIngressControllerAvailable(ctx, r, "default", o.Timeout)
+	return WaitIngressControllerAvailable(ctx, r, "default", o.Timeouts)
 }
 
 // waitWebhookServing waits until the API server reaches the webhook: a
 // ready pod is not enough, the Service must also be programmed on the
 // node. A dry-run create runs the admission webhooks and stores nothing.
-func waitWebhookServing(ctx context.Context, r *resources.Resources, domain string, timeout time.Duration) error {
+func waitWebhookServing(ctx context.Context, r *resources.Resources, domain string, t contract.Timeouts) error {
 	var last error
-	err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, t.ProvisionPoll, t.ClusterReady, true, func(ctx context.Context) (bool, error) {
 		probe := &routev1.Route{
 			ObjectMeta: metav1.ObjectMeta{Name: "webhook-probe", Namespace: ingressoperator.RouterNamespace},
 			Spec:       routev1.RouteSpec{Host: "webhook-probe." + domain, To: routev1.RouteTargetReference{Kind: "Service", Name: "none"}},
@@ -209,7 +210,7 @@ func waitWebhookServing(ctx context.Context, r *resources.Resources, domain stri
 		return last == nil, nil
 	})
 	if err != nil {
-		return fmt.Errorf("the route admission webhook does not answer the API server within %s: %v", timeout, last)
+		return fmt.Errorf("the route admission webhook does not answer the API server within %s: %v", t.ClusterReady, last)
 	}
 	return nil
 }
@@ -274,8 +275,8 @@ func installedCRDs(repoRoot string) ([]*apiextensionsv1.CustomResourceDefinition
 	return append(crds, irv1.CRD()), nil
 }
 
-func waitEstablished(ctx context.Context, r *resources.Resources, name string, timeout time.Duration) error {
-	return poll(ctx, timeout, "CRD "+name+" Established", func(ctx context.Context) (bool, error) {
+func waitEstablished(ctx context.Context, r *resources.Resources, name string, t contract.Timeouts) error {
+	return poll(ctx, t, "CRD "+name+" Established", func(ctx context.Context) (bool, error) {
 		var crd apiextensionsv1.CustomResourceDefinition
 		if err := r.Get(ctx, name, "", &crd); err != nil {
 			return false, nil
@@ -289,8 +290,8 @@ func waitEstablished(ctx context.Context, r *resources.Resources, name string, t
 	})
 }
 
-func waitDeployment(ctx context.Context, r *resources.Resources, ns, name string, timeout time.Duration) error {
-	return poll(ctx, timeout, fmt.Sprintf("Deployment %s/%s rolled out", ns, name), func(ctx context.Context) (bool, error) {
+func waitDeployment(ctx context.Context, r *resources.Resources, ns, name string, t contract.Timeouts) error {
+	return poll(ctx, t, fmt.Sprintf("Deployment %s/%s rolled out", ns, name), func(ctx context.Context) (bool, error) {
 		var d appsv1.Deployment
 		if err := r.Get(ctx, name, ns, &d); err != nil {
 			return false, nil
@@ -302,8 +303,8 @@ func waitDeployment(ctx context.Context, r *resources.Resources, ns, name string
 // WaitIngressControllerAvailable waits until the reconciler has seen the
 // IngressController's current generation, the router runs it, and it is
 // Available and not Progressing.
-func WaitIngressControllerAvailable(ctx context.Context, r *resources.Resources, name string, timeout time.Duration) error {
-	return poll(ctx, timeout, "IngressController "+name+" Available", func(ctx context.Context) (bool, error) {
+func WaitIngressControllerAvailable(ctx context.Context, r *resources.Resources, name string, t contract.Timeouts) error {
+	return poll(ctx, t, "IngressController "+name+" Available", func(ctx context.Context) (bool, error) {
 		var ic operatorv1.IngressController
 		if err := r.Get(ctx, name, ingressoperator.OperatorNamespace, &ic); err != nil {
 			return false, nil
@@ -312,9 +313,10 @@ func WaitIngressControllerAvailable(ctx context.Context, r *resources.Resources,
 	})
 }
 
-func poll(ctx context.Context, timeout time.Duration, what string, cond wait.ConditionWithContextFunc) error {
-	if err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, timeout, true, cond); err != nil {
-		return fmt.Errorf("waiting for %s (%s): %w", what, timeout, err)
+// poll waits for cond, bounded by t.ClusterReady, every t.ProvisionPoll.
+func poll(ctx context.Context, t contract.Timeouts, what string, cond wait.ConditionWithContextFunc) error {
+	if err := wait.PollUntilContextTimeout(ctx, t.ProvisionPoll, t.ClusterReady, true, cond); err != nil {
+		return fmt.Errorf("waiting for %s (%s): %w", what, t.ClusterReady, err)
 	}
 	return nil
 }

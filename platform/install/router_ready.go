@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -13,6 +12,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/platform/ingressoperator"
 )
 
@@ -29,10 +29,10 @@ var hopeless = map[string]bool{
 // that cannot start (image missing, crash loop) fails at once with its
 // state and last log lines; one that runs but never gets ready fails at
 // the timeout with the same, never with a bare "timed out".
-func waitRouterReady(ctx context.Context, kube kubernetes.Interface, name string, timeout time.Duration) error {
+func waitRouterReady(ctx context.Context, kube kubernetes.Interface, name string, t contract.Timeouts) error {
 	var d *appsv1.Deployment
 	var stuck error
-	err := wait.PollUntilContextTimeout(ctx, time.Second, timeout, true, func(ctx context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, t.ProvisionPoll, t.ClusterReady, true, func(ctx context.Context) (bool, error) {
 		var err error
 		if d, err = kube.AppsV1().Deployments(ingressoperator.RouterNamespace).Get(ctx, name, metav1.GetOptions{}); err != nil {
 			return false, nil
@@ -48,7 +48,7 @@ func waitRouterReady(ctx context.Context, kube kubernetes.Interface, name string
 	}
 	why := stuck
 	if why == nil {
-		why = fmt.Errorf("not ready within %s", timeout)
+		why = fmt.Errorf("not ready within %s", t.ClusterReady)
 	}
 	return fmt.Errorf("router Deployment %s/%s: %w\n%s", ingressoperator.RouterNamespace, name, why, routerLogs(context.WithoutCancel(ctx), kube, d))
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/router-conformance/suite/clusters/kind"
+	"github.com/router-conformance/suite/contract"
 )
 
 func main() {
@@ -46,7 +47,8 @@ func run(args []string) error {
 	keep := fs.Bool("keep-on-interrupt", false, "keep a half-made cluster when interrupted (debugging)")
 	httpPort := fs.Int("http-port", 0, "127.0.0.1 port for the node's port 80 (0: a free one)")
 	httpsPort := fs.Int("https-port", 0, "127.0.0.1 port for the node's port 443 (0: a free one)")
-	readyTimeout := fs.Duration("ready-timeout", 3*time.Minute, "how long to wait for the node and CoreDNS")
+	timeouts := contract.DefaultTimeouts()
+	fs.DurationVar(&timeouts.ClusterReady, "ready-timeout", timeouts.ClusterReady, "how long to wait for the node and CoreDNS")
 	logDir := fs.String("dir", "", "logs: where to write the node logs")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -60,7 +62,7 @@ func run(args []string) error {
 	}
 	opts := kind.Options{
 		Name: *name, RepoRoot: root, NodeImage: *nodeImage, Kubeconfig: *kubeconfig, Reuse: *reuse,
-		ReadyTimeout: *readyTimeout,
+		Timeouts: timeouts,
 		// The suite's ports, so that make e2e REUSE=1 and make bench find
 		// the shard pairs on a cluster made here.
 		Ports: kind.SuitePorts(int32(*httpPort), int32(*httpsPort)),
