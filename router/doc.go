@@ -1,5 +1,6 @@
 // Package router is the reference router of the hermetic profile: an
-// HAProxy 2.6 configured by a Go controller that honours the upstream
+// HAProxy (Debian's build that HAPROXY_VERSION pins in
+// clusters/kind/versions.env) configured by a Go controller that honours the upstream
 // OpenShift router's environment contract (ROUTER_MUTUAL_TLS_AUTH*,
 // ROUTER_HTTP_{REQUEST,RESPONSE}_HEADERS) and its behaviour on every
 // feature the suite tests. Its parts:

@@ -17,6 +17,9 @@ var versionsEnv string
 type Versions struct {
 	Kind, Kubernetes, CoreDNS string
 	PodSubnet, ServiceSubnet  string
+	// HAProxy is the reference router's HAProxy (Debian's version string,
+	// as `haproxy -v` prints it).
+	HAProxy string
 }
 
 // PinnedVersions parses the embedded versions.env.
@@ -30,9 +33,9 @@ func PinnedVersions() Versions {
 	}
 	v := Versions{
 		Kind: env["KIND_VERSION"], Kubernetes: env["K8S_VERSION"], CoreDNS: env["COREDNS_VERSION"],
-		PodSubnet: env["POD_SUBNET"], ServiceSubnet: env["SERVICE_SUBNET"],
+		PodSubnet: env["POD_SUBNET"], ServiceSubnet: env["SERVICE_SUBNET"], HAProxy: env["HAPROXY_VERSION"],
 	}
-	for name, value := range map[string]string{"KIND_VERSION": v.Kind, "K8S_VERSION": v.Kubernetes, "COREDNS_VERSION": v.CoreDNS, "POD_SUBNET": v.PodSubnet, "SERVICE_SUBNET": v.ServiceSubnet} {
+	for name, value := range map[string]string{"KIND_VERSION": v.Kind, "K8S_VERSION": v.Kubernetes, "COREDNS_VERSION": v.CoreDNS, "POD_SUBNET": v.PodSubnet, "SERVICE_SUBNET": v.ServiceSubnet, "HAPROXY_VERSION": v.HAProxy} {
 		if value == "" {
 			panic(fmt.Sprintf("clusters/kind/versions.env has no %s", name))
 		}

@@ -57,6 +57,19 @@ func (p *kindProfile) Down(ctx context.Context, failed bool, logf func(string, .
 	return p.cluster.Down(ctx, false)
 }
 
+// checkReferenceHAProxy: the reference router runs the HAProxy that
+// clusters/kind/versions.env pins, whichever way its image came (built
+// here, or a kit's).
+func checkReferenceHAProxy(o framework.Options, router images.RouterImage) error {
+	if o.RouterImage != "" {
+		return nil // another router: its HAProxy is its own, and reported
+	}
+	if want := kind.PinnedVersions().HAProxy; router.HAProxyVersion != want {
+		return fmt.Errorf("the reference router image %s runs HAProxy %q, clusters/kind/versions.env pins HAPROXY_VERSION=%s: rebuild it (make images) or use the kit made with this checkout", router.Ref, router.HAProxyVersion, want)
+	}
+	return nil
+}
+
 // KindUp brings up (or reuses) the hermetic cluster, loads the images into
 // it and installs the platform and the router under test.
 func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any)) (*kind.Cluster, *framework.Env, error) {
@@ -79,6 +92,9 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 	}
 	router, err := images.DescribeRouter(ctx, routerRef)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkReferenceHAProxy(o, router); err != nil {
 		return nil, nil, err
 	}
 	nodeImage, err := src.nodeImage(ctx)

@@ -1,5 +1,5 @@
 // Package haproxy turns the router's view of the cluster into an HAProxy
-// 2.6 configuration laid out as the upstream OpenShift router lays it out
+// configuration (for the HAProxy that clusters/kind/versions.env pins) laid out as the upstream OpenShift router lays it out
 // (frontends public, public_ssl, fe_sni and fe_no_sni; a backend per
 // route), and runs HAProxy with it.
 package haproxy

@@ -14,10 +14,14 @@ recipe() {
   pkgs=$(grep -v '^#' router/image/packages.txt | paste -sd, -)
   debootstrap --variant=minbase --include="$pkgs" "$DEBIAN_SUITE" "$rootfs" "$DEBIAN_MIRROR" >"$rootfs.log" 2>&1 ||
     die "debootstrap failed; see $rootfs.log"
+  local got
+  got=$(dpkg-query --admindir="$rootfs/var/lib/dpkg" -W -f='${Version}' haproxy)
+  [ "$got" = "$HAPROXY_VERSION" ] ||
+    die "the Debian mirror's $DEBIAN_SUITE has haproxy $got; clusters/kind/versions.env pins HAPROXY_VERSION=$HAPROXY_VERSION: run the suite against $got, then change the pin"
   mkdir -p "$rootfs/var/lib/haproxy/router"
   rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* "$rootfs/usr/share/doc" "$rootfs/usr/share/man" "$rootfs/usr/share/locale"
 }
-hash=$(hash_inputs router/image/packages.txt "-$DEBIAN_SUITE" "-$(declare -f recipe)")
+hash=$(hash_inputs router/image/packages.txt "-$DEBIAN_SUITE" "-$HAPROXY_VERSION" "-$(declare -f recipe)")
 tag="$IMAGE_PREFIX/router-base:$DEBIAN_SUITE-$hash"
 if image_exists "$tag"; then
   log "$tag: cached"

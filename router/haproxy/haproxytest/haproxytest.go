@@ -3,21 +3,77 @@
 package haproxytest
 
 import (
+	"bufio"
 	"net"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 )
 
 // Binary is the installed haproxy; the test fails, saying how to install
-// it, when there is none.
+// it, when there is none, and when it is not the HAProxy the reference
+// router image runs (HAPROXY_VERSION in clusters/kind/versions.env): the
+// data-plane tests hold the router to one HAProxy, not to the host's.
 func Binary(t *testing.T) string {
 	t.Helper()
+	path := ""
 	for _, p := range []string{"haproxy", "/usr/sbin/haproxy"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
+		if found, err := exec.LookPath(p); err == nil {
+			path = found
+			break
 		}
 	}
-	t.Fatal("haproxy is not installed: `make test` installs it (Debian: apt-get install haproxy)")
+	if path == "" {
+		t.Fatal("haproxy is not installed: `make test` installs it (Debian: apt-get install haproxy)")
+	}
+	out, err := exec.Command(path, "-v").Output()
+	if err != nil {
+		t.Fatalf("%s -v: %v", path, err)
+	}
+	got := ""
+	if m := banner.FindStringSubmatch(string(out)); m != nil {
+		got = m[1]
+	}
+	if want := pinned(t); got != want {
+		t.Fatalf("%s is HAProxy %q; clusters/kind/versions.env pins HAPROXY_VERSION=%s, the reference router's: install that build (Debian bookworm's haproxy), or move the pin after running the suite against %s", path, got, want, got)
+	}
+	return path
+}
+
+var banner = regexp.MustCompile(`HA-?Proxy version (\S+)`)
+
+// pinned reads HAPROXY_VERSION from the module's clusters/kind/versions.env.
+func pinned(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's directory: cannot find clusters/kind/versions.env")
+		}
+		dir = parent
+	}
+	f, err := os.Open(filepath.Join(dir, "clusters", "kind", "versions.env"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "HAPROXY_VERSION="); ok {
+			return v
+		}
+	}
+	t.Fatal("clusters/kind/versions.env has no HAPROXY_VERSION")
 	return ""
 }
 
