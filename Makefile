@@ -10,10 +10,11 @@ SHELL := /usr/bin/env bash
 export GONOSUMDB := github.com/openshift
 export GOFLAGS := -buildvcs=false
 
-# Where a run's reports go: $(ARTIFACTS) when the CI sets it (Prow
-# collects that directory and reads its junit*.xml), else reports/.
+# Where a run's outputs go: $(ARTIFACTS) when the CI sets it (Prow
+# collects that directory and reads its junit*.xml), else _output/, which
+# holds no source (reports/ is the Go package that writes them).
 ARTIFACTS ?=
-REPORTS ?= $(or $(ARTIFACTS),reports)
+REPORTS ?= $(or $(ARTIFACTS),_output)
 # Pinned versions of the hermetic profile that clean-images needs.
 pinned = $(shell sed -n 's/^$(1)=//p' clusters/kind/versions.env)
 K8S_VERSION := $(call pinned,K8S_VERSION)
@@ -162,7 +163,7 @@ smoke: docker ## run the cluster smoke checks (KEEP=1, REUSE=1 as for e2e)
 	$(GINKGO) -tags e2e --label-filter=smoke --timeout=$(GINKGO_TIMEOUT) --junit-report=junit-smoke.xml --output-dir=$(REPORTS) ./e2e -- $(E2E_ARGS)
 
 .PHONY: e2e
-e2e: docker $(if $(PREBUILD),e2e-images) ## bring up the hermetic cluster, run the conformance specs, write reports/, delete the cluster (REPEAT=N: N runs on one cluster, flakes counted)
+e2e: docker $(if $(PREBUILD),e2e-images) ## bring up the hermetic cluster, run the conformance specs, write $(REPORTS)/, delete the cluster (REPEAT=N: N runs on one cluster, flakes counted)
 	@rm -rf $(REPORTS)/failures $(REPORTS)/conformance.yaml $(REPORTS)/conformance.json $(REPORTS)/summary.md; mkdir -p $(REPORTS)
 ifeq ($(REPEAT),1)
 	@status=0; $(GINKGO_E2E) --json-report=report.json ./e2e -- $(E2E_ARGS) || status=$$?; \
@@ -179,7 +180,7 @@ else
 endif
 
 .PHONY: certify
-certify: docker ## a certification run: the whole claimed suite once, console in e2e.log, then reports/<org>-<project>-<version>.tar.gz, verified (IMPLEMENTATION_ORGANIZATION, _PROJECT, _URL, _CONTACT required)
+certify: docker ## a certification run: the whole claimed suite once, console in e2e.log, then $(REPORTS)/<org>-<project>-<version>.tar.gz, verified (IMPLEMENTATION_ORGANIZATION, _PROJECT, _URL, _CONTACT required)
 	@test -z "$(FOCUS)" || { echo "make certify runs the whole claimed suite: unset FOCUS" >&2; exit 2; }
 	@test -z "$(REUSE)" || { echo "make certify makes its own cluster: unset REUSE" >&2; exit 2; }
 	@test "$(REPEAT)" = 1 || { echo "make certify runs the suite once: unset REPEAT" >&2; exit 2; }
@@ -274,8 +275,8 @@ bench-kit: docker ## the kit's size and files, and a whole-suite run from it on 
 	@kit=$$(go run ./kit/cmd/make-kit -out $(REPORTS) -ldflags '$(LDFLAGS)'); go run ./bench/kit -kit "$$kit" -out $(REPORTS)/bench-kit
 
 .PHONY: clean
-clean: ## remove run outputs (reports/, kubeconfigs in .cache/)
-	find $(REPORTS) -mindepth 1 -maxdepth 1 ! -name '*.go' ! -name README.md ! -name cmd ! -name specs.json -exec rm -rf {} +
+clean: ## remove run outputs ($(REPORTS)/, kubeconfigs in .cache/)
+	if [ -d $(REPORTS) ]; then find $(REPORTS) -mindepth 1 -maxdepth 1 -exec rm -rf {} +; fi
 	rm -rf .cache
 
 .PHONY: clean-images

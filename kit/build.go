@@ -339,7 +339,7 @@ func CheckSums(dir string) error {
 // generated: files a run writes into the kit's directory (its reports,
 // the kubeconfig), which no checksum covers.
 func generated(rel string) bool {
-	for _, dir := range []string{"reports/", ".cache/"} {
+	for _, dir := range []string{"_output/", ".cache/"} {
 		if strings.HasPrefix(rel, dir) {
 			return true
 		}
@@ -351,7 +351,7 @@ func generated(rel string) bool {
 func readme(name string, m images.Manifest) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\nThe router conformance suite %s for a machine with Docker and nothing else.\n\n", name, reports.SuiteVersion)
-	b.WriteString("```\n./run e2e                      # the whole suite on the hermetic kind cluster (reports/)\n" +
+	b.WriteString("```\n./run e2e                      # the whole suite on the hermetic kind cluster (_output/)\n" +
 		"./run e2e -router-image IMG     # judge another router (a local image: docker load it first)\n" +
 		"./run e2e -focus 'router || hsts' -procs 2 -repeat 3 -keep ...\n" +
 		"./run certify -implementation-organization ... -implementation-project ... -implementation-url ... -implementation-contact ...\n" +

@@ -30,7 +30,7 @@ func TestSumsCatchAChangedAndAnAddedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Positive control: an untouched kit, and the files a run writes.
-	write("reports/summary.md", "a run's report")
+	write("_output/summary.md", "a run's report")
 	if err := CheckSums(dir); err != nil {
 		t.Fatalf("untouched kit refused: %v", err)
 	}

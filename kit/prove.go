@@ -80,7 +80,7 @@ func Prove(ctx context.Context, o ProveOptions) (ProveResult, error) {
 		focus = append(focus, string(f))
 	}
 	cmd := exec.CommandContext(ctx, filepath.Join(top, RunFile), "e2e",
-		"-focus", strings.Join(focus, " || "), "-reports", filepath.Join(runDir, "reports"), "-cluster-name", o.Cluster)
+		"-focus", strings.Join(focus, " || "), "-reports", filepath.Join(runDir, "_output"), "-cluster-name", o.Cluster)
 	cmd.Dir = runDir
 	cmd.Env = airGappedEnv(os.Environ(), path)
 	cmd.Stdout, cmd.Stderr = o.Stdout, o.Stderr
@@ -94,7 +94,7 @@ func Prove(ctx context.Context, o ProveOptions) (ProveResult, error) {
 	case err != nil:
 		return res, fmt.Errorf("./run e2e: %w", err)
 	}
-	data, err := os.ReadFile(filepath.Join(runDir, "reports", reports.ConformanceJSON))
+	data, err := os.ReadFile(filepath.Join(runDir, "_output", reports.ConformanceJSON))
 	if err != nil {
 		return res, fmt.Errorf("the kit's run wrote no report (exit %d): %w", res.ExitCode, err)
 	}

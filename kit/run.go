@@ -178,7 +178,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, err
 	fs.StringVar(&rf.focus, "focus", "", "a Ginkgo label expression (FOCUS), e.g. 'router || hsts'")
 	fs.IntVar(&rf.repeat, "repeat", 1, "run the suite N times on one cluster (REPEAT)")
 	fs.IntVar(&rf.flakeAttempts, "flake-attempts", 0, "run a failing spec up to N times (FLAKE_ATTEMPTS)")
-	fs.StringVar(&rf.reports, "reports", "reports", "where the reports go (REPORTS)")
+	fs.StringVar(&rf.reports, "reports", "_output", "where the reports go (REPORTS)")
 	suite := flag.NewFlagSet("suite", flag.ContinueOnError)
 	framework.RegisterFlags(suite)
 	suite.VisitAll(func(f *flag.Flag) {

@@ -22,7 +22,7 @@ import (
 )
 
 func main() {
-	out := flag.String("out", "reports/bench-e2e", "output prefix")
+	out := flag.String("out", "_output/bench-e2e", "output prefix")
 	cluster := flag.String("cluster-name", "router-conformance", "kind cluster name")
 	keep := flag.Bool("keep", false, "keep the cluster afterwards")
 	procs := flag.String("procs", "1,2,4", "the parallelism levels to measure, serial first")

@@ -5,7 +5,7 @@
 // runs the whole suite. Writes <out>.json and <out>.md. The base image
 // is saved before and loaded back after, so later builds stay warm.
 //
-//	kit -kit reports/router-conformance-kit-....tar -out reports/bench-kit
+//	kit -kit _output/router-conformance-kit-....tar -out _output/bench-kit
 package main
 
 import (
@@ -47,12 +47,12 @@ type kitFile struct {
 
 func main() {
 	tarFile := flag.String("kit", "", "the kit's tar (make kit prints it)")
-	out := flag.String("out", "reports/bench-kit", "output prefix")
+	out := flag.String("out", "_output/bench-kit", "output prefix")
 	work := flag.String("work", filepath.Join(os.TempDir(), "router-conformance-bench-kit"), "directory emptied and used")
 	base := flag.String("router-base", "", "the router's Debian base image, removed and restored around the run (default: the one the kit's router builds FROM)")
 	flag.Parse()
 	if *tarFile == "" {
-		log.Fatal("usage: kit -kit <kit.tar> [-out reports/bench-kit]")
+		log.Fatal("usage: kit -kit <kit.tar> [-out _output/bench-kit]")
 	}
 	if err := run(*tarFile, *out, *work, *base); err != nil {
 		log.Fatal(err)
@@ -122,13 +122,13 @@ func run(tarFile, out, work, base string) error {
 		return fmt.Errorf("./run load-images: exit %d: %v", code, err)
 	}
 	r.LoadSeconds = load.Seconds()
-	runTime, code, err := runKit("e2e", "-reports", filepath.Join(work, "reports"), "-cluster-name", "router-conformance-bench-kit")
+	runTime, code, err := runKit("e2e", "-reports", filepath.Join(work, "_output"), "-cluster-name", "router-conformance-bench-kit")
 	if err != nil {
 		return err
 	}
 	r.RunSeconds, r.ExitCode = runTime.Seconds(), code
 	r.TotalSeconds = r.LoadSeconds + r.RunSeconds
-	r.Verdict = string(reports.ReadResult(filepath.Join(work, "reports")))
+	r.Verdict = string(reports.ReadResult(filepath.Join(work, "_output")))
 	return write(out, r)
 }
 

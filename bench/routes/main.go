@@ -99,7 +99,7 @@ var (
 )
 
 func main() {
-	out := flag.String("out", "reports/bench-router", "output prefix")
+	out := flag.String("out", "_output/bench-router", "output prefix")
 	flags := framework.RegisterFlags(flag.CommandLine)
 	flag.Parse()
 	opts, err := flags.Options()

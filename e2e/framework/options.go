@@ -89,7 +89,7 @@ const (
 // profile with the reference router, and the documented waits.
 func DefaultOptions() Options {
 	return Options{
-		Profile: KindProfile, ClusterName: "router-conformance", RepoRoot: "..", ReportDir: "../reports",
+		Profile: KindProfile, ClusterName: "router-conformance", RepoRoot: "..", ReportDir: "../_output",
 		Timeouts: contract.DefaultTimeouts(),
 	}
 }

@@ -2,7 +2,7 @@
 // conformance image that hydrophone runs on a lab cluster, its results
 // compared spec by spec with the kind profile's (incluster.Prove).
 //
-//	e2e-incluster -kind-junit reports/junit.xml -out reports/incluster [-parallel 4] [-keep]
+//	e2e-incluster -kind-junit _output/junit.xml -out _output/incluster [-parallel 4] [-keep]
 package main
 
 import (
@@ -19,8 +19,8 @@ import (
 
 func main() {
 	var o incluster.ProveOptions
-	flag.StringVar(&o.KindJUnit, "kind-junit", "reports/junit.xml", "the kind profile's junit.xml (make e2e's) to compare with")
-	flag.StringVar(&o.OutDir, "out", "reports/incluster", "hydrophone's output directory, and the comparison's")
+	flag.StringVar(&o.KindJUnit, "kind-junit", "_output/junit.xml", "the kind profile's junit.xml (make e2e's) to compare with")
+	flag.StringVar(&o.OutDir, "out", "_output/incluster", "hydrophone's output directory, and the comparison's")
 	flag.StringVar(&o.Name, "name", "router-conformance-incluster", "the lab cluster's name")
 	flag.StringVar(&o.LDFlags, "ldflags", "", "linker flags of the suite binary (make passes the commit and dirty flag)")
 	flag.IntVar(&o.Parallel, "parallel", 4, "hydrophone --parallel: Ginkgo processes in the pod")

@@ -18,7 +18,7 @@ import (
 )
 
 func main() {
-	out := flag.String("out", "reports", "directory the kit's tar goes to")
+	out := flag.String("out", "_output", "directory the kit's tar goes to")
 	ldflags := flag.String("ldflags", "", "linker flags of the suite binary (make passes the commit and dirty flag)")
 	list := flag.Bool("list", false, "only print the images a kit carries (name, reference, ID), building what is not cached")
 	flag.Parse()

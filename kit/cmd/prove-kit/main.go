@@ -3,7 +3,7 @@
 // with go, gofmt, apt-get, apt and dpkg removed from PATH and
 // GOPROXY=off, and fails unless they all pass (kit.Prove).
 //
-//	prove-kit -kit reports/router-conformance-kit-....tar [-features router,hsts] [-work DIR]
+//	prove-kit -kit _output/router-conformance-kit-....tar [-features router,hsts] [-work DIR]
 package main
 
 import (

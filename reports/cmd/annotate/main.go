@@ -16,7 +16,7 @@ import (
 )
 
 func main() {
-	dir := flag.String("dir", "reports", "the report directory (conformance.json)")
+	dir := flag.String("dir", "_output", "the report directory (conformance.json)")
 	flag.Parse()
 	for _, line := range annotations(*dir) {
 		fmt.Println(line)

@@ -22,7 +22,7 @@ import (
 )
 
 func main() {
-	dir := flag.String("dir", "reports", "the run's report directory")
+	dir := flag.String("dir", "_output", "the run's report directory")
 	flag.Parse()
 	out, err := bundle(*dir)
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 )
 
 func main() {
-	dir := flag.String("dir", "reports", "where summary.md is and repeat.json goes")
+	dir := flag.String("dir", "_output", "where summary.md is and repeat.json goes")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: repeat-summary -dir DIR report-1.json [report-2.json ...]")

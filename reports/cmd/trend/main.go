@@ -41,7 +41,7 @@ var chartJSLicense string
 const ChartJSVersion = "4.6.1"
 
 func main() {
-	out := flag.String("o", "reports/trend.html", "the page to write")
+	out := flag.String("o", "_output/trend.html", "the page to write")
 	title := flag.String("title", "Router conformance: nightly trend", "the page's title")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: trend [-o trend.html] history.jsonl...")

@@ -1,7 +1,7 @@
 // Command verify checks a conformance bundle as a certifier would
 // (reports.VerifyBundle):
 //
-//	go run ./reports/cmd/verify reports/conformance-bundle.tar.gz
+//	go run ./reports/cmd/verify _output/conformance-bundle.tar.gz
 //
 // It prints "OK: <implementation> <version>: <result>" when every check
 // holds, else "FAIL: <reason>". Exit status: 0 for a verified passed
