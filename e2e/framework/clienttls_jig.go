@@ -1,0 +1,127 @@
+package framework
+
+import (
+	"context"
+	"crypto/tls"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	configv1 "github.com/openshift/api/config/v1"
+	operatorv1 "github.com/openshift/api/operator/v1"
+	routev1 "github.com/openshift/api/route/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/pki"
+)
+
+// ClientTLSJig is what a client-TLS spec or container shares: an
+// IngressController of its own, a namespace it serves, the edge route the
+// clients call and its echo backend, and the client certificates by name.
+type ClientTLSJig struct {
+	IC        *IngressController
+	Namespace string
+	Host      string // the edge route's, set by the container
+	Echo      *Echo  // behind Host, set by the container
+	Leaves    map[string]*pki.Leaf
+	Certs     map[string]*tls.Certificate
+	f         *Framework
+}
+
+// NewClientTLSJig gives the spec (or the Ordered container, when called
+// in BeforeAll) its own IngressController and a namespace that it serves.
+func NewClientTLSJig(ctx context.Context, f *Framework, prefix string) *ClientTLSJig {
+	ic := f.OwnIngressController(ctx)
+	return &ClientTLSJig{
+		f: f, IC: ic,
+		Namespace: f.SpecNamespaceWithLabels(ctx, prefix, ic.NamespaceLabels),
+		Leaves:    map[string]*pki.Leaf{},
+		Certs:     map[string]*tls.Certificate{},
+	}
+}
+
+// NewEdgeClientTLSJig is NewClientTLSJig with a crlserver in the namespace
+// and an echo backend behind the edge route the clients call.
+func NewEdgeClientTLSJig(ctx context.Context, f *Framework, prefix string) (*ClientTLSJig, *CRLServer) {
+	j := NewClientTLSJig(ctx, f, prefix)
+	server := f.DeployCRLServer(ctx, j.Namespace)
+	j.Echo = f.DeployEcho(ctx, j.Namespace)
+	route := f.RouteTo(j.Echo, "mtls", EchoHTTPPort)
+	route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+	j.Host = f.CreateRoute(ctx, route).Spec.Host
+	return j, server
+}
+
+// ClientSubject is the subject of the client certificate called cn.
+func ClientSubject(cn string) pki.Subject {
+	return pki.Subject{Country: "US", Organization: "Example", OrganizationalUnit: "Eng", CommonName: cn}
+}
+
+// Issue issues the client certificate name of ca.
+func (j *ClientTLSJig) Issue(name string, ca *pki.CA, window pki.Window) {
+	j.issue(name, ca, pki.ClientOptions{Subject: ClientSubject(name), Window: window})
+}
+
+// IssueNamingCRL issues the client certificate name of ca, naming the CRL
+// at crlURL as its distribution point.
+func (j *ClientTLSJig) IssueNamingCRL(name string, ca *pki.CA, crlURL string) {
+	j.issue(name, ca, pki.ClientOptions{Subject: ClientSubject(name), CRLDistributionPoint: crlURL})
+}
+
+func (j *ClientTLSJig) issue(name string, ca *pki.CA, opts pki.ClientOptions) {
+	leaf, err := ca.IssueClient(opts)
+	Expect(err).NotTo(HaveOccurred())
+	cert, err := leaf.TLSCertificate()
+	Expect(err).NotTo(HaveOccurred())
+	j.Leaves[name], j.Certs[name] = leaf, &cert
+}
+
+// Request is a request to the edge route with client's certificate.
+func (j *ClientTLSJig) Request(client string) httpclient.Request {
+	return WithCert(j.IC.HTTPS(j.Host, "/"), j.Certs[client])
+}
+
+// EventuallyServed waits until the echo backend answers the client.
+func (j *ClientTLSJig) EventuallyServed(ctx context.Context, client string) {
+	j.f.EventuallyResponds(ctx, j.Request(client), func(g Gomega, resp *httpclient.Response) { j.Echo.Served(g, resp) })
+}
+
+// ClientCAMap creates ConfigMap name in the config namespace holding the
+// CA bundle, deleted when the spec (or the container) ends; it returns
+// name.
+func (j *ClientTLSJig) ClientCAMap(ctx context.Context, name, bundle string) string {
+	cs := j.f.Clientset
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: contract.ConfigNamespace}, Data: map[string]string{contract.ClientCAKey: bundle}}
+	_, err := cs.CoreV1().ConfigMaps(contract.ConfigNamespace).Create(ctx, cm, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(func(ctx SpecContext) {
+		Expect(cs.CoreV1().ConfigMaps(contract.ConfigNamespace).Delete(ctx, name, metav1.DeleteOptions{})).To(Succeed())
+	})
+	return name
+}
+
+// RequireClientTLS sets the IngressController's clientTLS and waits for
+// the rollout.
+func (j *ClientTLSJig) RequireClientTLS(ctx context.Context, policy operatorv1.ClientCertificatePolicy, caMap string, patterns ...string) {
+	j.IC.Update(ctx, func(ic *operatorv1.IngressController) {
+		ic.Spec.ClientTLS = operatorv1.ClientTLS{ClientCertificatePolicy: policy, ClientCA: configv1.ConfigMapNameReference{Name: caMap}, AllowedSubjectPatterns: patterns}
+	})
+}
+
+// NewCRLAuthority is a CA called cn (organization Example) whose own
+// certificate names its own CRL, key on server, as its distribution
+// point: a root when parent is nil, else an intermediate of parent.
+func NewCRLAuthority(server *CRLServer, parent *pki.CA, cn, key string) *CRLAuthority {
+	opts := pki.CAOptions{Subject: pki.Subject{Organization: "Example", CommonName: cn}, CRLDistributionPoint: server.URL(key)}
+	var ca *pki.CA
+	var err error
+	if parent == nil {
+		ca, err = pki.NewRootCA(opts)
+	} else {
+		ca, err = parent.NewIntermediateCA(opts)
+	}
+	Expect(err).NotTo(HaveOccurred())
+	return &CRLAuthority{Key: key, CA: ca}
+}

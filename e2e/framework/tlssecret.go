@@ -1,0 +1,32 @@
+package framework
+
+import (
+	"crypto/x509"
+
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/router-conformance/suite/pki"
+)
+
+// NewRootCA is a new root CA called commonName, for the certificates a
+// spec serves.
+func NewRootCA(commonName string) *pki.CA {
+	ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: commonName}})
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	return ca
+}
+
+// TLSSecret is a kubernetes.io/tls Secret ns/name with a new certificate
+// of ca for hosts (its chain in tls.crt), and that certificate; it is not
+// created.
+func TLSSecret(ca *pki.CA, ns, name string, hosts ...string) (*corev1.Secret, *x509.Certificate) {
+	leaf, err := ca.IssueServer(pki.ServerOptions{Hosts: hosts})
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	return &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Type:       corev1.SecretTypeTLS,
+		Data:       map[string][]byte{corev1.TLSCertKey: leaf.ChainPEM(), corev1.TLSPrivateKeyKey: leaf.KeyPEM},
+	}, leaf.Cert
+}
