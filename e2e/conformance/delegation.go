@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"crypto/x509"
 	"net/http"
 	"time"
 
@@ -43,11 +42,11 @@ import (
 // Every IngressRoute lives in the spec's own namespaces, so the specs run
 // in parallel.
 func describeDelegation(f *framework.Framework) {
-	Describe("Delegation (IngressRoute)", framework.Needs(contract.FeatureDelegation), func() {
+	framework.DescribeFeature(contract.FeatureDelegation, func() {
 		// IngressRoute design document, section "IngressRoute CRD"
 		// (spec.virtualhost): the root names the fqdn and its aliases; a host
 		// no root claims is not served.
-		It("a root serves its fqdn and every alias; another host gets the router's no-route answer", func(ctx SpecContext) {
+		It("a root serves its fqdn and every alias; another host gets the router's no-route answer", framework.ID("delegation/root-fqdn-and-aliases"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-root")
 			backend := f.DeployEcho(ctx, ns)
 			fqdn := f.Host(ns, "www")
@@ -73,7 +72,7 @@ func describeDelegation(f *framework.Framework) {
 		// RouteMatch: Envoy's prefix match), so /foobar goes to /foo there,
 		// while the reference router matches segments. The table keeps only
 		// paths both readings send to the same route.
-		It("the most specific prefix wins whatever the list order", func(ctx SpecContext) {
+		It("the most specific prefix wins whatever the list order", framework.ID("delegation/most-specific-prefix"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-prefix")
 			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "top"), framework.EchoIn(ns, "foo"), framework.EchoIn(ns, "bar"))
 			top, foo, bar := b[0], b[1], b[2]
@@ -99,7 +98,7 @@ func describeDelegation(f *framework.Framework) {
 		// prefix to a vertex, in its own namespace or another, and the vertex
 		// on to the next; the status of each vertex names its parent and
 		// prefix (section "Reporting status", delegationStatuses).
-		It("delegates within a namespace and across namespaces, several levels deep", func(ctx SpecContext) {
+		It("delegates within a namespace and across namespaces, several levels deep", framework.ID("delegation/multi-level-chain"), func(ctx SpecContext) {
 			rootNS := f.SpecNamespace(ctx, "ir-chain-root")
 			teamNS := f.SpecNamespace(ctx, "ir-chain-team")
 			b := f.DeployEchoes(ctx, framework.EchoIn(rootNS, "echo"), framework.EchoIn(rootNS, "blog"), framework.EchoIn(teamNS, "echo"))
@@ -123,7 +122,7 @@ func describeDelegation(f *framework.Framework) {
 		// (processIngressRoutes) marks such an object invalid
 		// ("Service [%s:%d] is invalid or missing", which names no
 		// namespace).
-		It("a route reaches only services of its own namespace: a service that exists only elsewhere makes the object invalid", func(ctx SpecContext) {
+		It("a route reaches only services of its own namespace: a service that exists only elsewhere makes the object invalid", framework.ID("delegation/own-namespace-services"), func(ctx SpecContext) {
 			rootNS := f.SpecNamespace(ctx, "ir-svc-root")
 			teamNS := f.SpecNamespace(ctx, "ir-svc-team")
 			b := f.DeployEchoes(ctx, framework.EchoIn(rootNS, "private"), framework.EchoIn(teamNS, "echo"))
@@ -154,7 +153,7 @@ func describeDelegation(f *framework.Framework) {
 		// prefix %q does not match the parent's path prefix %q"; it checks
 		// service routes only, and would walk the delegate route below: the
 		// design document decides.
-		It("a vertex whose routes leave its delegated prefix is invalid, and none of its routes is served", func(ctx SpecContext) {
+		It("a vertex whose routes leave its delegated prefix is invalid, and none of its routes is served", framework.ID("delegation/outside-prefix-invalid"), func(ctx SpecContext) {
 			rootNS := f.SpecNamespace(ctx, "ir-outside-root")
 			teamNS := f.SpecNamespace(ctx, "ir-outside-team")
 			otherNS := f.SpecNamespace(ctx, "ir-outside-other")
@@ -192,7 +191,7 @@ func describeDelegation(f *framework.Framework) {
 		// effect) and "Reporting status" (orphaned, with its lastParent): a
 		// vertex no root reaches has no effect and says so; the root
 		// switching its delegation moves the traffic.
-		It("orphans have no effect until delegated to; switching a delegation moves traffic and orphans the old vertex", func(ctx SpecContext) {
+		It("orphans have no effect until delegated to; switching a delegation moves traffic and orphans the old vertex", framework.ID("delegation/orphan-then-switch"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-bluegreen")
 			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "blue"), framework.EchoIn(ns, "green"))
 			blue, green := b[0], b[1]
@@ -244,17 +243,17 @@ func describeDelegation(f *framework.Framework) {
 				f.EventuallyResponds(ctx, f.HTTP(host, "/"), backend.Served)
 				f.EventuallyResponds(ctx, f.HTTP(host, "/a"), backend.Served)
 			},
-			Entry("a vertex delegating to itself", func(ns string) []*irv1.IngressRoute {
+			Entry("a vertex delegating to itself", framework.ID("delegation/cycle-to-itself"), func(ns string) []*irv1.IngressRoute {
 				return []*irv1.IngressRoute{vertexRoute(ns, "a", delegateTo("/a", "a", ""))}
 			}, "a", func(ns string) contract.StatusDescription {
 				return contract.IngressRouteCycle(ns+"/root", ns+"/a", ns+"/a")
 			}),
-			Entry("a vertex delegating back up the chain", func(ns string) []*irv1.IngressRoute {
+			Entry("a vertex delegating back up the chain", framework.ID("delegation/cycle-up-the-chain"), func(ns string) []*irv1.IngressRoute {
 				return []*irv1.IngressRoute{vertexRoute(ns, "a", delegateTo("/a", "b", "")), vertexRoute(ns, "b", delegateTo("/a", "a", ""))}
 			}, "b", func(ns string) contract.StatusDescription {
 				return contract.IngressRouteCycle(ns+"/root", ns+"/a", ns+"/b", ns+"/a")
 			}),
-			Entry("a vertex delegating to another root", func(ns string) []*irv1.IngressRoute {
+			Entry("a vertex delegating to another root", framework.ID("delegation/delegation-to-root"), func(ns string) []*irv1.IngressRoute {
 				return []*irv1.IngressRoute{vertexRoute(ns, "a", delegateTo("/a", "other-root", "")),
 					rootRoute(ns, "other-root", "other-"+ns+".invalid", delegateTo("/", "a", ""))}
 			}, "a", func(ns string) contract.StatusDescription {
@@ -269,7 +268,7 @@ func describeDelegation(f *framework.Framework) {
 		// IngressRoute has no aliases; the design document's do not say
 		// what a conflict through one is), so a conflict through an alias is
 		// not asserted.
-		It("two roots with one fqdn are both invalid and neither is served; deleting one makes the other live", func(ctx SpecContext) {
+		It("two roots with one fqdn are both invalid and neither is served; deleting one makes the other live", framework.ID("delegation/fqdn-conflict"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-conflict")
 			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "first"), framework.EchoIn(ns, "second"))
 			first, second := b[0], b[1]
@@ -298,11 +297,12 @@ func describeDelegation(f *framework.Framework) {
 		// missing or not a kubernetes.io/tls secret with a certificate and a
 		// key ("TLS Secret [%s] not found or is malformed", naming the secret
 		// as spec.virtualhost.tls does) and serves none of it.
-		It("TLS: the root's secret is presented for its fqdn and aliases; a missing or malformed secret leaves the root unserved", func(ctx SpecContext) {
+		It("TLS: the root's secret is presented for its fqdn and aliases; a missing or malformed secret leaves the root unserved", framework.ID("delegation/tls-secret-presented"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-tls")
 			backend := f.DeployEcho(ctx, ns)
 			fqdn, alias := f.Host(ns, "secure"), f.Host(ns, "secure-alias")
-			secret, ca, cert := tlsSecret(ns, "www-tls", fqdn, alias)
+			ca := framework.NewRootCA("IngressRoute CA " + ns)
+			secret, cert := framework.TLSSecret(ca, ns, "www-tls", fqdn, alias)
 			_, err := f.Clientset.CoreV1().Secrets(ns).Create(ctx, secret, metav1.CreateOptions{})
 			Expect(err).NotTo(HaveOccurred())
 			root := rootRoute(ns, "root", fqdn, toService("/", backend.Service))
@@ -350,11 +350,12 @@ func describeDelegation(f *framework.Framework) {
 		// UpgradeHTTPS): the scheme becomes https, host, path and query
 		// stay. The design document's API has no permitInsecure, so every
 		// route redirects.
-		It("TLS: plain HTTP to a TLS root gets a 301 to https for its fqdn and aliases, path and query kept", func(ctx SpecContext) {
+		It("TLS: plain HTTP to a TLS root gets a 301 to https for its fqdn and aliases, path and query kept", framework.ID("delegation/tls-http-redirect"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-https-redirect")
 			backend := f.DeployEcho(ctx, ns)
 			fqdn, alias := f.Host(ns, "secure"), f.Host(ns, "secure-alias")
-			secret, ca, _ := tlsSecret(ns, "www-tls", fqdn, alias)
+			ca := framework.NewRootCA("IngressRoute CA " + ns)
+			secret, _ := framework.TLSSecret(ca, ns, "www-tls", fqdn, alias)
 			_, err := f.Clientset.CoreV1().Secrets(ns).Create(ctx, secret, metav1.CreateOptions{})
 			Expect(err).NotTo(HaveOccurred())
 			root := rootRoute(ns, "root", fqdn, toService("/", backend.Service))
@@ -386,7 +387,7 @@ func describeDelegation(f *framework.Framework) {
 		// internal/dag/builder.go (processIngressRoutes) skips such a route
 		// and keeps the parent valid; creating the target brings the prefix
 		// to life.
-		It("a delegation to an object that does not exist serves nothing at that prefix; creating it makes it live", func(ctx SpecContext) {
+		It("a delegation to an object that does not exist serves nothing at that prefix; creating it makes it live", framework.ID("delegation/pending-delegation"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-pending")
 			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "echo"), framework.EchoIn(ns, "later"))
 			rootBackend, later := b[0], b[1]
@@ -409,7 +410,7 @@ func describeDelegation(f *framework.Framework) {
 		// handled by more than one service". Contour v1.0.1 balances a route
 		// over all of them, evenly when no weight is set
 		// (internal/envoy/route.go, weightedClusters).
-		It("several services on one route all receive traffic", func(ctx SpecContext) {
+		It("several services on one route all receive traffic", framework.ID("delegation/several-services"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-weights")
 			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "one"), framework.EchoIn(ns, "two"))
 			one, two := b[0], b[1]
@@ -433,7 +434,7 @@ func describeDelegation(f *framework.Framework) {
 		// CRDStatus.SetStatus, which compares currentStatus and description
 		// before it updates): the router writes status only on change, so a
 		// quiet object's resourceVersion stays put.
-		It("writes status only when it changes", func(ctx SpecContext) {
+		It("writes status only when it changes", framework.ID("delegation/status-written-on-change"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-status")
 			backend := f.DeployEcho(ctx, ns)
 			host := f.Host(ns, "www")
@@ -463,7 +464,7 @@ func describeDelegation(f *framework.Framework) {
 		// delegation chains", each connected entry naming its parent and
 		// prefix. (Contour v1.0.1 writes currentStatus and description only,
 		// internal/k8s/status.go SetStatus; the document decides.)
-		It("a vertex two roots delegate to is served under both hosts and its status names both parents", func(ctx SpecContext) {
+		It("a vertex two roots delegate to is served under both hosts and its status names both parents", framework.ID("delegation/shared-vertex-two-roots"), func(ctx SpecContext) {
 			rootNS := f.SpecNamespace(ctx, "ir-shared-root")
 			siteNS := f.SpecNamespace(ctx, "ir-shared-site")
 			site := f.DeployEcho(ctx, siteNS)
@@ -520,7 +521,7 @@ func describeDelegation(f *framework.Framework) {
 				f.EventuallyIngressRouteStatus(ctx, childNS, "child", expectConnected("root", rootNS, "/app"))
 				f.EventuallyResponds(ctx, req, child.Served)
 			},
-			Entry("its TLS secret does not exist", invalidRootCase{
+			Entry("its TLS secret does not exist", framework.ID("delegation/invalid-root-missing-secret"), invalidRootCase{
 				root: func(ns, host string, delegation irv1.Route) *irv1.IngressRoute {
 					r := rootRoute(ns, "root", host, delegation)
 					r.Spec.VirtualHost.TLS = &irv1.TLS{SecretName: "www-tls"}
@@ -530,7 +531,8 @@ func describeDelegation(f *framework.Framework) {
 					return contract.IngressRouteTLSSecretNotFound(ns, "www-tls")
 				},
 				fix: func(ctx SpecContext, ns, host string) httpclient.Request {
-					secret, ca, _ := tlsSecret(ns, "www-tls", host)
+					ca := framework.NewRootCA("IngressRoute CA " + ns)
+					secret, _ := framework.TLSSecret(ca, ns, "www-tls", host)
 					_, err := f.Clientset.CoreV1().Secrets(ns).Create(ctx, secret, metav1.CreateOptions{})
 					Expect(err).NotTo(HaveOccurred())
 					req := f.HTTPS(host, "/app")
@@ -538,7 +540,7 @@ func describeDelegation(f *framework.Framework) {
 					return req
 				},
 			}),
-			Entry("a route listed after the delegation names a service its namespace does not have", invalidRootCase{
+			Entry("a route listed after the delegation names a service its namespace does not have", framework.ID("delegation/invalid-root-missing-service"), invalidRootCase{
 				root: func(ns, host string, delegation irv1.Route) *irv1.IngressRoute {
 					return rootRoute(ns, "root", host, delegation, toService("/broken", "absent"))
 				},
@@ -557,7 +559,7 @@ func describeDelegation(f *framework.Framework) {
 		// vertex takes none of its siblings, nor its parent, with it.
 		// Contour v1.0.1 processIngressRoutes marks the child through its
 		// own status writer and goes on with the parent's next route.
-		It("an invalid child leaves its valid siblings and its parent served", func(ctx SpecContext) {
+		It("an invalid child leaves its valid siblings and its parent served", framework.ID("delegation/invalid-child-isolated"), func(ctx SpecContext) {
 			rootNS := f.SpecNamespace(ctx, "ir-siblings-root")
 			teamNS := f.SpecNamespace(ctx, "ir-siblings-team")
 			b := f.DeployEchoes(ctx, framework.EchoIn(rootNS, "echo"), framework.EchoIn(teamNS, "good"), framework.EchoIn(teamNS, "bad"))
@@ -593,7 +595,7 @@ func describeDelegation(f *framework.Framework) {
 		// compares "/teamx/" with "/team/"). What serves /teamx once the
 		// vertex is valid is not asserted (see the most-specific-prefix
 		// spec).
-		It("containment is on a segment boundary: a vertex given /team that routes /teamx is invalid", func(ctx SpecContext) {
+		It("containment is on a segment boundary: a vertex given /team that routes /teamx is invalid", framework.ID("delegation/segment-boundary-containment"), func(ctx SpecContext) {
 			rootNS := f.SpecNamespace(ctx, "ir-segment-root")
 			teamNS := f.SpecNamespace(ctx, "ir-segment-team")
 			team := f.DeployEcho(ctx, teamNS)
@@ -621,7 +623,7 @@ func describeDelegation(f *framework.Framework) {
 		// changes (v1.0.1 internal/k8s/status.go, CRDStatus.SetStatus and
 		// updateNeeded). So while its parent changes elsewhere the vertex is
 		// not rewritten: its resourceVersion, and with it connectedAt, hold.
-		It("a connected vertex's status holds while its parent changes elsewhere", func(ctx SpecContext) {
+		It("a connected vertex's status holds while its parent changes elsewhere", framework.ID("delegation/connected-status-holds"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-connected")
 			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "app"), framework.EchoIn(ns, "other"))
 			app, other := b[0], b[1]
@@ -706,18 +708,4 @@ func expectConnected(parent, parentNS, prefix string) func(Gomega, irv1.Status) 
 			HaveField("ConnectedAt.Time", Not(BeZero())),
 		))))
 	}
-}
-
-// tlsSecret is a kubernetes.io/tls Secret for hosts, and the CA that
-// issued it.
-func tlsSecret(ns, name string, hosts ...string) (*corev1.Secret, *pki.CA, *x509.Certificate) {
-	ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "IngressRoute CA " + ns}})
-	Expect(err).NotTo(HaveOccurred())
-	leaf, err := ca.IssueServer(pki.ServerOptions{Hosts: hosts})
-	Expect(err).NotTo(HaveOccurred())
-	return &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Type:       corev1.SecretTypeTLS,
-		Data:       map[string][]byte{corev1.TLSCertKey: leaf.ChainPEM(), corev1.TLSPrivateKeyKey: leaf.KeyPEM},
-	}, ca, leaf.Cert
 }

@@ -30,8 +30,8 @@ type hstsCase struct {
 // passthrough or plain HTTP routes.
 // Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
 // ($hstsPattern and the backend's Strict-Transport-Security set-header).
-func describeHSTSPerRoute(f *framework.Framework) {
-	Describe("HSTS per route", framework.Needs(contract.FeatureHSTS), func() {
+func describeHSTS(f *framework.Framework) {
+	framework.DescribeFeature(contract.FeatureHSTS, func() {
 		DescribeTable("Strict-Transport-Security from the hsts_header annotation",
 			func(ctx SpecContext, c hstsCase) {
 				ns := f.SpecNamespace(ctx, "hsts")
@@ -57,23 +57,23 @@ func describeHSTSPerRoute(f *framework.Framework) {
 					}
 				})
 			},
-			Entry("edge, max-age", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=31536000", header: "max-age=31536000"}),
-			Entry("edge, includeSubDomains and preload", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=31536000;includeSubDomains;preload", header: "max-age=31536000;includeSubDomains;preload"}),
-			Entry("reencrypt", hstsCase{termination: routev1.TLSTerminationReencrypt, annotation: "max-age=600;includeSubDomains", header: "max-age=600;includeSubDomains"}),
-			Entry("directives in any case, spaces around ; and =", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "MAX-AGE = 600 ; INCLUDESUBDOMAINS", header: "MAX-AGE = 600 ; INCLUDESUBDOMAINS"}),
-			Entry("quoted max-age", hstsCase{termination: routev1.TLSTerminationEdge, annotation: `max-age="600"`, header: `max-age="600"`}),
-			Entry("directives before max-age", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "preload;max-age=600", header: "preload;max-age=600"}),
-			Entry("max-age=0 (removes the host from HSTS)", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=0", header: "max-age=0"}),
-			Entry("no max-age: no header", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "includeSubDomains;preload"}),
-			Entry("an unknown directive: no header", hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=600;always"}),
-			Entry("passthrough: never", hstsCase{termination: routev1.TLSTerminationPassthrough, annotation: "max-age=600"}),
-			Entry("plain HTTP route: never", hstsCase{annotation: "max-age=600", overHTTP: true}),
+			Entry("edge, max-age", framework.ID("hsts/edge-max-age"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=31536000", header: "max-age=31536000"}),
+			Entry("edge, includeSubDomains and preload", framework.ID("hsts/edge-all-directives"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=31536000;includeSubDomains;preload", header: "max-age=31536000;includeSubDomains;preload"}),
+			Entry("reencrypt", framework.ID("hsts/reencrypt-max-age"), hstsCase{termination: routev1.TLSTerminationReencrypt, annotation: "max-age=600;includeSubDomains", header: "max-age=600;includeSubDomains"}),
+			Entry("directives in any case, spaces around ; and =", framework.ID("hsts/case-and-spaces-kept"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: "MAX-AGE = 600 ; INCLUDESUBDOMAINS", header: "MAX-AGE = 600 ; INCLUDESUBDOMAINS"}),
+			Entry("quoted max-age", framework.ID("hsts/quoted-max-age"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: `max-age="600"`, header: `max-age="600"`}),
+			Entry("directives before max-age", framework.ID("hsts/directives-before-max-age"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: "preload;max-age=600", header: "preload;max-age=600"}),
+			Entry("max-age=0 (removes the host from HSTS)", framework.ID("hsts/max-age-zero"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=0", header: "max-age=0"}),
+			Entry("no max-age: no header", framework.ID("hsts/no-max-age-no-header"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: "includeSubDomains;preload"}),
+			Entry("an unknown directive: no header", framework.ID("hsts/unknown-directive-no-header"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=600;always"}),
+			Entry("passthrough: never", framework.ID("hsts/passthrough-never"), hstsCase{termination: routev1.TLSTerminationPassthrough, annotation: "max-age=600"}),
+			Entry("plain HTTP route: never", framework.ID("hsts/plain-http-never"), hstsCase{annotation: "max-age=600", overHTTP: true}),
 			// Upstream sends it over HTTP too: plain HTTP reaches the same
 			// backend and its set-header has no ssl_fc condition
 			// (openshift/router images/router/haproxy/conf/haproxy-config.template,
 			// the edge/reencrypt backend; pkg/router/template/util/haproxy/map_entry.go).
-			Entry("edge with Allow, over HTTP: sent as over HTTPS", hstsCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, annotation: "max-age=600", overHTTP: true, header: "max-age=600"}),
-			Entry("edge with Allow, over HTTPS", hstsCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, annotation: "max-age=600", header: "max-age=600"}),
+			Entry("edge with Allow, over HTTP: sent as over HTTPS", framework.ID("hsts/edge-allow-over-http"), hstsCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, annotation: "max-age=600", overHTTP: true, header: "max-age=600"}),
+			Entry("edge with Allow, over HTTPS", framework.ID("hsts/edge-allow-over-https"), hstsCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, annotation: "max-age=600", header: "max-age=600"}),
 		)
 	})
 }

@@ -84,11 +84,11 @@ func edgeRouteWithHSTS(f *framework.Framework, backend *framework.Echo, name, hs
 // The cluster has one Ingress, but every spec's
 // policies select its own namespace only (inNamespace), so the specs run
 // in parallel.
-func describeRequiredHSTSPolicies(f *framework.Framework) {
+func describeHSTSPolicy(f *framework.Framework) {
 	// Every spec adds policies to the cluster's Ingress config (scoped to
 	// its own namespace, removed when it ends): Disruptive on a cluster
 	// the suite did not make.
-	Describe("Required HSTS policies", framework.Needs(contract.FeatureHSTSPolicy), framework.Disruptive, func() {
+	framework.DescribeFeature(contract.FeatureHSTSPolicy, framework.Disruptive, func() {
 		DescribeTable("route admission", framework.JudgesPlatform,
 			func(ctx SpecContext, c policyCase) {
 				ns := f.SpecNamespaceWithLabels(ctx, "hsts-policy", c.nsLabels)
@@ -111,48 +111,48 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 				f.CreateRoute(ctx, f.RouteTo(backend, "control", framework.EchoHTTPPort))
 				f.EventuallyRouteRefused(ctx, route, *c.refusal)
 			},
-			Entry("max-age inside the range", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1000")}),
-			Entry("max-age above the range", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1001"), refusal: refused(contract.HSTSMaxAgeGreater(1000))}),
-			Entry("max-age below the range", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationReencrypt, annotation: annotation("max-age=99"), refusal: refused(contract.HSTSMaxAgeLess(100))}),
-			Entry("no annotation in a required domain", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, refusal: refused(contract.HSTSMaxAgeMissingOrWrong)}),
+			Entry("max-age inside the range", framework.ID("hsts-policy/max-age-in-range"), policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1000")}),
+			Entry("max-age above the range", framework.ID("hsts-policy/max-age-above-range"), policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1001"), refusal: refused(contract.HSTSMaxAgeGreater(1000))}),
+			Entry("max-age below the range", framework.ID("hsts-policy/max-age-below-range"), policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationReencrypt, annotation: annotation("max-age=99"), refusal: refused(contract.HSTSMaxAgeLess(100))}),
+			Entry("no annotation in a required domain", framework.ID("hsts-policy/missing-annotation"), policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, refusal: refused(contract.HSTSMaxAgeMissingOrWrong)}),
 			// The HSTS admission enhancement's section "Continue to enable HSTS
 			// per-route" accepts a quoted max-age (the router template's
 			// $hstsPattern, which the router follows); the admission code of its
 			// section "Provide HSTS verification per-domain" reads
 			// max-age=<digits> only (maxAgeRegExp), so admission refuses it. We
 			// follow the code.
-			Entry(`a quoted max-age (the code, not the prose)`, policyCase{policies: wildcard(nil), termination: routev1.TLSTerminationEdge, annotation: annotation(`max-age="500"`), refusal: refused(contract.HSTSMaxAgeMissingOrWrong)}),
-			Entry("a wildcard pattern matches across dots (filepath.Match)", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), subdomain: "deep.", termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired)}),
-			Entry("an exact pattern for another host does not apply", policyCase{policies: func(domain string) []configv1.RequiredHSTSPolicy {
+			Entry(`a quoted max-age (the code, not the prose)`, framework.ID("hsts-policy/quoted-max-age-refused"), policyCase{policies: wildcard(nil), termination: routev1.TLSTerminationEdge, annotation: annotation(`max-age="500"`), refusal: refused(contract.HSTSMaxAgeMissingOrWrong)}),
+			Entry("a wildcard pattern matches across dots (filepath.Match)", framework.ID("hsts-policy/wildcard-across-dots"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), subdomain: "deep.", termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired)}),
+			Entry("an exact pattern for another host does not apply", framework.ID("hsts-policy/exact-pattern-other-host"), policyCase{policies: func(domain string) []configv1.RequiredHSTSPolicy {
 				return []configv1.RequiredHSTSPolicy{{DomainPatterns: []string{"exact." + domain}, PreloadPolicy: configv1.RequirePreloadPolicy}}
 			}, termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1")}),
-			Entry("RequirePreload met", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;preload")}),
-			Entry("RequirePreload unmet", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired)}),
-			Entry("RequireNoPreload", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequireNoPreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;preload"), refusal: refused(contract.HSTSPreloadForbidden)}),
-			Entry("RequireIncludeSubDomains", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.IncludeSubDomainsPolicy = configv1.RequireIncludeSubDomains }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSIncludeSubDomainsReq)}),
-			Entry("RequireNoIncludeSubDomains", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.IncludeSubDomainsPolicy = configv1.RequireNoIncludeSubDomains }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;includeSubDomains"), refusal: refused(contract.HSTSIncludeSubDomainsFor)}),
-			Entry("NoOpinion allows either", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
+			Entry("RequirePreload met", framework.ID("hsts-policy/require-preload-met"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;preload")}),
+			Entry("RequirePreload unmet", framework.ID("hsts-policy/require-preload-unmet"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired)}),
+			Entry("RequireNoPreload", framework.ID("hsts-policy/require-no-preload"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequireNoPreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;preload"), refusal: refused(contract.HSTSPreloadForbidden)}),
+			Entry("RequireIncludeSubDomains", framework.ID("hsts-policy/require-include-subdomains"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.IncludeSubDomainsPolicy = configv1.RequireIncludeSubDomains }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSIncludeSubDomainsReq)}),
+			Entry("RequireNoIncludeSubDomains", framework.ID("hsts-policy/require-no-include-subdomains"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.IncludeSubDomainsPolicy = configv1.RequireNoIncludeSubDomains }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;includeSubDomains"), refusal: refused(contract.HSTSIncludeSubDomainsFor)}),
+			Entry("NoOpinion allows either", framework.ID("hsts-policy/no-opinion-allows-either"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
 				p.PreloadPolicy, p.IncludeSubDomainsPolicy = configv1.NoOpinionPreloadPolicy, configv1.NoOpinionIncludeSubDomains
 			}), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;includeSubDomains;preload")}),
-			Entry("namespaceSelector matches", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
+			Entry("namespaceSelector matches", framework.ID("hsts-policy/namespace-selector-matches"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
 				p.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"hsts": "strict"}}
 				p.PreloadPolicy = configv1.RequirePreloadPolicy
 			}), nsLabels: map[string]string{"hsts": "strict"}, termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired)}),
-			Entry("namespaceSelector does not match", policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
+			Entry("namespaceSelector does not match", framework.ID("hsts-policy/namespace-selector-no-match"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
 				p.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"hsts": "strict"}}
 				p.PreloadPolicy = configv1.RequirePreloadPolicy
 			}), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1")}),
-			Entry("the first matching policy decides", policyCase{policies: func(domain string) []configv1.RequiredHSTSPolicy {
+			Entry("the first matching policy decides", framework.ID("hsts-policy/first-match-decides"), policyCase{policies: func(domain string) []configv1.RequiredHSTSPolicy {
 				return []configv1.RequiredHSTSPolicy{
 					{DomainPatterns: []string{"*." + domain}, PreloadPolicy: configv1.NoOpinionPreloadPolicy},
 					{DomainPatterns: []string{"*." + domain}, PreloadPolicy: configv1.RequirePreloadPolicy},
 				}
 			}, termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1")}),
-			Entry("passthrough routes are not checked", policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationPassthrough, annotation: annotation("max-age=5000")}),
-			Entry("plain HTTP routes are not checked", policyCase{policies: wildcard(maxAge(100, 1000)), annotation: annotation("max-age=5000")}),
+			Entry("passthrough routes are not checked", framework.ID("hsts-policy/passthrough-unchecked"), policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationPassthrough, annotation: annotation("max-age=5000")}),
+			Entry("plain HTTP routes are not checked", framework.ID("hsts-policy/plain-http-unchecked"), policyCase{policies: wildcard(maxAge(100, 1000)), annotation: annotation("max-age=5000")}),
 		)
 
-		It("checks an update only when it changes the annotation, and leaves admitted routes serving", framework.JudgesPlatform, func(ctx SpecContext) {
+		It("checks an update only when it changes the annotation, and leaves admitted routes serving", framework.ID("hsts-policy/update-checked-on-change"), framework.JudgesPlatform, func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "hsts-policy-update")
 			backend := f.DeployEcho(ctx, ns)
 			route := edgeRouteWithHSTS(f, backend, "r", "max-age=5000")
@@ -187,7 +187,7 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 		// As cluster-ingress-operator test/e2e/hsts_policy_test.go
 		// (TestHstsPolicyWorks) sets it: the directives are required, max-age
 		// 0..99999; the admitted value reaches the client verbatim.
-		It("admits max-age=0 with the required directives and sends it verbatim, and refuses a max-age over the largest", framework.JudgesPlatform, func(ctx SpecContext) {
+		It("admits max-age=0 with the required directives and sends it verbatim, and refuses a max-age over the largest", framework.ID("hsts-policy/max-age-zero-verbatim"), framework.JudgesPlatform, func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "hsts-policy-works")
 			backend := f.DeployEcho(ctx, ns)
 			f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, []configv1.RequiredHSTSPolicy{{
@@ -206,7 +206,7 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 
 		// Upstream parses max-age as a 32-bit integer and refuses with the
 		// parser's own error (requiredrouteannotations/admission.go, hstsConfigFromRoute).
-		It("refuses a max-age beyond a 32-bit integer", framework.JudgesPlatform, func(ctx SpecContext) {
+		It("refuses a max-age beyond a 32-bit integer", framework.ID("hsts-policy/max-age-over-int32"), framework.JudgesPlatform, func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "hsts-policy-int32")
 			backend := f.ServiceWithoutPods(ctx, ns) // admission only
 			f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, wildcard(nil)(f.Domain)))
@@ -215,7 +215,7 @@ func describeRequiredHSTSPolicies(f *framework.Framework) {
 			f.EventuallyRouteRefused(ctx, edgeRouteWithHSTS(f, backend, "over", "max-age=2147483648"), contract.HSTSMaxAgeOutOfRange("2147483648"))
 		})
 
-		It("matches the domain patterns against the hosts in the route's status too", framework.JudgesPlatform, func(ctx SpecContext) {
+		It("matches the domain patterns against the hosts in the route's status too", framework.ID("hsts-policy/status-hosts-matched"), framework.JudgesPlatform, func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "hsts-policy-status")
 			backend := f.ServiceWithoutPods(ctx, ns) // admission only
 			statusHost := "r." + ns + ".status-only." + f.Domain

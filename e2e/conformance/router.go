@@ -1,13 +1,12 @@
 package conformance
 
 import (
+	"net/http"
+	"strings"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	configv1 "github.com/openshift/api/config/v1"
-	operatorv1 "github.com/openshift/api/operator/v1"
 	routev1 "github.com/openshift/api/route/v1"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
@@ -15,12 +14,12 @@ import (
 	"github.com/router-conformance/suite/pki"
 )
 
-// The router under test serves routes of every termination and applies an
-// IngressController change.
+// The router under test serves routes of every termination, and plain
+// HTTP to a TLS route as its insecureEdgeTerminationPolicy says.
 // Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
 // (frontends public, public_ssl, fe_sni, fe_no_sni; the route backends).
 func describeRouter(f *framework.Framework) {
-	Describe("Router", framework.Needs(contract.FeatureRouter), func() {
+	framework.DescribeFeature(contract.FeatureRouter, func() {
 		DescribeTable("serves a route of each termination through the 127.0.0.1 port mappings",
 			func(ctx SpecContext, termination routev1.TLSTerminationType, https bool, wantListener string) {
 				ns := f.SpecNamespace(ctx, "router-termination")
@@ -51,157 +50,177 @@ func describeRouter(f *framework.Framework) {
 					}
 				})
 			},
-			Entry("insecure (plain HTTP)", routev1.TLSTerminationType(""), false, "http"),
-			Entry("edge", routev1.TLSTerminationEdge, true, "http"),
-			Entry("reencrypt (backend verified with destinationCACertificate)", routev1.TLSTerminationReencrypt, true, "https"),
-			Entry("passthrough", routev1.TLSTerminationPassthrough, true, "https"),
+			Entry("insecure (plain HTTP)", framework.ID("router/insecure-served"), routev1.TLSTerminationType(""), false, "http"),
+			Entry("edge", framework.ID("router/edge-served"), routev1.TLSTerminationEdge, true, "http"),
+			Entry("reencrypt (backend verified with destinationCACertificate)", framework.ID("router/reencrypt-served"), routev1.TLSTerminationReencrypt, true, "https"),
+			Entry("passthrough", framework.ID("router/passthrough-served"), routev1.TLSTerminationPassthrough, true, "https"),
 		)
 
-	})
-
-	// A clientTLS change belongs to the client-tls feature (a router that
-	// does not claim it skips it); it checks the same served route.
-	Describe("Router with an IngressController clientTLS change", framework.Needs(contract.FeatureClientTLS), func() {
-		It("applies it", f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
-			own := f.OwnIngressController(ctx)
-			ns := f.SpecNamespaceWithLabels(ctx, "router-clienttls", own.NamespaceLabels)
-			host := f.Host(ns, "edge")
-			backend := f.DeployEcho(ctx, ns)
-			route := f.RouteTo(backend, "edge", framework.EchoHTTPPort)
-			route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
-			f.CreateRoute(ctx, route)
-
-			By("before the change a client without a certificate is served")
-			f.EventuallyResponds(ctx, own.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
-				backend.Served(g, resp)
-			})
-
-			ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "clientTLS CA " + ns}})
-			Expect(err).NotTo(HaveOccurred())
-			leaf, err := ca.IssueClient(pki.ClientOptions{Subject: pki.Subject{Organization: "Example", CommonName: "client"}})
-			Expect(err).NotTo(HaveOccurred())
-			cert, err := leaf.TLSCertificate()
-			Expect(err).NotTo(HaveOccurred())
-			caMap := &corev1.ConfigMap{
-				ObjectMeta: metav1.ObjectMeta{Name: "client-ca-" + ns, Namespace: contract.ConfigNamespace},
-				Data:       map[string]string{contract.ClientCAKey: string(ca.CertPEM)},
-			}
-			_, err = f.Clientset.CoreV1().ConfigMaps(contract.ConfigNamespace).Create(ctx, caMap, metav1.CreateOptions{})
-			Expect(err).NotTo(HaveOccurred())
-			DeferCleanup(func(ctx SpecContext) {
-				Expect(f.Clientset.CoreV1().ConfigMaps(contract.ConfigNamespace).Delete(ctx, caMap.Name, metav1.DeleteOptions{})).To(Succeed())
-			})
-
-			By("clientTLS Required: no certificate is refused, a valid one served")
-			own.Update(ctx, func(ic *operatorv1.IngressController) {
-				ic.Spec.ClientTLS = operatorv1.ClientTLS{
-					ClientCertificatePolicy: operatorv1.ClientCertificatePolicyRequired,
-					ClientCA:                configv1.ConfigMapNameReference{Name: caMap.Name},
-				}
-			})
-			f.EventuallyRefused(ctx, own.HTTPS(host, "/"), "certificate required")
-			f.EventuallyResponds(ctx, framework.WithCert(own.HTTPS(host, "/"), &cert), func(g Gomega, resp *httpclient.Response) {
-				backend.Served(g, resp)
-			})
-		})
+		describeInsecureEdgeTermination(f)
 	})
 }
 
-// Sharding: IngressControllers with a namespaceSelector, each on its own
-// ports, as cluster-ingress-operator deploys them.
-func describeSharding(f *framework.Framework) {
-	Describe("IngressController sharding", framework.Needs(contract.FeatureSharding), func() {
-		// cluster-ingress-operator test/e2e/router_status_test.go
-		// (TestIngressControllerNamespaceSelectorUpdateShouldClearRouteStatus
-		// arranges it: a private IngressController with a namespaceSelector,
-		// a namespace it selects and one it does not): a shard serves the
-		// namespaces its selector picks, the default serves every namespace
-		// (openshift/router NAMESPACE_LABELS).
-		It("a sharded IngressController serves only the namespaces it selects; the default serves them all", func(ctx SpecContext) {
-			shard := f.OwnIngressController(ctx)
-			if shard.Name == contract.DefaultIngressController {
-				Skip("this profile cannot reach a new IngressController's ports")
-			}
-			inside := f.SpecNamespaceWithLabels(ctx, "shard-inside", shard.NamespaceLabels)
-			outside := f.SpecNamespace(ctx, "shard-outside")
-			b := f.DeployEchoes(ctx, framework.EchoIn(inside, "echo"), framework.EchoIn(outside, "echo"))
-			in, out := b[0], b[1]
-			inRoute := f.CreateRoute(ctx, f.RouteTo(in, "inside", framework.EchoHTTPPort))
-			outRoute := f.CreateRoute(ctx, f.RouteTo(out, "outside", framework.EchoHTTPPort))
-
-			By("positive control: the shard serves the route of its namespace")
-			f.EventuallyResponds(ctx, shard.HTTP(inRoute.Spec.Host, "/"), in.Served)
-			By("the shard does not serve a route outside its selector")
-			f.EventuallyResponds(ctx, shard.HTTP(outRoute.Spec.Host, "/"), framework.NotServed)
-			By("the default serves both")
-			f.EventuallyResponds(ctx, f.HTTP(outRoute.Spec.Host, "/"), out.Served)
-			f.EventuallyResponds(ctx, f.HTTP(inRoute.Spec.Host, "/"), in.Served)
-		})
-
-		// cluster-ingress-operator test/e2e/router_status_test.go,
-		// TestIngressControllerNamespaceSelectorUpdateShouldClearRouteStatus
-		// and TestIngressControllerRouteSelectorUpdateShouldClearRouteStatus:
-		// a router cannot take back its status entry from a route it stops
-		// selecting, so the operator clears it once the change has rolled
-		// out (pkg/operator/controller/ingress/router_status.go). Status
-		// only, as upstream's tests check it: the routes need no backend.
-		// The clearing is the ingress operator's (on kind, the reference
-		// operator's): the spec judges the platform.
-		DescribeTable("a selector change clears the shard's status entry from the routes it no longer selects; the routes it now selects are admitted", framework.JudgesPlatform,
-			func(ctx SpecContext, change selectorChange) {
-				shard := f.OwnIngressController(ctx)
-				if shard.Name == contract.DefaultIngressController {
-					Skip("this profile cannot reach a new IngressController's ports")
-				}
-				next := map[string]string{"router-conformance/next-shard": shard.Name}
-				newNSLabels := shard.NamespaceLabels
-				if change == namespaceSelectorChange {
-					newNSLabels = next
-				}
-				oldNS, newNS := f.SpecNamespaceWithLabels(ctx, "shard-old", shard.NamespaceLabels), f.SpecNamespaceWithLabels(ctx, "shard-new", newNSLabels)
-				if change == routeSelectorChange {
-					By("the shard selects the routes labelled as the old one")
-					shard.Update(ctx, func(ic *operatorv1.IngressController) {
-						ic.Spec.RouteSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"router-conformance/route": "old"}}
-					})
-				}
-				routeIn := func(ns, label string) *routev1.Route {
-					r := f.RouteTo(f.ServiceWithoutPods(ctx, ns), "r", framework.EchoHTTPPort)
-					r.Labels = map[string]string{"router-conformance/route": label}
-					return f.CreateRoute(ctx, r)
-				}
-				oldRoute, newRoute := routeIn(oldNS, "old"), routeIn(newNS, "new")
-				admitted := func(r *routev1.Route, want corev1.ConditionStatus) {
-					f.EventuallyRoute(ctx, r, func(g Gomega, live *routev1.Route) {
-						g.Expect(framework.AdmittedBy(live, shard.Name)).To(Equal(want), "entry of router %s on route %s/%s: %+v", shard.Name, r.Namespace, r.Name, live.Status.Ingress)
-						g.Expect(framework.Admitted(live)).To(Equal(corev1.ConditionTrue), "the default router's entry stays")
-					})
-				}
-				By("positive control: the shard admits the route it selects, and has no entry on the other")
-				admitted(oldRoute, corev1.ConditionTrue)
-				admitted(newRoute, corev1.ConditionUnknown)
-
-				shard.Update(ctx, func(ic *operatorv1.IngressController) {
-					if change == namespaceSelectorChange {
-						ic.Spec.NamespaceSelector = &metav1.LabelSelector{MatchLabels: next}
-					} else {
-						ic.Spec.RouteSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"router-conformance/route": "new"}}
-					}
-				})
-				By("the route no longer selected loses the shard's entry; the newly selected one is admitted")
-				admitted(oldRoute, corev1.ConditionUnknown)
-				admitted(newRoute, corev1.ConditionTrue)
-			},
-			Entry("namespaceSelector", namespaceSelectorChange),
-			Entry("routeSelector", routeSelectorChange),
-		)
-	})
-}
-
-// selectorChange is which selector of a shard a spec changes.
-type selectorChange string
+// insecureOutcome is what plain HTTP to a TLS route gets.
+type insecureOutcome string
 
 const (
-	namespaceSelectorChange selectorChange = "namespaceSelector"
-	routeSelectorChange     selectorChange = "routeSelector"
+	// insecureNotServed: the router's no-route answer (upstream's
+	// openshift_default backend: 503, error-page-503.http).
+	insecureNotServed insecureOutcome = "not served"
+	// insecureServed: the route's own backend, as over TLS.
+	insecureServed insecureOutcome = "served"
+	// insecureRedirected: 302 to https://<host><path>[?query].
+	insecureRedirected insecureOutcome = "redirected"
 )
+
+// insecureCase is one route and one plain HTTP request to it. requestHost
+// changes the Host header sent over HTTP ("" keeps the route's host);
+// listener is the echo backend's port that answers over TLS and, with
+// Allow, over HTTP (reencrypt reaches the backend over TLS either way).
+type insecureCase struct {
+	termination routev1.TLSTerminationType
+	policy      routev1.InsecureEdgeTerminationPolicyType
+	path        string // sent over HTTP, query included
+	requestHost func(host string) string
+	want        insecureOutcome
+	listener    string
+}
+
+// Plain HTTP to an edge, reencrypt or passthrough route, by
+// spec.tls.insecureEdgeTerminationPolicy.
+// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template,
+// frontend public: Host lowercased first, then `acl secure_redirect
+// base,map_reg_int(os_route_http_redirect.map) -m bool` and `http-request
+// redirect location https://%[req.hdr(host),regsub(:[0-9]+$,,)]%[url] code
+// 302 if secure_redirect` (host without port, path and query kept), then
+// `use_backend %[base,map_reg(os_http_be.map)]`, else `default_backend
+// openshift_default` (no server: 503, error-page-503.http). The maps come
+// from pkg/router/template/util/haproxy/map_entry.go:
+// generateHttpRedirectMapEntry gives every route with a host an entry, 1
+// for Redirect (passthrough included) and 0 otherwise;
+// generateHttpMapEntry puts only plain routes, and edge or reencrypt routes
+// with Allow, into os_http_be.map (their be_edge_http / be_secure backend,
+// the same as over TLS). generateHAProxyMap sorts each map with
+// SortMapPaths (reverse order: a host's longer path first), so the most
+// specific route's entry decides.
+func describeInsecureEdgeTermination(f *framework.Framework) {
+	Describe("Route insecureEdgeTerminationPolicy", func() {
+		DescribeTable("plain HTTP to a TLS route",
+			func(ctx SpecContext, c insecureCase) {
+				ns := f.SpecNamespace(ctx, "insecure-edge")
+				name := "r"
+				host := f.Host(ns, name)
+				backend := f.DeployEcho(ctx, ns, host) // host: the passthrough client verifies the backend's certificate
+				f.CreateRoute(ctx, f.TerminatedRouteTo(backend, name, c.termination, c.policy))
+
+				By("positive control: the route is served over HTTPS")
+				secure := f.HTTPS(host, "/secure")
+				if c.termination == routev1.TLSTerminationPassthrough {
+					secure.RootCAs = pki.Pool(backend.CA)
+				}
+				f.EventuallyResponds(ctx, secure, func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					g.Expect(resp.Echo.Listener).To(Equal(c.listener))
+					g.Expect(resp.Echo.Path).To(Equal("/secure"))
+				})
+
+				By("plain HTTP: " + string(c.want))
+				reqHost := host
+				if c.requestHost != nil {
+					reqHost = c.requestHost(host)
+				}
+				path, query, _ := strings.Cut(c.path, "?")
+				f.EventuallyResponds(ctx, f.HTTP(reqHost, c.path), func(g Gomega, resp *httpclient.Response) {
+					switch c.want {
+					case insecureNotServed:
+						framework.NotServed(g, resp)
+					case insecureServed:
+						backend.Served(g, resp)
+						g.Expect(resp.Echo.Listener).To(Equal(c.listener), "the route's backend, as over TLS")
+						g.Expect(resp.Echo.Host).To(Equal(host))
+						g.Expect(resp.Echo.Path).To(Equal(path))
+						g.Expect(resp.Echo.Query).To(Equal(query))
+					case insecureRedirected:
+						// httpclient never follows a redirect: this is the
+						// router's own answer, which no backend saw.
+						g.Expect(resp.Status).To(Equal(http.StatusFound), "body: %s", resp.Body)
+						g.Expect(resp.Echo).To(BeNil(), "a backend answered: %+v", resp.Echo)
+						g.Expect(resp.Header.Values("Location")).To(Equal([]string{"https://" + host + c.path}))
+					}
+				})
+			},
+			// No policy is None (map_entry.go: 0 in the redirect map, no
+			// os_http_be.map entry).
+			Entry("edge, no policy: not served over HTTP", framework.ID("router/edge-no-policy-over-http"), insecureCase{termination: routev1.TLSTerminationEdge, path: "/p", want: insecureNotServed, listener: "http"}),
+			Entry("edge, None: not served over HTTP", framework.ID("router/edge-none-over-http"), insecureCase{termination: routev1.TLSTerminationEdge, policy: routev1.InsecureEdgeTerminationPolicyNone, path: "/p", want: insecureNotServed, listener: "http"}),
+			Entry("edge, Allow: served over HTTP by the route's backend", framework.ID("router/edge-allow-over-http"), insecureCase{termination: routev1.TLSTerminationEdge, policy: routev1.InsecureEdgeTerminationPolicyAllow, path: "/p?q=1", want: insecureServed, listener: "http"}),
+			Entry("edge, Redirect: 302 to https, path and query kept", framework.ID("router/edge-redirect-over-http"), insecureCase{termination: routev1.TLSTerminationEdge, policy: routev1.InsecureEdgeTerminationPolicyRedirect, path: "/p/q?x=1&y=2", want: insecureRedirected, listener: "http"}),
+			// Host is lowercased before the redirect and regsub drops the port.
+			Entry("edge, Redirect: Location has the Host lowercased, without its port", framework.ID("router/edge-redirect-location-host"), insecureCase{termination: routev1.TLSTerminationEdge, policy: routev1.InsecureEdgeTerminationPolicyRedirect, path: "/p?q=1",
+				requestHost: func(h string) string { return strings.ToUpper(h) + ":8080" }, want: insecureRedirected, listener: "http"}),
+			Entry("reencrypt, None: not served over HTTP", framework.ID("router/reencrypt-none-over-http"), insecureCase{termination: routev1.TLSTerminationReencrypt, policy: routev1.InsecureEdgeTerminationPolicyNone, path: "/p", want: insecureNotServed, listener: "https"}),
+			// be_secure from os_http_be.map: reencrypted to the backend over HTTP too.
+			Entry("reencrypt, Allow: served over HTTP by the route's backend, reencrypted", framework.ID("router/reencrypt-allow-over-http"), insecureCase{termination: routev1.TLSTerminationReencrypt, policy: routev1.InsecureEdgeTerminationPolicyAllow, path: "/p?q=1", want: insecureServed, listener: "https"}),
+			Entry("reencrypt, Redirect: 302 to https, path and query kept", framework.ID("router/reencrypt-redirect-over-http"), insecureCase{termination: routev1.TLSTerminationReencrypt, policy: routev1.InsecureEdgeTerminationPolicyRedirect, path: "/p/q?x=1", want: insecureRedirected, listener: "https"}),
+			// Passthrough takes None or Redirect only (library-go
+			// validateInsecureEdgeTerminationPolicy refuses Allow).
+			Entry("passthrough, None: not served over HTTP", framework.ID("router/passthrough-none-over-http"), insecureCase{termination: routev1.TLSTerminationPassthrough, policy: routev1.InsecureEdgeTerminationPolicyNone, path: "/p", want: insecureNotServed, listener: "https"}),
+			Entry("passthrough, Redirect: 302 to https, path and query kept", framework.ID("router/passthrough-redirect-over-http"), insecureCase{termination: routev1.TLSTerminationPassthrough, policy: routev1.InsecureEdgeTerminationPolicyRedirect, path: "/p/q?x=1", want: insecureRedirected, listener: "https"}),
+		)
+
+		// Two edge routes on one host: the one without a path and the one
+		// at /sub. Every route has an os_route_http_redirect.map entry
+		// and the most specific matching one decides, so a route at a path
+		// keeps its own policy under its host's route.
+		DescribeTable("the most specific route's policy decides over plain HTTP",
+			func(ctx SpecContext, hostPolicy, subPolicy routev1.InsecureEdgeTerminationPolicyType, underSub, elsewhere insecureOutcome) {
+				ns := f.SpecNamespace(ctx, "insecure-edge-paths")
+				host := f.Host(ns, "r")
+				backend := f.DeployEcho(ctx, ns)
+				for _, r := range []struct {
+					name, path string
+					policy     routev1.InsecureEdgeTerminationPolicyType
+				}{{"host", "", hostPolicy}, {"sub", "/sub", subPolicy}} {
+					route := f.RouteTo(backend, r.name, framework.EchoHTTPPort)
+					route.Spec.Host, route.Spec.Path = host, r.path
+					route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge, InsecureEdgeTerminationPolicy: r.policy}
+					f.CreateRoute(ctx, route)
+				}
+
+				By("positive control: both routes are served over HTTPS")
+				for _, p := range []string{"/sub/x", "/other"} {
+					f.EventuallyResponds(ctx, f.HTTPS(host, p), func(g Gomega, resp *httpclient.Response) {
+						backend.Served(g, resp)
+						g.Expect(resp.Echo.Path).To(Equal(p))
+					})
+				}
+
+				for _, c := range []struct {
+					path string
+					want insecureOutcome
+				}{{"/sub/x", underSub}, {"/other", elsewhere}} {
+					By("plain HTTP to " + c.path + ": " + string(c.want))
+					f.EventuallyResponds(ctx, f.HTTP(host, c.path), func(g Gomega, resp *httpclient.Response) {
+						switch c.want {
+						case insecureNotServed:
+							framework.NotServed(g, resp)
+						case insecureServed:
+							backend.Served(g, resp)
+							g.Expect(resp.Echo.Path).To(Equal(c.path))
+						case insecureRedirected:
+							g.Expect(resp.Status).To(Equal(http.StatusFound), "body: %s", resp.Body)
+							g.Expect(resp.Echo).To(BeNil(), "a backend answered: %+v", resp.Echo)
+							g.Expect(resp.Header.Values("Location")).To(Equal([]string{"https://" + host + c.path}))
+						}
+					})
+				}
+			},
+			Entry("host Redirect, /sub Allow: /sub is served, the rest redirected", framework.ID("router/path-allow-under-redirect"),
+				routev1.InsecureEdgeTerminationPolicyRedirect, routev1.InsecureEdgeTerminationPolicyAllow, insecureServed, insecureRedirected),
+			Entry("host Redirect, /sub None: /sub is not served, the rest redirected", framework.ID("router/path-none-under-redirect"),
+				routev1.InsecureEdgeTerminationPolicyRedirect, routev1.InsecureEdgeTerminationPolicyNone, insecureNotServed, insecureRedirected),
+			Entry("host Allow, /sub Redirect: /sub is redirected, the rest served", framework.ID("router/path-redirect-under-allow"),
+				routev1.InsecureEdgeTerminationPolicyAllow, routev1.InsecureEdgeTerminationPolicyRedirect, insecureRedirected, insecureServed),
+		)
+	})
+}

@@ -1,10 +1,7 @@
 package conformance
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"time"
@@ -18,14 +15,13 @@ import (
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/e2e/profile"
-	"github.com/router-conformance/suite/fixtures/echo"
 )
 
 // The smoke checks of the hermetic cluster itself: what every other spec
 // relies on, and the proof that the cluster cannot reach outside.
-func describeHermeticKindCluster(f *framework.Framework) {
-	Describe("Hermetic kind cluster", framework.Needs(contract.FeatureSmoke), func() {
-		It("has every node Ready", func(ctx SpecContext) {
+func describeSmoke(f *framework.Framework) {
+	framework.DescribeFeature(contract.FeatureSmoke, func() {
+		It("has every node Ready", framework.ID("smoke/nodes-ready"), func(ctx SpecContext) {
 			nodes, err := f.Clientset.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(nodes.Items).NotTo(BeEmpty())
@@ -34,7 +30,7 @@ func describeHermeticKindCluster(f *framework.Framework) {
 			}
 		})
 
-		It("serves a FROM scratch pod to the host through a 127.0.0.1 port mapping", func(ctx SpecContext) {
+		It("serves a FROM scratch pod to the host through a 127.0.0.1 port mapping", framework.ID("smoke/host-port-mapping"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "smoke-hostport")
 			c := f.ScratchContainer("echo", f.Image("echo"), "-http", ":8080", "-https", "")
 			c.Ports = []corev1.ContainerPort{{ContainerPort: 8080, HostPort: kind.SmokeNodePort}}
@@ -47,7 +43,7 @@ func describeHermeticKindCluster(f *framework.Framework) {
 			// Three answers in a row from this pod: a single success is not convergence.
 			f.Eventually(ctx, func(g Gomega) {
 				for i := 0; i < 3; i++ {
-					body := getEcho(g, "http://"+f.SmokeAddr+"/smoke")
+					body := framework.GetEcho(g, "http://"+f.SmokeAddr+"/smoke")
 					g.Expect(body.Pod).To(Equal("echo-hostport"))
 					g.Expect(body.Namespace).To(Equal(ns))
 					g.Expect(body.Path).To(Equal("/smoke"))
@@ -55,9 +51,9 @@ func describeHermeticKindCluster(f *framework.Framework) {
 			}).Should(Succeed())
 		})
 
-		It("resolves a Service name from another pod", func(ctx SpecContext) {
+		It("resolves a Service name from another pod", framework.ID("smoke/service-dns"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "smoke-dns")
-			svc := echoService(ctx, f, ns)
+			svc := f.DeployEchoService(ctx, ns)
 			p := f.DeployProbe(ctx, ns)
 			fqdn := fmt.Sprintf("%s.%s.svc.cluster.local", svc.Name, ns)
 			f.Eventually(ctx, func(g Gomega) {
@@ -88,7 +84,7 @@ func describeHermeticKindCluster(f *framework.Framework) {
 				p = f.DeployProbe(ctx, ns)
 			})
 
-			It("refuses at once a pod's connection to a host outside the cluster", func(ctx SpecContext) {
+			It("refuses at once a pod's connection to a host outside the cluster", framework.ID("smoke/seal-pod-egress-refused"), func(ctx SpecContext) {
 				By("positive control: the decoy answers the host")
 				before := decoy.Accepted()
 				conn, err := net.DialTimeout("tcp", decoy.Addr, 2*time.Second)
@@ -97,7 +93,7 @@ func describeHermeticKindCluster(f *framework.Framework) {
 				f.Eventually(ctx, decoy.Accepted).Should(Equal(before + 1))
 
 				By("positive control: the pod reaches a Service in the cluster")
-				svc := echoService(ctx, f, ns)
+				svc := f.DeployEchoService(ctx, ns)
 				f.Eventually(ctx, func(g Gomega) {
 					res, err := p.Dial(ctx, net.JoinHostPort(svc.Spec.ClusterIP, "8080"), "2s")
 					g.Expect(err).NotTo(HaveOccurred())
@@ -113,7 +109,7 @@ func describeHermeticKindCluster(f *framework.Framework) {
 				Expect(decoy.Accepted()).To(Equal(before+1), "nothing but the host's control reached the decoy")
 			})
 
-			It("drops at the host what the node itself sends outside", func(ctx SpecContext) {
+			It("drops at the host what the node itself sends outside", framework.ID("smoke/seal-node-egress-dropped"), func(ctx SpecContext) {
 				By("positive control: the node reaches a pod")
 				out, code, err := profile.NodeExec(ctx, f.NodeName, "curl", "-sS", "--max-time", "5", fmt.Sprintf("http://%s:8080/healthz", p.IP))
 				Expect(err).NotTo(HaveOccurred())
@@ -128,7 +124,7 @@ func describeHermeticKindCluster(f *framework.Framework) {
 				Expect(decoy.Accepted()).To(Equal(before))
 			})
 
-			It("answers names outside the cluster with NXDOMAIN from CoreDNS itself", func(ctx SpecContext) {
+			It("answers names outside the cluster with NXDOMAIN from CoreDNS itself", framework.ID("smoke/seal-dns-nxdomain"), func(ctx SpecContext) {
 				By("positive control: a cluster name resolves")
 				res, err := p.DNS(ctx, "kubernetes.default.svc.cluster.local")
 				Expect(err).NotTo(HaveOccurred())
@@ -143,28 +139,4 @@ func describeHermeticKindCluster(f *framework.Framework) {
 			})
 		})
 	})
-}
-
-// getEcho fetches url from the host with keep-alives off and decodes the
-// echo backend's answer.
-func getEcho(g Gomega, url string) echo.Response {
-	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
-	resp, err := client.Get(url)
-	g.Expect(err).NotTo(HaveOccurred())
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(resp.StatusCode).To(Equal(http.StatusOK), string(raw))
-	var body echo.Response
-	g.Expect(json.Unmarshal(raw, &body)).To(Succeed())
-	return body
-}
-
-// echoService deploys the echo backend (framework.DeployEcho) and returns
-// its ClusterIP Service.
-func echoService(ctx context.Context, f *framework.Framework, ns string) *corev1.Service {
-	backend := f.DeployEcho(ctx, ns)
-	svc, err := f.Clientset.CoreV1().Services(ns).Get(ctx, backend.Service, metav1.GetOptions{})
-	Expect(err).NotTo(HaveOccurred())
-	return svc
 }

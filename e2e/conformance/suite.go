@@ -66,18 +66,15 @@ func Declare(opts framework.Options) (*framework.Framework, error) {
 // declareSpecs declares every feature's specs, one file each.
 func declareSpecs(f *framework.Framework) {
 	for _, describe := range []func(*framework.Framework){
-		describeHermeticKindCluster,
 		describeRouter,
-		describeInsecureEdgeTermination,
+		describeHSTS,
+		describeHeaderActions,
 		describeSharding,
-		describeHSTSPerRoute,
-		describeRequiredHSTSPolicies,
-		describeHTTPHeaderActions,
+		describeHSTSPolicy,
 		describeClientTLS,
-		describeCRLRefresh,
-		describeCRLFailClosed,
 		describeComponentRoutes,
 		describeDelegation,
+		describeSmoke,
 	} {
 		describe(f)
 	}

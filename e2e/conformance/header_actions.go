@@ -18,41 +18,11 @@ import (
 	"github.com/router-conformance/suite/fixtures/echo"
 )
 
-func routeSet(name, value string) routev1.RouteHTTPHeader {
-	return routev1.RouteHTTPHeader{Name: name, Action: routev1.RouteHTTPHeaderActionUnion{Type: routev1.Set, Set: &routev1.RouteSetHTTPHeader{Value: value}}}
-}
-
-func routeDelete(name string) routev1.RouteHTTPHeader {
-	return routev1.RouteHTTPHeader{Name: name, Action: routev1.RouteHTTPHeaderActionUnion{Type: routev1.Delete}}
-}
-
-func icSet(name, value string) operatorv1.IngressControllerHTTPHeader {
-	return operatorv1.IngressControllerHTTPHeader{Name: name, Action: operatorv1.IngressControllerHTTPHeaderActionUnion{Type: operatorv1.Set, Set: &operatorv1.IngressControllerSetHTTPHeader{Value: value}}}
-}
-
-func icDelete(name string) operatorv1.IngressControllerHTTPHeader {
-	return operatorv1.IngressControllerHTTPHeader{Name: name, Action: operatorv1.IngressControllerHTTPHeaderActionUnion{Type: operatorv1.Delete}}
-}
-
 // xsslHeaders are the request headers upstream reserves for the client
 // certificate (haproxy-config.template).
 var xsslHeaders = []string{
 	"X-SSL", "X-SSL-Client-CN", "X-SSL-Client-DER", "X-SSL-Client-DN", "X-SSL-Client-NotAfter", "X-SSL-Client-NotBefore",
 	"X-SSL-Client-SHA1", "X-SSL-Client-Serial", "X-SSL-Client-Subject", "X-SSL-Client-Verify", "X-SSL-Client-Version", "X-SSL-Issuer",
-}
-
-// headerExpectations: name -> the exact values, nil for "absent"; the
-// positive control of an absence is a value the same answer carries.
-type headerExpectations map[string][]string
-
-func (want headerExpectations) check(g Gomega, got http.Header, who string) {
-	for name, values := range want {
-		if values == nil {
-			g.Expect(got.Values(name)).To(BeEmpty(), "%s saw %s", who, name)
-		} else {
-			g.Expect(got.Values(name)).To(Equal(values), "%s saw %s", who, name)
-		}
-	}
 }
 
 // edgeRouteWithHeaders deploys an echo backend and an edge route with the
@@ -75,21 +45,21 @@ func edgeRouteWithHeaders(ctx SpecContext, f *framework.Framework, ic *framework
 // "Goals", "API Extensions" and "Risks and Mitigations" (the headers that
 // may not be changed): header actions of the Route and of the
 // IngressController.
-func describeHTTPHeaderActions(f *framework.Framework) {
-	Describe("HTTP header actions", framework.Needs(contract.FeatureHeaderActions), func() {
-		It("applies a route's request and response actions, with dynamic and literal values", func(ctx SpecContext) {
+func describeHeaderActions(f *framework.Framework) {
+	framework.DescribeFeature(contract.FeatureHeaderActions, func() {
+		It("applies a route's request and response actions, with dynamic and literal values", framework.ID("header-actions/route-request-response"), func(ctx SpecContext) {
 			req, backend := edgeRouteWithHeaders(ctx, f, f.DefaultIngressController(), "headers-route", routev1.RouteHTTPHeaderActions{
 				Request: []routev1.RouteHTTPHeader{
-					routeSet("X-Route-Set", "route"),
-					routeSet("X-Literal", `it's "quoted" \ back; semi`),
-					routeSet("X-Host-Lower", "%[req.hdr(host),lower]"),
-					routeSet("X-Host-B64", "%[req.hdr(host),base64]"),
-					routeDelete("X-Client-Secret"),
+					framework.RouteSetHeader("X-Route-Set", "route"),
+					framework.RouteSetHeader("X-Literal", `it's "quoted" \ back; semi`),
+					framework.RouteSetHeader("X-Host-Lower", "%[req.hdr(host),lower]"),
+					framework.RouteSetHeader("X-Host-B64", "%[req.hdr(host),base64]"),
+					framework.RouteDeleteHeader("X-Client-Secret"),
 				},
 				Response: []routev1.RouteHTTPHeader{
-					routeSet("X-Resp-Set", "route"),
-					routeDelete("X-Backend-Leak"),
-					routeSet("X-Value-Lower", "%[res.hdr(X-Value),lower]"),
+					framework.RouteSetHeader("X-Resp-Set", "route"),
+					framework.RouteDeleteHeader("X-Backend-Leak"),
+					framework.RouteSetHeader("X-Value-Lower", "%[res.hdr(X-Value),lower]"),
 				},
 			})
 			req = framework.WithHeader(req, "X-Client-Secret", "s3cret")
@@ -97,7 +67,7 @@ func describeHTTPHeaderActions(f *framework.Framework) {
 			req = framework.WithHeader(req, echo.SetResponseHeader, "X-Value: MiXeD")
 			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
 				backend.Served(g, resp)
-				headerExpectations{
+				framework.HeaderExpectations{
 					"X-Route-Set":  {"route"},
 					"X-Literal":    {`it's "quoted" \ back; semi`},
 					"X-Host-Lower": {strings.ToLower(req.Host)},
@@ -105,12 +75,12 @@ func describeHTTPHeaderActions(f *framework.Framework) {
 					// (haproxy-config.template: set-header Host %[req.hdr(Host),lower]).
 					"X-Host-B64":      {base64.StdEncoding.EncodeToString([]byte(strings.ToLower(req.Host)))},
 					"X-Client-Secret": nil,
-				}.check(g, http.Header(resp.Echo.Headers), "the backend")
-				headerExpectations{
+				}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+				framework.HeaderExpectations{
 					"X-Resp-Set":     {"route"},
 					"X-Backend-Leak": nil,
 					"X-Value-Lower":  {"mixed"},
-				}.check(g, resp.Header, "the client")
+				}.Check(g, resp.Header, "the client")
 			})
 		})
 
@@ -119,22 +89,22 @@ func describeHTTPHeaderActions(f *framework.Framework) {
 		// too. Values that look like HAProxy syntax arrive literally: the
 		// router strong-quotes them (openshift/router pkg/router/template/router.go,
 		// SanitizeHeaderValue).
-		It("applies a plain HTTP route's actions, with values that look like HAProxy syntax taken literally", func(ctx SpecContext) {
+		It("applies a plain HTTP route's actions, with values that look like HAProxy syntax taken literally", framework.ID("header-actions/plain-http-route-literal"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "headers-http")
 			backend := f.DeployEcho(ctx, ns)
 			route := f.RouteTo(backend, "plain", framework.EchoHTTPPort)
 			route.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: routev1.RouteHTTPHeaderActions{
 				Request: []routev1.RouteHTTPHeader{
-					routeSet("X-Condition", "foo if bar"),
-					routeSet("X-Backslash", `ends\`),
+					framework.RouteSetHeader("X-Condition", "foo if bar"),
+					framework.RouteSetHeader("X-Backslash", `ends\`),
 				},
-				Response: []routev1.RouteHTTPHeader{routeSet("X-Frame-Options", "DENY")},
+				Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-Frame-Options", "DENY")},
 			}}
 			f.CreateRoute(ctx, route)
 			f.EventuallyResponds(ctx, f.HTTP(route.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
 				backend.Served(g, resp)
-				headerExpectations{"X-Condition": {"foo if bar"}, "X-Backslash": {`ends\`}}.check(g, http.Header(resp.Echo.Headers), "the backend")
-				headerExpectations{"X-Frame-Options": {"DENY"}}.check(g, resp.Header, "the client")
+				framework.HeaderExpectations{"X-Condition": {"foo if bar"}, "X-Backslash": {`ends\`}}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+				framework.HeaderExpectations{"X-Frame-Options": {"DENY"}}.Check(g, resp.Header, "the client")
 			})
 		})
 
@@ -153,7 +123,7 @@ func describeHTTPHeaderActions(f *framework.Framework) {
 				if https {
 					req = f.HTTPS(route.Spec.Host, "/")
 				}
-				spoofed := headerExpectations{"X-Not-Ssl": {"kept"}}
+				spoofed := framework.HeaderExpectations{"X-Not-Ssl": {"kept"}}
 				req = framework.WithHeader(req, "X-Not-Ssl", "kept")
 				for _, h := range xsslHeaders {
 					req = framework.WithHeader(req, h, "spoofed")
@@ -161,11 +131,11 @@ func describeHTTPHeaderActions(f *framework.Framework) {
 				}
 				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
 					backend.Served(g, resp)
-					spoofed.check(g, http.Header(resp.Echo.Headers), "the backend")
+					spoofed.Check(g, http.Header(resp.Echo.Headers), "the backend")
 				})
 			},
-			Entry("over plain HTTP", false),
-			Entry("over HTTPS", true),
+			Entry("over plain HTTP", framework.ID("header-actions/xssl-stripped-over-http"), false),
+			Entry("over HTTPS", framework.ID("header-actions/xssl-stripped-over-https"), true),
 		)
 
 		// The refusal is matched against every upstream wording of its rule:
@@ -180,7 +150,7 @@ func describeHTTPHeaderActions(f *framework.Framework) {
 				valid.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
 				valid.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{}
 				for i := 0; i < 20; i++ {
-					valid.Spec.HTTPHeaders.Actions.Request = append(valid.Spec.HTTPHeaders.Actions.Request, routeSet(fmt.Sprintf("X-H%d", i), "v"))
+					valid.Spec.HTTPHeaders.Actions.Request = append(valid.Spec.HTTPHeaders.Actions.Request, framework.RouteSetHeader(fmt.Sprintf("X-H%d", i), "v"))
 				}
 				_, err := f.Routes.RouteV1().Routes(ns).Create(ctx, valid, metav1.CreateOptions{})
 				Expect(err).NotTo(HaveOccurred())
@@ -192,93 +162,93 @@ func describeHTTPHeaderActions(f *framework.Framework) {
 				_, err = f.Routes.RouteV1().Routes(ns).Create(ctx, bad, metav1.CreateOptions{})
 				framework.ExpectRefusal(Default, err, want)
 			},
-			Entry("Strict-Transport-Security is denied", func(r *routev1.Route) {
-				r.Spec.HTTPHeaders.Actions.Response = []routev1.RouteHTTPHeader{routeSet("Strict-Transport-Security", "max-age=1")}
+			Entry("Strict-Transport-Security is denied", framework.ID("header-actions/refuse-strict-transport-security"), func(r *routev1.Route) {
+				r.Spec.HTTPHeaders.Actions.Response = []routev1.RouteHTTPHeader{framework.RouteSetHeader("Strict-Transport-Security", "max-age=1")}
 			}, contract.RouteHeaderDenied("strict-transport-security")),
-			Entry("Proxy is denied", func(r *routev1.Route) {
-				r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{routeSet("Proxy", "x")}
+			Entry("Proxy is denied", framework.ID("header-actions/refuse-proxy"), func(r *routev1.Route) {
+				r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{framework.RouteSetHeader("Proxy", "x")}
 			}, contract.RouteHeaderDenied("proxy")),
-			Entry("Cookie is denied", func(r *routev1.Route) {
-				r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{routeDelete("Cookie")}
+			Entry("Cookie is denied", framework.ID("header-actions/refuse-cookie"), func(r *routev1.Route) {
+				r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{framework.RouteDeleteHeader("Cookie")}
 			}, contract.RouteHeaderDenied("cookie")),
-			Entry("Set-Cookie is denied", func(r *routev1.Route) {
-				r.Spec.HTTPHeaders.Actions.Response = []routev1.RouteHTTPHeader{routeSet("Set-Cookie", "a=b")}
+			Entry("Set-Cookie is denied", framework.ID("header-actions/refuse-set-cookie"), func(r *routev1.Route) {
+				r.Spec.HTTPHeaders.Actions.Response = []routev1.RouteHTTPHeader{framework.RouteSetHeader("Set-Cookie", "a=b")}
 			}, contract.RouteHeaderDenied("set-cookie")),
-			Entry("21 actions", func(r *routev1.Route) {
+			Entry("21 actions", framework.ID("header-actions/refuse-over-twenty-actions"), func(r *routev1.Route) {
 				for i := 0; i < 21; i++ {
-					r.Spec.HTTPHeaders.Actions.Request = append(r.Spec.HTTPHeaders.Actions.Request, routeSet(fmt.Sprintf("X-H%d", i), "v"))
+					r.Spec.HTTPHeaders.Actions.Request = append(r.Spec.HTTPHeaders.Actions.Request, framework.RouteSetHeader(fmt.Sprintf("X-H%d", i), "v"))
 				}
 			}, contract.RouteRequestHeaderActionsOverLimit),
-			Entry("the same header twice", func(r *routev1.Route) {
-				r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{routeSet("X-A", "1"), routeDelete("X-A")}
+			Entry("the same header twice", framework.ID("header-actions/refuse-duplicate-header"), func(r *routev1.Route) {
+				r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "1"), framework.RouteDeleteHeader("X-A")}
 			}, contract.RouteHeaderDuplicate),
-			Entry("a fetcher that is not allowed", func(r *routev1.Route) {
-				r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{routeSet("X-Src", "%[src]")}
+			Entry("a fetcher that is not allowed", framework.ID("header-actions/refuse-disallowed-fetcher"), func(r *routev1.Route) {
+				r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-Src", "%[src]")}
 			}, contract.RouteRequestHeaderValueNotAllowed),
-			Entry("Set without a value", func(r *routev1.Route) {
+			Entry("Set without a value", framework.ID("header-actions/refuse-set-without-value"), func(r *routev1.Route) {
 				r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{{Name: "X-A", Action: routev1.RouteHTTPHeaderActionUnion{Type: routev1.Set}}}
 			}, contract.RouteHeaderSetWithoutValue),
-			Entry("actions on a passthrough route", func(r *routev1.Route) {
+			Entry("actions on a passthrough route", framework.ID("header-actions/refuse-passthrough-actions"), func(r *routev1.Route) {
 				r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationPassthrough}
-				r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{routeSet("X-A", "1")}
+				r.Spec.HTTPHeaders.Actions.Request = []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "1")}
 			}, contract.RouteHeaderActionsOnPassthrough),
 		)
 
 		// Each spec changes an IngressController of its own (a shard), as
 		// cluster-ingress-operator's e2e tests do.
 		Describe("of the IngressController", func() {
-			It("come first in requests and last in responses, so the route wins requests and the IngressController responses", f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
+			It("come first in requests and last in responses, so the route wins requests and the IngressController responses", framework.ID("header-actions/ingresscontroller-precedence"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
 				own := f.OwnIngressController(ctx)
 				own.Update(ctx, func(ic *operatorv1.IngressController) {
 					ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
 						Request: []operatorv1.IngressControllerHTTPHeader{
-							icSet("X-Both", "from-ingresscontroller"),
-							icSet("X-IC-Set", "ic"),
-							icSet("X-Set-Then-Delete", "ic"),
-							icDelete("X-Delete-Then-Set"),
-							icSet("X-Host-Lower", "%[req.hdr(host),lower]"),
+							framework.IngressControllerSetHeader("X-Both", "from-ingresscontroller"),
+							framework.IngressControllerSetHeader("X-IC-Set", "ic"),
+							framework.IngressControllerSetHeader("X-Set-Then-Delete", "ic"),
+							framework.IngressControllerDeleteHeader("X-Delete-Then-Set"),
+							framework.IngressControllerSetHeader("X-Host-Lower", "%[req.hdr(host),lower]"),
 						},
 						Response: []operatorv1.IngressControllerHTTPHeader{
-							icSet("X-Both", "from-ingresscontroller"),
-							icDelete("X-Backend-Leak"),
+							framework.IngressControllerSetHeader("X-Both", "from-ingresscontroller"),
+							framework.IngressControllerDeleteHeader("X-Backend-Leak"),
 						},
 					}}
 				})
 				req, backend := edgeRouteWithHeaders(ctx, f, own, "headers-ic", routev1.RouteHTTPHeaderActions{
 					Request: []routev1.RouteHTTPHeader{
-						routeSet("X-Both", "from-route"),
-						routeDelete("X-Set-Then-Delete"),
-						routeSet("X-Delete-Then-Set", "route"),
+						framework.RouteSetHeader("X-Both", "from-route"),
+						framework.RouteDeleteHeader("X-Set-Then-Delete"),
+						framework.RouteSetHeader("X-Delete-Then-Set", "route"),
 					},
-					Response: []routev1.RouteHTTPHeader{routeSet("X-Both", "from-route")},
+					Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-Both", "from-route")},
 				})
 				req = framework.WithHeader(req, "X-Delete-Then-Set", "from-client")
 				req = framework.WithHeader(req, echo.SetResponseHeader, "X-Backend-Leak: internal")
 				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
 					backend.Served(g, resp)
-					headerExpectations{
+					framework.HeaderExpectations{
 						"X-Both":            {"from-route"},
 						"X-Ic-Set":          {"ic"},
 						"X-Set-Then-Delete": nil,
 						"X-Delete-Then-Set": {"route"},
 						"X-Host-Lower":      {strings.ToLower(req.Host)},
-					}.check(g, http.Header(resp.Echo.Headers), "the backend")
-					headerExpectations{
+					}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+					framework.HeaderExpectations{
 						"X-Both":         {"from-ingresscontroller"},
 						"X-Backend-Leak": nil,
-					}.check(g, resp.Header, "the client")
+					}.Check(g, resp.Header, "the client")
 				})
 			})
 
 			// cluster-ingress-operator test/e2e/set_delete_test.go,
 			// TestSetIngressControllerResponseHeaders: the public frontend
 			// applies them to plain HTTP routes too.
-			It("apply to a plain HTTP route", f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
+			It("apply to a plain HTTP route", framework.ID("header-actions/ingresscontroller-plain-http"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
 				own := f.OwnIngressController(ctx)
 				own.Update(ctx, func(ic *operatorv1.IngressController) {
 					ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
-						Response: []operatorv1.IngressControllerHTTPHeader{icSet("X-Frame-Options", "DENY")},
-						Request:  []operatorv1.IngressControllerHTTPHeader{icSet("X-Condition", "foo if bar")},
+						Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-Frame-Options", "DENY")},
+						Request:  []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-Condition", "foo if bar")},
 					}}
 				})
 				ns := f.SpecNamespaceWithLabels(ctx, "headers-ic-http", own.NamespaceLabels)
@@ -286,8 +256,8 @@ func describeHTTPHeaderActions(f *framework.Framework) {
 				route := f.CreateRoute(ctx, f.RouteTo(backend, "plain", framework.EchoHTTPPort))
 				f.EventuallyResponds(ctx, own.HTTP(route.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
 					backend.Served(g, resp)
-					headerExpectations{"X-Condition": {"foo if bar"}}.check(g, http.Header(resp.Echo.Headers), "the backend")
-					headerExpectations{"X-Frame-Options": {"DENY"}}.check(g, resp.Header, "the client")
+					framework.HeaderExpectations{"X-Condition": {"foo if bar"}}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+					framework.HeaderExpectations{"X-Frame-Options": {"DENY"}}.Check(g, resp.Header, "the client")
 				})
 			})
 
@@ -295,18 +265,18 @@ func describeHTTPHeaderActions(f *framework.Framework) {
 			// IngressController changes even if it were admitted. The
 			// refusal is asserted once (a conflict with the operator's
 			// status writes is read again, nothing else).
-			It("refuses Host on the IngressController, while a route may set it", framework.JudgesPlatform, func(ctx SpecContext) {
+			It("refuses Host on the IngressController, while a route may set it", framework.ID("header-actions/ingresscontroller-refuse-host"), framework.JudgesPlatform, func(ctx SpecContext) {
 				ns := f.SpecNamespace(ctx, "headers-ic-host")
 				By("positive control: a route may set Host")
 				r := f.RouteTo(&framework.Echo{Namespace: ns, Service: "echo"}, "host", framework.EchoHTTPPort)
-				r.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{routeSet("Host", "other.example")}}}
+				r.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("Host", "other.example")}}}
 				_, err := f.Routes.RouteV1().Routes(ns).Create(ctx, r, metav1.CreateOptions{})
 				Expect(err).NotTo(HaveOccurred())
 
 				ics := framework.DryRun[*operatorv1.IngressController]{Client: f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)}
 				_, err = framework.Update(ctx, ics, contract.DefaultIngressController, func(ic *operatorv1.IngressController) {
 					ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
-						Request: []operatorv1.IngressControllerHTTPHeader{icSet("Host", "other.example")},
+						Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("Host", "other.example")},
 					}}
 				})
 				framework.ExpectRefusal(Default, err, contract.IngressControllerHostHeaderDenied)

@@ -1,0 +1,501 @@
+package conformance
+
+import (
+	"crypto/sha1"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	operatorv1 "github.com/openshift/api/operator/v1"
+	routev1 "github.com/openshift/api/route/v1"
+
+	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/pki"
+)
+
+// The Ingress client TLS enhancement (client-tls), sections "Proposal" and
+// "Implementing Support for Certificate Revocation Lists": the
+// IngressController's clientTLS, with CRLs the router downloads from the
+// distribution points of the CA certificates, served by a crlserver pod. Each container has an IngressController of its own and
+// is Ordered, so that its PKI and its router's rollouts are shared; the
+// staggered-CRL scenario (describeCRLRefresh) and the fail-closed one
+// (describeCRLFailClosed) are containers of their own, because they wait
+// out real time: CRL lifetimes, and upstream's retry of a failed download.
+func describeClientTLS(f *framework.Framework) {
+	framework.DescribeFeature(contract.FeatureClientTLS, func() {
+		describeClientTLSChange(f)
+		describeClientTLSWithCRLs(f)
+		describeCRLRefresh(f)
+		describeCRLFailClosed(f)
+	})
+}
+
+// A clientTLS change belongs to the client-tls feature (a router that
+// does not claim it skips it); it checks the same served route as the
+// Router feature's.
+func describeClientTLSChange(f *framework.Framework) {
+	Describe("Router with an IngressController clientTLS change", func() {
+		It("applies it", framework.ID("client-tls/required-change-applied"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
+			jig := framework.NewClientTLSJig(ctx, f, "router-clienttls")
+			ns := jig.Namespace
+			host := f.Host(ns, "edge")
+			backend := f.DeployEcho(ctx, ns)
+			route := f.RouteTo(backend, "edge", framework.EchoHTTPPort)
+			route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+			f.CreateRoute(ctx, route)
+
+			By("before the change a client without a certificate is served")
+			f.EventuallyResponds(ctx, jig.IC.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
+				backend.Served(g, resp)
+			})
+
+			ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "clientTLS CA " + ns}})
+			Expect(err).NotTo(HaveOccurred())
+			leaf, err := ca.IssueClient(pki.ClientOptions{Subject: pki.Subject{Organization: "Example", CommonName: "client"}})
+			Expect(err).NotTo(HaveOccurred())
+			cert, err := leaf.TLSCertificate()
+			Expect(err).NotTo(HaveOccurred())
+			caMap := jig.ClientCAMap(ctx, "client-ca-"+ns, string(ca.CertPEM))
+
+			By("clientTLS Required: no certificate is refused, a valid one served")
+			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caMap)
+			f.EventuallyRefused(ctx, jig.IC.HTTPS(host, "/"), "certificate required")
+			f.EventuallyResponds(ctx, framework.WithCert(jig.IC.HTTPS(host, "/"), &cert), func(g Gomega, resp *httpclient.Response) {
+				backend.Served(g, resp)
+			})
+		})
+	})
+}
+
+// The main client-TLS container: one IngressController under Required
+// (then Optional, and subject patterns), the CAs of the own-CRL layout,
+// a five-CA chain, and routes of every TLS termination.
+func describeClientTLSWithCRLs(f *framework.Framework) {
+	// Slow containers are scheduled first, so the parallel run is not
+	// left waiting on them at the end.
+	Describe("with CRLs from distribution points", f.OwnIngressControllerDecorator(), Ordered, SpecPriority(100), func() {
+		const crlLifetime = 40 * time.Second
+		var (
+			jig *framework.ClientTLSJig
+			// Routes of the other terminations under the same clientTLS.
+			passthroughHost, reencryptHost string
+			// chain is root, foo, bar, baz, quux: each CA issued by the one
+			// before, each with its own CRL (TestMTLSWithCRLs' multiple-intermediate-ca).
+			chain    []*framework.CRLAuthority
+			server   *framework.CRLServer
+			pub      *framework.Publisher
+			inter    *framework.CRLAuthority
+			caBundle string
+		)
+		BeforeAll(func(ctx SpecContext) {
+			jig = framework.NewClientTLSJig(ctx, f, "client-tls")
+			ns := jig.Namespace
+			server = f.DeployCRLServer(ctx, ns)
+			// Own-CRL layout: each CA certificate names the URL of its own CRL.
+			root := framework.NewCRLAuthority(server, nil, "Client Root CA", "root.crl.pem")
+			inter = framework.NewCRLAuthority(server, root.CA, "Client Intermediate CA", "intermediate.crl.pem")
+			revokedInter := framework.NewCRLAuthority(server, root.CA, "Revoked Intermediate CA", "revoked-intermediate.crl.pem")
+			other := framework.NewCRLAuthority(server, nil, "Other Root CA", "other-root.crl.pem")
+			// A CA whose CRL revokes 30 000 serials: over 1 MB of DER.
+			large := framework.NewCRLAuthority(server, nil, "Large CRL CA", "large.crl")
+			large.Filler = 30000
+			foreign, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Foreign CA"}})
+			Expect(err).NotTo(HaveOccurred())
+
+			jig.Issue("valid", inter.CA, pki.Window{})
+			jig.Issue("revoked", inter.CA, pki.Window{})
+			jig.Issue("expired", inter.CA, pki.Expired())
+			jig.Issue("not-yet-valid", inter.CA, pki.NotYetValid())
+			jig.Issue("someone-else", inter.CA, pki.Window{})
+			jig.Issue("of-revoked-intermediate", revokedInter.CA, pki.Window{})
+			jig.Issue("of-other-root", other.CA, pki.Window{})
+			jig.Issue("untrusted", foreign, pki.Window{})
+			jig.Issue("of-large-crl-ca", large.CA, pki.Window{})
+			jig.Issue("revoked-in-large-crl", large.CA, pki.Window{})
+
+			chain = []*framework.CRLAuthority{framework.NewCRLAuthority(server, nil, "Chain Root CA", "chain-root.crl.pem")}
+			for _, name := range []string{"foo", "bar", "baz", "quux"} {
+				chain = append(chain, framework.NewCRLAuthority(server, chain[len(chain)-1].CA, "Chain "+name+" CA", "chain-"+name+".crl.pem"))
+			}
+			for _, a := range chain {
+				jig.Issue("signed-by-"+a.Key, a.CA, pki.Window{})
+				jig.Issue("revoked-by-"+a.Key, a.CA, pki.Window{})
+			}
+
+			pub = &framework.Publisher{Server: server, Lifetime: crlLifetime}
+			for _, a := range append([]*framework.CRLAuthority{root, inter, revokedInter, other, large}, chain...) {
+				pub.Add(a)
+			}
+			for _, a := range chain {
+				pub.SetRevoked(ctx, a, []*pki.Leaf{jig.Leaves["revoked-by-"+a.Key]}, nil)
+			}
+			pub.SetRevoked(ctx, root, nil, []*pki.CA{revokedInter.CA})
+			pub.SetRevoked(ctx, inter, []*pki.Leaf{jig.Leaves["revoked"]}, nil)
+			pub.SetRevoked(ctx, large, []*pki.Leaf{jig.Leaves["revoked-in-large-crl"]}, nil)
+			pub.Start(ctx)
+
+			// The passthrough route's host is on the backend's own certificate.
+			backend := f.DeployEcho(ctx, ns, f.Host(ns, "passthrough"))
+			route := f.RouteTo(backend, "mtls", framework.EchoHTTPPort)
+			route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+			// The HTTP header actions enhancement's dynamic value (section "Should
+			// this enhancement allow setting dynamic header values?"): the client
+			// certificate, by a route action.
+			route.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: routev1.RouteHTTPHeaderActions{
+				Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-Client-Cert", "%{+Q}[ssl_c_der,base64]")},
+			}}
+			f.CreateRoute(ctx, route)
+			jig.Host, jig.Echo = route.Spec.Host, backend
+			passthrough := f.RouteTo(backend, "passthrough", framework.EchoHTTPSPort)
+			passthrough.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationPassthrough}
+			passthroughHost = f.CreateRoute(ctx, passthrough).Spec.Host
+			reencrypt := f.RouteTo(backend, "reencrypt", framework.EchoHTTPSPort)
+			reencrypt.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationReencrypt, DestinationCACertificate: string(backend.CA.CertPEM)}
+			reencryptHost = f.CreateRoute(ctx, reencrypt).Spec.Host
+
+			cas := []*pki.CA{root.CA, inter.CA, revokedInter.CA, other.CA, large.CA}
+			for _, a := range chain {
+				cas = append(cas, a.CA)
+			}
+			caBundle = jig.ClientCAMap(ctx, "client-ca-"+ns, string(pki.Bundle(cas...)))
+			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle)
+		})
+
+		It("downloads every CA's CRL from its distribution point", framework.ID("client-tls/crl-downloaded"), func(ctx SpecContext) {
+			f.Eventually(ctx, func(g Gomega) {
+				fetches, err := server.Fetches(ctx)
+				g.Expect(err).NotTo(HaveOccurred())
+				for _, key := range []string{"root.crl.pem", "intermediate.crl.pem", "revoked-intermediate.crl.pem", "other-root.crl.pem", "large.crl"} {
+					g.Expect(fetches).To(HaveKeyWithValue("/"+key, BeNumerically(">", 0)), "fetches of %s", key)
+				}
+			}).Should(Succeed())
+		})
+
+		DescribeTable("Required: each client gets its exact outcome",
+			func(ctx SpecContext, client string, alert string) {
+				req := jig.IC.HTTPS(jig.Host, "/")
+				if client != "" {
+					req = jig.Request(client)
+				}
+				if alert != "" {
+					By("positive control: a valid client is served")
+					jig.EventuallyServed(ctx, "valid")
+					f.EventuallyRefused(ctx, req, alert)
+					return
+				}
+				f.EventuallyResponds(ctx, req, jig.Echo.Served)
+			},
+			Entry("a valid client", framework.ID("client-tls/required-valid"), "valid", ""),
+			Entry("a client of a second root in the bundle", framework.ID("client-tls/required-second-root"), "of-other-root", ""),
+			Entry("no certificate", framework.ID("client-tls/required-no-certificate"), "", "certificate required"),
+			Entry("a certificate of a CA outside the bundle", framework.ID("client-tls/required-untrusted-ca"), "untrusted", "unknown certificate authority"),
+			Entry("an expired certificate", framework.ID("client-tls/required-expired"), "expired", "expired certificate"),
+			Entry("a certificate not yet valid", framework.ID("client-tls/required-not-yet-valid"), "not-yet-valid", "bad certificate"),
+			Entry("a revoked certificate", framework.ID("client-tls/required-revoked-leaf"), "revoked", "revoked certificate"),
+			Entry("a client of a revoked intermediate", framework.ID("client-tls/required-revoked-intermediate"), "of-revoked-intermediate", "revoked certificate"),
+			Entry("a client of the CA with a large CRL", framework.ID("client-tls/required-large-crl"), "of-large-crl-ca", ""),
+			Entry("a certificate revoked in a large CRL", framework.ID("client-tls/required-revoked-in-large-crl"), "revoked-in-large-crl", "revoked certificate"),
+		)
+
+		// Upstream sets eleven X-SSL* headers in fe_sni and fe_no_sni after
+		// deleting what the client sent (haproxy-config.template).
+		It("forwards the client certificate to the backend in the upstream headers and a route's dynamic value, whatever the client claims", framework.ID("client-tls/certificate-headers-forwarded"), func(ctx SpecContext) {
+			cert := jig.Leaves["valid"].Cert
+			der := base64.StdEncoding.EncodeToString(cert.Raw)
+			sha := sha1.Sum(cert.Raw)
+			req := jig.Request("valid")
+			for _, h := range []string{"X-SSL-Client-DN", "X-SSL-Client-Verify", "X-SSL-Client-DER", "X-SSL-Client-Serial", "X-SSL-Issuer"} {
+				req = framework.WithHeader(req, h, "spoofed")
+			}
+			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+				jig.Echo.Served(g, resp)
+				framework.HeaderExpectations{
+					"X-SSL":                  {"1"},
+					"X-SSL-Client-Verify":    {"0"},
+					"X-SSL-Client-DN":        {"/C=US/O=Example/OU=Eng/CN=valid"},
+					"X-SSL-Client-CN":        {"valid"},
+					"X-SSL-Issuer":           {"/O=Example/CN=Client Intermediate CA"},
+					"X-SSL-Client-Serial":    {strings.ToUpper(hex.EncodeToString(cert.SerialNumber.Bytes()))},
+					"X-SSL-Client-Version":   {"3"},
+					"X-SSL-Client-SHA1":      {strings.ToUpper(hex.EncodeToString(sha[:]))},
+					"X-SSL-Client-NotBefore": {cert.NotBefore.UTC().Format("060102150405Z")},
+					"X-SSL-Client-NotAfter":  {cert.NotAfter.UTC().Format("060102150405Z")},
+					"X-SSL-Client-DER":       {der},
+					// The route's own action with %{+Q}[ssl_c_der,base64].
+					"X-Client-Cert": {der},
+				}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+			})
+		})
+
+		// Upstream: mTLS is configured on fe_sni and fe_no_sni only; a
+		// passthrough route leaves public_ssl for its backend before them
+		// (haproxy-config.template; openshift/api operator/v1
+		// types_ingresscontroller.go, ClientTLS).
+		It("Required: applies to reencrypt routes, not to passthrough routes", framework.ID("client-tls/required-reencrypt-not-passthrough"), func(ctx SpecContext) {
+			By("positive control: the edge route refuses a client without a certificate")
+			f.EventuallyRefused(ctx, jig.IC.HTTPS(jig.Host, "/"), "certificate required")
+			By("a passthrough route serves the same client: the backend terminates TLS")
+			pass := jig.IC.HTTPS(passthroughHost, "/")
+			pass.RootCAs = pki.Pool(jig.Echo.CA)
+			f.EventuallyResponds(ctx, pass, func(g Gomega, resp *httpclient.Response) {
+				jig.Echo.Served(g, resp)
+				g.Expect(resp.Echo.Listener).To(Equal("https"))
+			})
+			By("a reencrypt route refuses it, and serves a valid client")
+			f.EventuallyRefused(ctx, jig.IC.HTTPS(reencryptHost, "/"), "certificate required")
+			f.EventuallyResponds(ctx, framework.WithCert(jig.IC.HTTPS(reencryptHost, "/"), jig.Certs["valid"]), func(g Gomega, resp *httpclient.Response) {
+				jig.Echo.Served(g, resp)
+				g.Expect(http.Header(resp.Echo.Headers).Values("X-SSL-Client-CN")).To(Equal([]string{"valid"}))
+			})
+		})
+
+		// cluster-ingress-operator test/e2e/client_tls_test.go, TestMTLSWithCRLs
+		// multiple-intermediate-ca: root→foo→bar→baz→quux, each CA's own CRL.
+		It("a chain of five CAs with a CRL each: every signed-by-X client served, every revoked-by-X refused", framework.ID("client-tls/crl-chain-of-five"), func(ctx SpecContext) {
+			for _, a := range chain {
+				jig.EventuallyServed(ctx, "signed-by-"+a.Key)
+				f.EventuallyRefused(ctx, jig.Request("revoked-by-"+a.Key), "revoked certificate")
+			}
+		})
+
+		It("takes a CRL rotation: un-revoked, then revoked again", framework.ID("client-tls/crl-rotation"), func(ctx SpecContext) {
+			By("positive control: the certificate is revoked now")
+			f.EventuallyRefused(ctx, jig.Request("revoked"), "revoked certificate")
+			start := time.Now()
+			pub.SetRevoked(ctx, inter, nil, nil)
+			f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.CRLRefresh, jig.Request("revoked"), jig.Echo.Served)
+			AddReportEntry("CRL rotation latency (un-revoke)", time.Since(start).Round(time.Second).String())
+
+			pub.SetRevoked(ctx, inter, []*pki.Leaf{jig.Leaves["revoked"]}, nil)
+			f.EventuallyRefusedWithin(ctx, f.Opts.Timeouts.CRLRefresh, jig.Request("revoked"), "revoked certificate")
+		})
+
+		// The operator joins the patterns as (?:p1|p2); HAProxy matches the
+		// subject DN with it, unanchored, and denies with 403
+		// (cluster-ingress-operator deployment.go; haproxy-config.template).
+		It("enforces allowedSubjectPatterns: a matching subject is served, others get 403", framework.ID("client-tls/subject-patterns"), func(ctx SpecContext) {
+			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle, "/CN=valid$", "/CN=of-other-root$", "OU=Eng/CN=signed-by-chain-root")
+			for _, c := range []string{"valid", "of-other-root", "signed-by-chain-root.crl.pem"} {
+				jig.EventuallyServed(ctx, c)
+			}
+			f.EventuallyResponds(ctx, jig.Request("someone-else"), func(g Gomega, resp *httpclient.Response) {
+				g.Expect(resp.Status).To(Equal(http.StatusForbidden))
+				g.Expect(resp.Echo).To(BeNil(), "the backend must not see a refused client")
+			})
+		})
+
+		// Upstream sets the X-SSL* headers unconditionally, so without a
+		// certificate they arrive present and empty (haproxy-config.template).
+		It("Optional: no certificate and a valid one are served, an invalid or untrusted one refused", framework.ID("client-tls/optional-outcomes"), func(ctx SpecContext) {
+			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle)
+			f.EventuallyResponds(ctx, jig.IC.HTTPS(jig.Host, "/"), func(g Gomega, resp *httpclient.Response) {
+				jig.Echo.Served(g, resp)
+				framework.HeaderExpectations{"X-SSL-Client-DER": {""}, "X-SSL-Client-DN": {""}}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+			})
+			jig.EventuallyServed(ctx, "valid")
+			f.EventuallyRefused(ctx, jig.Request("expired"), "expired certificate")
+			f.EventuallyRefused(ctx, jig.Request("untrusted"), "unknown certificate authority")
+		})
+
+		// No ssl_c_used guard on the deny: an empty subject fails the pattern
+		// (haproxy-config.template, cert_cn_matches).
+		It("Optional with allowedSubjectPatterns: a client without a certificate gets 403", framework.ID("client-tls/optional-subject-patterns"), func(ctx SpecContext) {
+			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle, "/CN=valid$")
+			By("positive control: a matching client is served")
+			jig.EventuallyServed(ctx, "valid")
+			f.EventuallyResponds(ctx, jig.IC.HTTPS(jig.Host, "/"), func(g Gomega, resp *httpclient.Response) {
+				g.Expect(resp.Status).To(Equal(http.StatusForbidden))
+				g.Expect(resp.Echo).To(BeNil(), "the backend must not see a refused client")
+			})
+		})
+
+		It("signer's-CRL layout: the intermediate's own CRL is never fetched, so its clients are refused; the workaround serves them", framework.ID("client-tls/signer-crl-layout"), func(ctx SpecContext) {
+			// X.509's usual layout, as TestMTLSWithCRLs'
+			// certificate-distributes-its-signers-crl arranges it: each
+			// certificate names its issuer's CRL, and the root names none. The
+			// router skips a CA certificate without a distribution point and
+			// downloads what the others name (pkg/router/crl/crl.go): the
+			// root's CRL through the intermediate, never the intermediate's own,
+			// and HAProxy needs a CRL for every CA of a chain.
+			root := &framework.CRLAuthority{Key: "signer-root.crl.pem"}
+			var err error
+			root.CA, err = pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Signer-layout Root CA"}})
+			Expect(err).NotTo(HaveOccurred())
+			inter := &framework.CRLAuthority{Key: "signer-intermediate.crl.pem"}
+			inter.CA, err = root.CA.NewIntermediateCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Signer-layout Intermediate CA"}, CRLDistributionPoint: server.URL(root.Key)})
+			Expect(err).NotTo(HaveOccurred())
+			for name, ca := range map[string]*framework.CRLAuthority{"of-signer-root": root, "of-signer-intermediate": inter} {
+				jig.IssueNamingCRL(name, ca.CA, server.URL(ca.Key))
+			}
+			pub.Add(root)
+			pub.Add(inter)
+			pub.PublishNow(ctx)
+			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, jig.ClientCAMap(ctx, "signer-ca-"+jig.Namespace, string(pki.Bundle(root.CA, inter.CA))))
+
+			By("positive control: a client issued by the root is served")
+			f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.CRLRefresh, jig.Request("of-signer-root"), jig.Echo.Served)
+			By("a client of the intermediate is refused: no CRL for its issuer")
+			f.EventuallyRefused(ctx, jig.Request("of-signer-intermediate"), "unknown certificate authority")
+			fetches, err := server.Fetches(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(fetches).To(HaveKeyWithValue("/"+root.Key, BeNumerically(">", 0)), "the intermediate names the root's CRL")
+			Expect(fetches).NotTo(HaveKey("/"+inter.Key), "nothing names the intermediate's own CRL in the bundle")
+
+			By("the workaround: the bundle also carries a certificate that names the intermediate's CRL (one it issued)")
+			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, jig.ClientCAMap(ctx, "signer-ca-workaround-"+jig.Namespace,
+				string(pki.Bundle(root.CA, inter.CA))+string(jig.Leaves["of-signer-intermediate"].CertPEM)))
+			f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.CRLRefresh, jig.Request("of-signer-intermediate"), jig.Echo.Served)
+			fetches, err = server.Fetches(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(fetches).To(HaveKeyWithValue("/"+inter.Key, BeNumerically(">", 0)))
+		})
+	})
+}
+
+// The staggered scenario's first CRLs are valid this long, and each next
+// CA's a step longer: long enough for the set-up (one rollout and the
+// first positive controls: about 15 s on the reference router, 40 s on
+// upstream's with four processes), short enough not to hold the suite.
+// Upstream's TestCRLUpdate uses 3, 4 and 5 minutes.
+const (
+	staggeredFirstLifetime = 90 * time.Second
+	staggeredStep          = 15 * time.Second
+)
+
+// staggeredCRL is a CA of the staggered scenario and when its first CRL
+// expires.
+type staggeredCRL struct {
+	*framework.CRLAuthority
+	firstExpiry time.Time
+}
+
+// cluster-ingress-operator test/e2e/client_tls_test.go, TestCRLUpdate:
+// CRLs whose lifetimes are staggered, each replaced by its nextUpdate. A
+// container of its own: it waits out real time, during which its router
+// must not roll out (a new router pod downloads every CRL afresh, which
+// would test the start-up, not the refresh).
+func describeCRLRefresh(f *framework.Framework) {
+	Describe("CRL refresh", f.OwnIngressControllerDecorator(), Ordered, SpecPriority(100), func() {
+		var (
+			jig       *framework.ClientTLSJig
+			staggered []staggeredCRL
+		)
+
+		BeforeAll(func(ctx SpecContext) {
+			var server *framework.CRLServer
+			jig, server = framework.NewEdgeClientTLSJig(ctx, f, "crl-update")
+
+			// Three root CAs, each with its own CRL; the first generation
+			// revokes nothing.
+			pub := &framework.Publisher{Server: server}
+			var cas []*pki.CA
+			for _, name := range []string{"first", "second", "third"} {
+				a := &framework.CRLAuthority{Key: "staggered-" + name + ".crl.pem"}
+				var err error
+				a.CA, err = pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Staggered " + name + " CA"}, CRLDistributionPoint: server.URL(a.Key)})
+				Expect(err).NotTo(HaveOccurred())
+				jig.Issue("kept-by-"+a.Key, a.CA, pki.Window{})
+				jig.Issue("revoked-by-"+a.Key, a.CA, pki.Window{})
+				pub.Add(a)
+				staggered = append(staggered, staggeredCRL{CRLAuthority: a})
+				cas = append(cas, a.CA)
+			}
+			caMap := jig.ClientCAMap(ctx, "staggered-ca-"+jig.Namespace, string(pki.Bundle(cas...)))
+			published := time.Now()
+			for i := range staggered {
+				staggered[i].NextUpdate = published.Add(staggeredFirstLifetime + time.Duration(i)*staggeredStep)
+				staggered[i].firstExpiry = staggered[i].NextUpdate
+			}
+			pub.PublishNow(ctx)
+			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caMap)
+
+			By("the first generation is in force: nothing revoked")
+			for _, a := range staggered {
+				jig.EventuallyServed(ctx, "kept-by-"+a.Key)
+				jig.EventuallyServed(ctx, "revoked-by-"+a.Key)
+			}
+			// Published after the first CRL expired, the next generation
+			// would test something else (an expired CRL), not the refresh.
+			Expect(time.Now()).To(BeTemporally("<", staggered[0].firstExpiry),
+				"the set-up outlasted the first CRL's lifetime (%s): raise staggeredFirstLifetime", staggeredFirstLifetime)
+			By("the next generation, valid an hour, revokes one client of each CA")
+			for _, a := range staggered {
+				a.NextUpdate = time.Now().Add(time.Hour)
+				pub.SetRevoked(ctx, a.CRLAuthority, []*pki.Leaf{jig.Leaves["revoked-by-"+a.Key]}, nil)
+			}
+		})
+
+		// Upstream downloads a CRL again only at its nextUpdate (the earliest
+		// one wakes it: pkg/router/crl/crl.go, ManageCRLs); the reference
+		// router earlier, at three quarters of its validity. So only what
+		// both must do is asserted: each CA's new CRL is in force by that
+		// CA's own nextUpdate (+ Converge), whatever the others'.
+		It("staggered CRL lifetimes: each CA's new CRL is in force by its own nextUpdate", framework.ID("client-tls/crl-staggered-refresh"), func(ctx SpecContext) {
+			for _, a := range staggered {
+				By(fmt.Sprintf("%s: revoked by %s at the latest", a.Key, a.firstExpiry.Format(time.TimeOnly)))
+				f.EventuallyRefusedWithin(ctx, time.Until(a.firstExpiry)+f.Opts.Timeouts.Converge, jig.Request("revoked-by-"+a.Key), "revoked certificate")
+				By("positive control: the same CA's other client is still served")
+				jig.EventuallyServed(ctx, "kept-by-"+a.Key)
+			}
+		})
+	})
+}
+
+// A container of its own: on upstream its positive control waits out the
+// 5-minute retry of a failed download, which must not hold up the other
+// client-TLS specs.
+func describeCRLFailClosed(f *framework.Framework) {
+	Describe("without a CRL", f.OwnIngressControllerDecorator(), Ordered, SpecPriority(100), func() {
+		var (
+			jig    *framework.ClientTLSJig
+			server *framework.CRLServer
+		)
+
+		BeforeAll(func(ctx SpecContext) {
+			jig, server = framework.NewEdgeClientTLSJig(ctx, f, "crl-pending")
+		})
+
+		// Both routers keep mutual TLS closed until the CRL arrives; they
+		// refuse differently, and each refusal is exact. Upstream's placeholder
+		// CRL is issued by "Placeholder CA", so HAProxy holds no CRL for the
+		// client's CA and answers "unknown certificate authority" (seen here
+		// on openshift/router 4b401a86d; a bare close was seen once too). The
+		// reference router's placeholder is an expired CRL of that CA:
+		// "expired certificate". Upstream retries a failed download after 5
+		// minutes (pkg/router/crl/crl.go, errorBackoffTime); the reference
+		// router within seconds. Once the refusal is seen it must hold, every
+		// attempt one of these refusals and never an answer, until the CRL is
+		// published: for Converge, which spans several of the reference
+		// router's failed retries (a router that fails open after a failed
+		// download shows there); the suite does not wait out upstream's
+		// 5 minutes closed as well. The positive control allows upstream's
+		// retry.
+		It("fails closed while a CA's CRL cannot be fetched", framework.ID("client-tls/crl-fail-closed"), func(ctx SpecContext) {
+			pending := &framework.CRLAuthority{Key: "pending.crl.pem"}
+			var err error
+			pending.CA, err = pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Pending CRL CA"}, CRLDistributionPoint: server.URL(pending.Key)})
+			Expect(err).NotTo(HaveOccurred())
+			jig.Issue("of-pending", pending.CA, pki.Window{})
+			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, jig.ClientCAMap(ctx, "pending-ca-"+jig.Namespace, string(pending.CA.CertPEM)))
+
+			By("no CRL at the distribution point yet: the client is refused, never served")
+			refusals := []string{"expired certificate", "unknown certificate authority", httpclient.ClosedWithoutAnswer}
+			f.EventuallyRefusedWithin(ctx, f.Opts.Timeouts.Converge, jig.Request("of-pending"), refusals...)
+			By("and stays refused while the CRL cannot be fetched: every attempt for Converge is one of the refusals")
+			f.ConsistentlyRefused(ctx, f.Opts.Timeouts.Converge, jig.Request("of-pending"), refusals...)
+			By("positive control: once the CRL is published, the same client is served (within upstream's retry)")
+			pub := &framework.Publisher{Server: server}
+			pending.NextUpdate = time.Now().Add(time.Hour)
+			pub.Add(pending)
+			pub.PublishNow(ctx)
+			f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.CRLRefresh, jig.Request("of-pending"), jig.Echo.Served)
+		})
+	})
+}

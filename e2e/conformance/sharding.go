@@ -1,0 +1,112 @@
+package conformance
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	operatorv1 "github.com/openshift/api/operator/v1"
+	routev1 "github.com/openshift/api/route/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/e2e/framework"
+)
+
+// Sharding: IngressControllers with a namespaceSelector, each on its own
+// ports, as cluster-ingress-operator deploys them.
+func describeSharding(f *framework.Framework) {
+	framework.DescribeFeature(contract.FeatureSharding, func() {
+		// cluster-ingress-operator test/e2e/router_status_test.go
+		// (TestIngressControllerNamespaceSelectorUpdateShouldClearRouteStatus
+		// arranges it: a private IngressController with a namespaceSelector,
+		// a namespace it selects and one it does not): a shard serves the
+		// namespaces its selector picks, the default serves every namespace
+		// (openshift/router NAMESPACE_LABELS).
+		It("a sharded IngressController serves only the namespaces it selects; the default serves them all", framework.ID("sharding/serves-selected-namespaces"), func(ctx SpecContext) {
+			shard := f.OwnIngressController(ctx)
+			if shard.Name == contract.DefaultIngressController {
+				Skip("this profile cannot reach a new IngressController's ports")
+			}
+			inside := f.SpecNamespaceWithLabels(ctx, "shard-inside", shard.NamespaceLabels)
+			outside := f.SpecNamespace(ctx, "shard-outside")
+			b := f.DeployEchoes(ctx, framework.EchoIn(inside, "echo"), framework.EchoIn(outside, "echo"))
+			in, out := b[0], b[1]
+			inRoute := f.CreateRoute(ctx, f.RouteTo(in, "inside", framework.EchoHTTPPort))
+			outRoute := f.CreateRoute(ctx, f.RouteTo(out, "outside", framework.EchoHTTPPort))
+
+			By("positive control: the shard serves the route of its namespace")
+			f.EventuallyResponds(ctx, shard.HTTP(inRoute.Spec.Host, "/"), in.Served)
+			By("the shard does not serve a route outside its selector")
+			f.EventuallyResponds(ctx, shard.HTTP(outRoute.Spec.Host, "/"), framework.NotServed)
+			By("the default serves both")
+			f.EventuallyResponds(ctx, f.HTTP(outRoute.Spec.Host, "/"), out.Served)
+			f.EventuallyResponds(ctx, f.HTTP(inRoute.Spec.Host, "/"), in.Served)
+		})
+
+		// cluster-ingress-operator test/e2e/router_status_test.go,
+		// TestIngressControllerNamespaceSelectorUpdateShouldClearRouteStatus
+		// and TestIngressControllerRouteSelectorUpdateShouldClearRouteStatus:
+		// a router cannot take back its status entry from a route it stops
+		// selecting, so the operator clears it once the change has rolled
+		// out (pkg/operator/controller/ingress/router_status.go). Status
+		// only, as upstream's tests check it: the routes need no backend.
+		// The clearing is the ingress operator's (on kind, the reference
+		// operator's): the spec judges the platform.
+		DescribeTable("a selector change clears the shard's status entry from the routes it no longer selects; the routes it now selects are admitted", framework.JudgesPlatform,
+			func(ctx SpecContext, change selectorChange) {
+				shard := f.OwnIngressController(ctx)
+				if shard.Name == contract.DefaultIngressController {
+					Skip("this profile cannot reach a new IngressController's ports")
+				}
+				next := map[string]string{"router-conformance/next-shard": shard.Name}
+				newNSLabels := shard.NamespaceLabels
+				if change == namespaceSelectorChange {
+					newNSLabels = next
+				}
+				oldNS, newNS := f.SpecNamespaceWithLabels(ctx, "shard-old", shard.NamespaceLabels), f.SpecNamespaceWithLabels(ctx, "shard-new", newNSLabels)
+				if change == routeSelectorChange {
+					By("the shard selects the routes labelled as the old one")
+					shard.Update(ctx, func(ic *operatorv1.IngressController) {
+						ic.Spec.RouteSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"router-conformance/route": "old"}}
+					})
+				}
+				routeIn := func(ns, label string) *routev1.Route {
+					r := f.RouteTo(f.ServiceWithoutPods(ctx, ns), "r", framework.EchoHTTPPort)
+					r.Labels = map[string]string{"router-conformance/route": label}
+					return f.CreateRoute(ctx, r)
+				}
+				oldRoute, newRoute := routeIn(oldNS, "old"), routeIn(newNS, "new")
+				admitted := func(r *routev1.Route, want corev1.ConditionStatus) {
+					f.EventuallyRoute(ctx, r, func(g Gomega, live *routev1.Route) {
+						g.Expect(framework.AdmittedBy(live, shard.Name)).To(Equal(want), "entry of router %s on route %s/%s: %+v", shard.Name, r.Namespace, r.Name, live.Status.Ingress)
+						g.Expect(framework.Admitted(live)).To(Equal(corev1.ConditionTrue), "the default router's entry stays")
+					})
+				}
+				By("positive control: the shard admits the route it selects, and has no entry on the other")
+				admitted(oldRoute, corev1.ConditionTrue)
+				admitted(newRoute, corev1.ConditionUnknown)
+
+				shard.Update(ctx, func(ic *operatorv1.IngressController) {
+					if change == namespaceSelectorChange {
+						ic.Spec.NamespaceSelector = &metav1.LabelSelector{MatchLabels: next}
+					} else {
+						ic.Spec.RouteSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"router-conformance/route": "new"}}
+					}
+				})
+				By("the route no longer selected loses the shard's entry; the newly selected one is admitted")
+				admitted(oldRoute, corev1.ConditionUnknown)
+				admitted(newRoute, corev1.ConditionTrue)
+			},
+			Entry("namespaceSelector", framework.ID("sharding/namespace-selector-change"), namespaceSelectorChange),
+			Entry("routeSelector", framework.ID("sharding/route-selector-change"), routeSelectorChange),
+		)
+	})
+}
+
+// selectorChange is which selector of a shard a spec changes.
+type selectorChange string
+
+const (
+	namespaceSelectorChange selectorChange = "namespaceSelector"
+	routeSelectorChange     selectorChange = "routeSelector"
+)
