@@ -78,8 +78,19 @@ func TestCertificationTimeoutsAreTheDefaults(t *testing.T) {
 	long := DefaultTimeouts()
 	long.Poll = time.Hour
 	long.Consecutive = 1
-	want := []string{"Poll: 1h0m0s (want 250ms)", "Consecutive: 1 (want 3)"}
+	want := []string{"-poll-interval 1h0m0s (want 250ms)", "-consecutive 1 (want 3)"}
 	if got := long.Diff(CertificationTimeouts()); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("Diff = %q, want %q", got, want)
+	}
+}
+
+// Every field carries its flag, file key and usage, and is a duration or
+// a count.
+func TestEveryTimeoutFieldIsNamed(t *testing.T) {
+	var tt Timeouts
+	for _, f := range tt.Fields() {
+		if f.Flag == "" || f.Key == "" || f.Usage == "" || (f.Duration == nil) == (f.Count == nil) {
+			t.Errorf("field %+v: give it flag, key and usage tags, and make it a time.Duration or an int", f)
+		}
 	}
 }

@@ -71,6 +71,10 @@ func FromGinkgo(r types.Report) (specs []SpecResult, run RunOutcome) {
 	if len(why) == 0 {
 		why = echoes
 	}
+	// A dry run walks the tree and reports every spec passed: nothing ran.
+	if cfg.DryRun {
+		why = append(why, ReasonDryRun)
+	}
 	for _, reason := range r.SpecialSuiteFailureReasons {
 		why = append(why, firstLine(reason))
 	}
@@ -82,6 +86,9 @@ func FromGinkgo(r types.Report) (specs []SpecResult, run RunOutcome) {
 	}
 	return specs, run
 }
+
+// ReasonDryRun is a dry run's verdict reason: an error, never a pass.
+const ReasonDryRun = "dry run: no spec ran"
 
 // once keeps each reason's first occurrence: every parallel process
 // reports a failed SynchronizedBeforeSuite.

@@ -78,10 +78,14 @@ type Implementation struct {
 // Implementation.Validate, organization, project, url, version and a
 // contact are required, and here the url must be absolute and every
 // missing field is named at once.
-func (i Implementation) Validate() error {
+func (i Implementation) Validate() error { return i.validate(true) }
+
+// validate is Validate; before the router image is known (the version
+// may come from it) withVersion is false.
+func (i Implementation) validate(withVersion bool) error {
 	var missing []string
 	for _, f := range []struct{ name, value string }{
-		{"organization", i.Organization}, {"project", i.Project}, {"url", i.URL}, {"version", i.Version},
+		{"organization", i.Organization}, {"project", i.Project}, {"url", i.URL}, {"version", map[bool]string{true: i.Version, false: "-"}[withVersion]},
 	} {
 		if strings.TrimSpace(f.value) == "" {
 			missing = append(missing, f.name)

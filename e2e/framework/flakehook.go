@@ -1,13 +1,14 @@
 package framework
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/router-conformance/suite/reports"
 )
 
 // FailOnceEnv names the test-only hook that makes a spec flake on
@@ -36,22 +37,12 @@ func failOnce(hook string, spec types.SpecReport, fail func(string, ...int)) {
 	fail(fmt.Sprintf("%s=%q: this spec's first attempt fails on purpose (a test-only hook; a retry runs it for real)", FailOnceEnv, hook), 1)
 }
 
-// CheckCertifiable refuses what a certification run must not have: spec
-// retries (--flake-attempts, --must-pass-repeatedly) and the test-only
-// hook. Every spec of a certification runs once and counts as it ran.
-func CheckCertifiable(cfg types.SuiteConfig) error {
-	var problems []string
-	if cfg.FlakeAttempts > 1 {
-		problems = append(problems, fmt.Sprintf("--flake-attempts=%d retries failing specs: unset FLAKE_ATTEMPTS", cfg.FlakeAttempts))
-	}
-	if cfg.MustPassRepeatedly > 1 {
-		problems = append(problems, fmt.Sprintf("--must-pass-repeatedly=%d repeats specs", cfg.MustPassRepeatedly))
-	}
-	if hook := FailOnceHook(); hook != "" {
-		problems = append(problems, fmt.Sprintf("the test-only hook %s=%q fails specs on purpose: unset it", FailOnceEnv, hook))
-	}
-	if len(problems) > 0 {
-		return errors.New("-certify runs every spec once: " + strings.Join(problems, "; "))
-	}
-	return nil
+// CheckCertifiable applies the certification rules (reports/certify.go)
+// to this run: its options, the Ginkgo configuration it runs under, the
+// suite build and the router as named; with imageKnown (the profile is
+// up) the router image too.
+func (f *Framework) CheckCertifiable(cfg types.SuiteConfig, imageKnown bool) error {
+	c := f.runRecord().Certification(cfg)
+	c.ImageKnown = imageKnown
+	return reports.Certifiable(c)
 }

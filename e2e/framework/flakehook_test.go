@@ -112,17 +112,6 @@ func TestFailOnceFailsOnlyTheFirstAttemptOfMatchingSpecs(t *testing.T) {
 	}
 }
 
-func TestCheckCertifiableRefusesRetriesAndTheHook(t *testing.T) {
-	t.Setenv(FailOnceEnv, "")
-	if err := CheckCertifiable(types.SuiteConfig{FlakeAttempts: 1}); err != nil {
-		t.Errorf("one attempt: %v", err)
-	}
-	t.Setenv(FailOnceEnv, "HSTS")
-	err := CheckCertifiable(types.SuiteConfig{FlakeAttempts: 2})
-	if err == nil || err.Error() != `-certify runs every spec once: --flake-attempts=2 retries failing specs: unset FLAKE_ATTEMPTS; the test-only hook ROUTER_CONFORMANCE_TEST_FAIL_ONCE="HSTS" fails specs on purpose: unset it` {
-		t.Errorf("error %v", err)
-	}
-}
 
 func TestEffectiveOptionsRecordRetriesAndTheHook(t *testing.T) {
 	f := New(DefaultOptions(), Capabilities{})

@@ -153,8 +153,7 @@ func (featuresOpt) isBool() bool { return false }
 
 // table is every option of o.
 func (o *Options) table() []option {
-	t := &o.Timeouts
-	return []option{
+	opts := []option{
 		{"profile", "profile", "cluster profile: kind (hermetic, built here) or existing (any kubeconfig)", stringOpt{&o.Profile}},
 		{"cluster-name", "clusterName", "kind cluster name", stringOpt{&o.ClusterName}},
 		{"reuse", "reuse", "reuse an existing kind cluster of that name (fast dev loop)", boolOpt{&o.Reuse}},
@@ -178,21 +177,17 @@ func (o *Options) table() []option {
 		{"implementation-version", "implementationVersion", "the router's version in the report (default: the image's version label, or its tag)", stringOpt{&o.ImplementationVersion}},
 		{"in-cluster", "inCluster", "existing profile, the suite running in a pod of the cluster: the pod's service account (unless -kubeconfig), routers reached through their router-internal Services (-http-addr and -https-addr default to the default one's), own IngressControllers published Private", boolOpt{&o.InCluster}},
 		{"allow-disruptive", "allowDisruptive", "existing profile: run the Disruptive specs, which change the default IngressController and the Ingress config while they run (each change is undone when the spec ends)", boolOpt{&o.AllowDisruptive}},
-		{"certify", "certify", "a certification run: refuses -reuse, a wait other than its certification value (contract/timeouts.go), run filters, and a missing implementation organization, project, url or contact", boolOpt{&o.Certify}},
-		{"timeout-cluster-ready", "timeouts.clusterReady", "node, CoreDNS and router readiness", durationOpt{&t.ClusterReady}},
-		{"timeout-pod-ready", "timeouts.podReady", "a spec's pods becoming ready, an IngressController rollout", durationOpt{&t.PodReady}},
-		{"timeout-converge", "timeouts.converge", "a request reaching its expected outcome", durationOpt{&t.Converge}},
-		{"timeout-crl-refresh", "timeouts.crlRefresh", "a CRL change reaching the router (upstream retries a failed download after 5 minutes)", durationOpt{&t.CRLRefresh}},
-		{"poll-interval", "timeouts.poll", "the interval between two attempts of a wait", durationOpt{&t.Poll}},
-		{"consecutive", "timeouts.consecutive", "answers in a row that make convergence", intOpt{&t.Consecutive}},
-		{"timeout-provision-poll", "timeouts.provisionPoll", "the interval between two looks of the install and cluster waits", durationOpt{&t.ProvisionPoll}},
-		{"timeout-request", "timeouts.request", "one HTTP exchange of the suite's client", durationOpt{&t.Request}},
-		{"timeout-dial", "timeouts.dial", "a TCP connection the seal's checks expect to fail", durationOpt{&t.Dial}},
-		{"timeout-diagnosis", "timeouts.diagnosis", "the reads that explain a failed wait", durationOpt{&t.Diagnosis}},
-		{"timeout-suite-setup", "timeouts.suiteSetUp", "the profile's bring-up", durationOpt{&t.SuiteSetUp}},
-		{"timeout-suite-teardown", "timeouts.suiteTearDown", "the profile's tear-down", durationOpt{&t.SuiteTearDown}},
-		{"timeout-run", "timeouts.run", "the whole run (Ginkgo's --timeout must be this; the run path passes it)", durationOpt{&t.Run}},
+		{"certify", "certify", "a certification run: the rules of reports/certify.go (the whole claimed suite once, every wait at its certification value, a clean suite build, the implementation named) are checked before any spec", boolOpt{&o.Certify}},
 	}
+	// Every wait, from the one table (contract/timeouts.go).
+	for _, f := range o.Timeouts.Fields() {
+		var v setter = durationOpt{f.Duration}
+		if f.Count != nil {
+			v = intOpt{f.Count}
+		}
+		opts = append(opts, option{f.Flag, "timeouts." + f.Key, f.Usage, v})
+	}
+	return opts
 }
 
 // Effective lists every option's value by flag name, for the report.
@@ -405,43 +400,6 @@ func Validate(o Options) error {
 			return fmt.Errorf("-%s must be positive", opt.flag)
 		}
 	}
-	if o.Certify {
-		return validateCertify(o)
-	}
 	return nil
 }
 
-// validateCertify refuses what would make a certification run's verdict
-// other than the suite's: a reused cluster, a wait other than its
-// certification value (shorter fails a good router, longer passes a
-// flapping one, a long poll interval makes every Consistently one
-// sample), an implementation nobody can be asked about.
-func validateCertify(o Options) error {
-	if o.Reuse {
-		return errors.New("-certify: a certification run makes its own cluster: drop -reuse (REUSE=1)")
-	}
-	cert := o
-	cert.Timeouts = contract.CertificationTimeouts()
-	got, want := o.Effective(), cert.Effective()
-	for _, opt := range o.table() {
-		if strings.HasPrefix(opt.file, "timeouts.") && got[opt.flag] != want[opt.flag] {
-			return fmt.Errorf("-certify: -%s %s is not the suite's %s: a certification run waits exactly the documented times (contract/timeouts.go)", opt.flag, got[opt.flag], want[opt.flag])
-		}
-	}
-	if diff := o.Timeouts.Diff(cert.Timeouts); len(diff) > 0 { // a field without a flag
-		return fmt.Errorf("-certify: a wait is not the suite's: %s (contract/timeouts.go)", strings.Join(diff, ", "))
-	}
-	var missing []string
-	for _, f := range []struct{ flag, v string }{
-		{"implementation-organization", o.ImplementationOrganization}, {"implementation-project", o.ImplementationProject},
-		{"implementation-url", o.ImplementationURL}, {"implementation-contact", strings.Join(o.ImplementationContact, "")},
-	} {
-		if strings.TrimSpace(f.v) == "" {
-			missing = append(missing, "-"+f.flag)
-		}
-	}
-	if len(missing) > 0 {
-		return fmt.Errorf("-certify: the report must name the implementation: set %s", strings.Join(missing, ", "))
-	}
-	return nil
-}

@@ -5,10 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/onsi/ginkgo/v2/types"
+
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/reports"
 )
 
 func parse(t *testing.T, args ...string) (Options, error) {
@@ -76,15 +80,6 @@ func TestBadOptionsSayWhatIsWrong(t *testing.T) {
 		{[]string{"-profile", "existing", "-node-image", "n:1", "-kubeconfig", "k", "-http-addr", "a:80", "-https-addr", "a:443", "-domain", "d"}, "-router-image and -node-image apply to the kind profile only: on an existing cluster the router is already deployed"},
 		{[]string{"-features", "hsts,teleport"}, `-features: "teleport" is no feature of the conformance table (contract/features.go)`},
 		{[]string{"-timeout-converge", "0s"}, "-timeout-converge must be positive"},
-		{[]string{"-certify", "-reuse"}, "-certify: a certification run makes its own cluster: drop -reuse (REUSE=1)"},
-		{[]string{"-certify", "-timeout-converge", "10s"}, "-certify: -timeout-converge 10s is not the suite's 30s: a certification run waits exactly the documented times (contract/timeouts.go)"},
-		// Longer is refused too: a flapping router retried until it
-		// passes, and a long poll makes every Consistently one sample.
-		{[]string{"-certify", "-timeout-converge", "24h"}, "-certify: -timeout-converge 24h0m0s is not the suite's 30s: a certification run waits exactly the documented times (contract/timeouts.go)"},
-		{[]string{"-certify", "-poll-interval", "1h"}, "-certify: -poll-interval 1h0m0s is not the suite's 250ms: a certification run waits exactly the documented times (contract/timeouts.go)"},
-		{[]string{"-certify", "-consecutive", "1"}, "-certify: -consecutive 1 is not the suite's 3: a certification run waits exactly the documented times (contract/timeouts.go)"},
-		{[]string{"-certify", "-timeout-run", "10h"}, "-certify: -timeout-run 10h0m0s is not the suite's 1h25m0s: a certification run waits exactly the documented times (contract/timeouts.go)"},
-		{[]string{"-certify", "-implementation-organization", "Acme", "-implementation-url", "https://acme.example"}, "-certify: the report must name the implementation: set -implementation-project, -implementation-contact"},
 	} {
 		opts, err := parse(t, tc.args...)
 		if err == nil {
@@ -169,15 +164,85 @@ func TestDefaultClaimsFollowTheCapabilities(t *testing.T) {
 	}
 }
 
-func TestACertifyRunWithTheImplementationNamedIsValid(t *testing.T) {
-	opts, err := parse(t, "-certify", "-implementation-organization", "Acme", "-implementation-project", "acme-router",
-		"-implementation-url", "https://acme.example/router", "-implementation-contact", "router@acme.example", "-timeout-converge", "30s")
-	if err != nil {
-		t.Fatal(err)
+// Every shortcut to a certification is refused by the suite's own check
+// before any spec (conformance.Declare calls it), each with its one line;
+// the documented run passes it.
+func TestCertificationShortcutsAreRefused(t *testing.T) {
+	defer func(c, d string) { reports.SuiteCommit, reports.SuiteDirty = c, d }(reports.SuiteCommit, reports.SuiteDirty)
+	reports.SuiteCommit, reports.SuiteDirty = "0123456789abcdef0123456789abcdef01234567", "false"
+	named := []string{"-certify", "-implementation-organization", "Acme", "-implementation-url", "https://acme.example/router",
+		"-implementation-contact", "router@acme.example"}
+	ginkgo := types.SuiteConfig{Timeout: contract.DefaultTimeouts().Run}
+	check := func(args []string, cfg types.SuiteConfig, caps Capabilities) error {
+		t.Helper()
+		opts, err := parse(t, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		Complete(&opts, caps)
+		if err := Validate(opts); err != nil {
+			t.Fatal(err)
+		}
+		return New(opts, caps).CheckCertifiable(cfg, false)
 	}
-	Complete(&opts, kindCaps)
-	if err := Validate(opts); err != nil {
-		t.Errorf("a certify run with the documented waits (one given as its value) and the implementation named: %v", err)
+	other := Capabilities{Profile: KindProfile, OwnIngressControllers: true, MaxParallel: 4, KindHarness: true}
+	withProject := append(slices.Clone(named), "-implementation-project", "acme-router")
+	// Positive controls: the reference router under its own name, another
+	// router under its; a wait given at its own value.
+	if err := check(append(slices.Clone(named), "-timeout-converge", "30s"), ginkgo, kindCaps); err != nil {
+		t.Errorf("the documented certification of the reference router: %v", err)
+	}
+	if err := check(withProject, ginkgo, other); err != nil {
+		t.Errorf("the documented certification of another router: %v", err)
+	}
+	t.Setenv(FailOnceEnv, "")
+	for _, tc := range []struct {
+		name string
+		args []string
+		cfg  func(*types.SuiteConfig)
+		caps Capabilities
+		want string
+	}{
+		{"no -certify", []string{"-implementation-organization", "Acme"}, nil, kindCaps, "the run was not made with -certify (make certify, ./run certify)"},
+		{"a dry run", named, func(c *types.SuiteConfig) { c.DryRun = true }, kindCaps, "a dry run tests nothing: drop --dry-run"},
+		{"a label filter", named, func(c *types.SuiteConfig) { c.LabelFilter = "hsts" }, kindCaps, `the label filter "hsts" chose the specs: a certification runs the whole claimed suite (drop FOCUS)`},
+		{"a focus", named, func(c *types.SuiteConfig) { c.FocusStrings = []string{"HSTS"} }, kindCaps, "--focus chose the specs: a certification runs the whole claimed suite"},
+		{"a skip", named, func(c *types.SuiteConfig) { c.SkipStrings = []string{"CRL"} }, kindCaps, "--skip left specs out: a certification runs the whole claimed suite"},
+		{"retries", named, func(c *types.SuiteConfig) { c.FlakeAttempts = 2 }, kindCaps, "--flake-attempts=2 retries failing specs: a certification counts every spec as it ran (unset FLAKE_ATTEMPTS)"},
+		{"repeats", named, func(c *types.SuiteConfig) { c.MustPassRepeatedly = 3 }, kindCaps, "--must-pass-repeatedly=3 repeats specs: a certification runs every spec once"},
+		{"another Ginkgo timeout", named, func(c *types.SuiteConfig) { c.Timeout = 24 * time.Hour }, kindCaps, "Ginkgo's --timeout is 24h0m0s, the run's -timeout-run 1h25m0s: the run path passes it"},
+		{"-reuse", append(slices.Clone(named), "-reuse"), nil, kindCaps, "a certification run makes its own cluster: drop -reuse (REUSE=1)"},
+		{"a shorter wait", append(slices.Clone(named), "-timeout-converge", "10s"), nil, kindCaps, "a certification run waits exactly the documented times (contract/timeouts.go): -timeout-converge 10s (want 30s)"},
+		// Longer is refused too: a flapping router retried until it
+		// passes, and a long poll makes every Consistently one sample.
+		{"a longer wait", append(slices.Clone(named), "-timeout-converge", "24h"), nil, kindCaps, "a certification run waits exactly the documented times (contract/timeouts.go): -timeout-converge 24h0m0s (want 30s)"},
+		{"a long poll", append(slices.Clone(named), "-poll-interval", "1h"), nil, kindCaps, "a certification run waits exactly the documented times (contract/timeouts.go): -poll-interval 1h0m0s (want 250ms)"},
+		{"one answer", append(slices.Clone(named), "-consecutive", "1"), nil, kindCaps, "a certification run waits exactly the documented times (contract/timeouts.go): -consecutive 1 (want 3)"},
+		{"the reference router as another implementation", withProject, nil, kindCaps, `the router judged is the suite's reference router: it certifies only as reference-router, not as "acme-router"`},
+		{"nobody to ask", []string{"-certify", "-implementation-organization", "Acme"}, nil, kindCaps, "implementation: missing url, contact"},
+	} {
+		cfg := ginkgo
+		if tc.cfg != nil {
+			tc.cfg(&cfg)
+		}
+		if err := check(tc.args, cfg, tc.caps); err == nil || err.Error() != tc.want {
+			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	t.Setenv(FailOnceEnv, "HSTS")
+	if err := check(named, ginkgo, kindCaps); err == nil || err.Error() != `the test-only hook "HSTS" fails specs on purpose: unset ROUTER_CONFORMANCE_TEST_FAIL_ONCE` {
+		t.Errorf("the fail-once hook: %v", err)
+	}
+	t.Setenv(FailOnceEnv, "")
+	for dirty, want := range map[[2]string]string{
+		{"0123456789abcdef0123456789abcdef01234567", "true"}: "the suite was built from a tree with uncommitted changes (commit 0123456789abcdef0123456789abcdef01234567): commit or stash them",
+		{"0123456789abcdef0123456789abcdef01234567", ""}:     "the suite was built from a tree with uncommitted changes (commit 0123456789abcdef0123456789abcdef01234567): commit or stash them",
+		{"unknown", "false"}:                                 "the suite build names no commit: build it from a git checkout (make certify, make kit)",
+	} {
+		reports.SuiteCommit, reports.SuiteDirty = dirty[0], dirty[1]
+		if err := check(named, ginkgo, kindCaps); err == nil || err.Error() != want {
+			t.Errorf("build %v: got %v, want %q", dirty, err, want)
+		}
 	}
 }
 

@@ -26,23 +26,39 @@ func (f *Framework) Conformance(report types.Report) reports.Report {
 // conformance is the verdict and the specs it was built from.
 func (f *Framework) conformance(report types.Report) (reports.Report, []reports.SpecResult) {
 	specs, run := reports.FromGinkgo(report)
+	record := f.RunRecord(report)
+	return reports.Build(record.Meta, record.Claimed, specs, run), specs
+}
+
+// RunRecord is what the suite records of its run in report.json
+// (reports.RunRecord), as the run ends.
+func (f *Framework) RunRecord(report types.Report) reports.RunRecord {
+	r := f.runRecord()
+	r.Options = f.effectiveOptions(report)
+	r.Date = report.StartTime
+	r.Duration = reports.Duration(report.RunTime.Round(time.Second))
+	return r
+}
+
+// runRecord is the record as far as the options, the build and the
+// environment (when connected) say.
+func (f *Framework) runRecord() reports.RunRecord {
 	meta := reports.Meta{
-		Implementation: f.implementation(),
-		Suite:          reports.CurrentSuite(),
-		Profile:        f.Caps.Profile,
-		Platform:       f.Caps.Platform,
-		Options:        f.effectiveOptions(report),
-		Date:           report.StartTime,
-		Duration:       reports.Duration(report.RunTime.Round(time.Second)),
+		Implementation:    f.implementation(),
+		Suite:             reports.CurrentSuite(),
+		Profile:           f.Caps.Profile,
+		Platform:          f.Caps.Platform,
+		Claimed:           f.Opts.Features,
+		KubernetesVersion: "unknown",
 	}
-	meta.KubernetesVersion = "unknown"
 	if f.Env != nil {
 		if f.KubernetesVersion != "" {
 			meta.KubernetesVersion = f.KubernetesVersion
 		}
 		meta.NodeImage = reports.NodeImage{Ref: f.NodeImage.Ref, ID: f.NodeImage.ID}
 	}
-	return reports.Build(meta, f.Opts.Features, specs, run), specs
+	return reports.RunRecord{Meta: meta, Certify: f.Opts.Certify, ReferenceRouter: f.Caps.ReferenceRouter,
+		Timeouts: f.Opts.Timeouts, Reuse: f.Opts.Reuse, FailOnceHook: FailOnceHook()}
 }
 
 // WriteConformance writes conformance.{yaml,json}, summary.md and
