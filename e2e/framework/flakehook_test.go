@@ -112,7 +112,6 @@ func TestFailOnceFailsOnlyTheFirstAttemptOfMatchingSpecs(t *testing.T) {
 	}
 }
 
-
 func TestEffectiveOptionsRecordRetriesAndTheHook(t *testing.T) {
 	f := New(DefaultOptions(), Capabilities{})
 	report := types.Report{SuiteConfig: types.SuiteConfig{FlakeAttempts: 2, ParallelTotal: 4}}

@@ -402,4 +402,3 @@ func Validate(o Options) error {
 	}
 	return nil
 }
-
