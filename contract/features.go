@@ -65,7 +65,7 @@ type FeatureInfo struct {
 // Features is the conformance table, in report order.
 var Features = []FeatureInfo{
 	{Feature: FeatureRouter, Name: "Router", Level: Core,
-		Description: "insecure, edge, reencrypt and passthrough routes served; insecureEdgeTerminationPolicy; IngressController changes applied; admission refusals named"},
+		Description: "insecure, edge, reencrypt and passthrough routes served; insecureEdgeTerminationPolicy"},
 	{Feature: FeatureHSTS, Name: "HSTS per route", Level: Core,
 		Description: "haproxy.router.openshift.io/hsts_header on edge and reencrypt routes only"},
 	{Feature: FeatureHeaderActions, Name: "HTTP header actions", Level: Core,

@@ -9,13 +9,14 @@
 //		opts := framework.DefaultOptions()
 //		opts.RouterImage = "registry.example/acme/router:1.2.3"
 //		opts.RepoRoot = "/path/to/a/checkout/of/the/suite"
-//		opts.ReportDir = "reports"
+//		opts.ReportDir = "_output"
 //		conformance.Run(t, opts)
 //	}
 package conformance
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/e2e/profile"
+	"github.com/router-conformance/suite/reports"
 )
 
 // Run runs every spec with opts (framework.DefaultOptions() and what the
@@ -58,6 +60,16 @@ func Declare(opts framework.Options) (*framework.Framework, error) {
 		return nil, err
 	}
 	f := framework.New(opts, p.Capabilities())
+	// A certification's rules are checked here, before any spec is
+	// scheduled and outside every node (a dry run skips nodes; it does not
+	// skip this): -certify with a dry run, a filter, retries, another
+	// wait, a dirty build or a misnamed router never starts.
+	if opts.Certify {
+		suiteConfig, _ := GinkgoConfiguration()
+		if err := f.CheckCertifiable(suiteConfig, false); err != nil {
+			return nil, fmt.Errorf("-certify: %w", err)
+		}
+	}
 	declareSuiteNodes(f, p)
 	declareSpecs(f)
 	return f, nil
@@ -99,12 +111,6 @@ func declareSuiteNodes(f *framework.Framework, p profile.Profile) {
 	SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 		suiteConfig, _ := GinkgoConfiguration()
 		Expect(f.CheckParallelism(suiteConfig.ParallelTotal)).To(Succeed())
-		if f.Opts.Certify {
-			Expect(framework.CheckCertifiable(suiteConfig)).To(Succeed())
-			Expect(suiteConfig.LabelFilter).To(BeEmpty(), "-certify runs the whole claimed suite: drop the label filter (FOCUS)")
-			Expect(suiteConfig.FocusStrings).To(BeEmpty(), "-certify runs the whole claimed suite: drop --focus")
-			Expect(suiteConfig.SkipStrings).To(BeEmpty(), "-certify runs the whole claimed suite: drop --skip")
-		}
 		start := time.Now()
 		up = true
 		env, err := p.Up(ctx, logf)
@@ -113,12 +119,20 @@ func declareSuiteNodes(f *framework.Framework, p profile.Profile) {
 		return env.Marshal()
 	}, func(data []byte) {
 		Expect(f.Connect(data)).To(Succeed())
-	}, NodeTimeout(75*time.Minute))
+		// The router image is known now: a certification names it by ID.
+		if f.Opts.Certify && GinkgoParallelProcess() == 1 {
+			suiteConfig, _ := GinkgoConfiguration()
+			Expect(f.CheckCertifiable(suiteConfig, true)).To(Succeed(), "-certify")
+		}
+	}, NodeTimeout(f.Opts.Timeouts.SuiteSetUp))
 
 	// The conformance report, summary and JUnit (with provenance), from
 	// every process's specs; it runs before Ginkgo writes report.json, so
 	// a failure here is in that record too.
+	// The suite's record of its own run goes into report.json with this
+	// node: the verifier reads the verdict's inputs from it.
 	ReportAfterSuite("conformance report", func(report Report) {
+		AddReportEntry(reports.RunRecordEntry, f.RunRecord(report))
 		Expect(f.WriteConformance(report)).To(Succeed())
 	})
 
@@ -135,5 +149,5 @@ func declareSuiteNodes(f *framework.Framework, p profile.Profile) {
 			// logs beside it.
 			Expect(p.Down(context.WithoutCancel(ctx), f.FailuresRecorded(), logf)).To(Succeed())
 		}
-	}, NodeTimeout(5*time.Minute))
+	}, NodeTimeout(f.Opts.Timeouts.SuiteTearDown))
 }

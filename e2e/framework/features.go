@@ -40,7 +40,9 @@ func DescribeFeature(feature contract.Feature, args ...any) bool {
 	if !ok {
 		panic(fmt.Sprintf("DescribeFeature: %q is no feature of contract/features.go", feature))
 	}
-	return Describe(info.Name, append([]any{Needs(feature)}, args...)...)
+	// Offset(1): the container is where DescribeFeature is called (the
+	// spec file), not here.
+	return Describe(info.Name, append([]any{Needs(feature), Offset(1)}, args...)...)
 }
 
 // JudgesPlatform labels a spec whose verdict is about the platform
