@@ -23,8 +23,12 @@ import (
 // The Ingress client TLS enhancement (client-tls), sections "Proposal" and
 // "Implementing Support for Certificate Revocation Lists": the
 // IngressController's clientTLS, with CRLs the router downloads from the
-// distribution points of the CA certificates, served by a crlserver pod. Each container has an IngressController of its own and
-// is Ordered, so that its PKI and its router's rollouts are shared; the
+// distribution points of the CA certificates, served by a crlserver pod.
+// The document has a controller of the ingress operator download the CRLs
+// into a ConfigMap; the code that shipped downloads them in the router
+// (openshift/router pkg/router/crl/crl.go), and the code decides: the
+// CRL specs judge the router. Each container has an IngressController of
+// its own and is Ordered, so that its PKI and its router's rollouts are shared; the
 // staggered-CRL scenario (describeCRLRefresh) and the fail-closed one
 // (describeCRLFailClosed) are containers of their own, because they wait
 // out real time: CRL lifetimes, and upstream's retry of a failed download.
@@ -42,6 +46,15 @@ func describeClientTLS(f *framework.Framework) {
 // Router feature's.
 func describeClientTLSChange(f *framework.Framework) {
 	Describe("Router with an IngressController clientTLS change", func() {
+		// Document: the Ingress client TLS enhancement, sections "Proposal"
+		// (clientCertificatePolicy Required, clientCA) and "Implementing Basic
+		// Support for Client Certificate Verification"
+		// Upstream: cluster-ingress-operator
+		// pkg/operator/controller/ingress/deployment.go (desiredRouterDeployment:
+		// ROUTER_MUTUAL_TLS_AUTH and ROUTER_MUTUAL_TLS_AUTH_CA from
+		// spec.clientTLS) and openshift/router
+		// images/router/haproxy/conf/haproxy-config.template (frontends fe_sni
+		// and fe_no_sni: the bind's `verify` and `ca-file`)
 		It("applies it", framework.ID("client-tls/required-change-applied"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
 			jig := framework.NewClientTLSJig(ctx, f, "router-clienttls")
 			ns := jig.Namespace
@@ -81,7 +94,7 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 	// Slow containers are scheduled first, so the parallel run is not
 	// left waiting on them at the end.
 	Describe("with CRLs from distribution points", f.OwnIngressControllerDecorator(), Ordered, SpecPriority(100), func() {
-		const crlLifetime = 40 * time.Second
+		const crlLifetime = 40 * time.Second // not a wait: the lifetime (nextUpdate) of the CRLs the crlserver publishes, data the router is given
 		var (
 			jig *framework.ClientTLSJig
 			// Routes of the other terminations under the same clientTLS.
@@ -168,6 +181,12 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle)
 		})
 
+		// Document: the Ingress client TLS enhancement, section "Implementing
+		// Support for Certificate Revocation Lists" (there the operator
+		// downloads; the router does in the code that shipped)
+		// Upstream: openshift/router pkg/router/crl/crl.go (ManageCRLs,
+		// downloadMissingCRLs and getCRL: each CA certificate's CRL from its
+		// http distribution points)
 		It("downloads every CA's CRL from its distribution point", framework.ID("client-tls/crl-downloaded"), func(ctx SpecContext) {
 			f.Eventually(ctx, func(g Gomega) {
 				fetches, err := server.Fetches(ctx)
@@ -178,6 +197,15 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 			}).Should(Succeed())
 		})
 
+		// Document: the Ingress client TLS enhancement, sections "Proposal"
+		// (Required: clients without a valid certificate rejected) and "As a
+		// cluster administrator, I want to require client certificates using
+		// a CA that I control, respecting its certificate revocation list"
+		// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+		// (frontends fe_sni and fe_no_sni: `verify required`, the CA bundle
+		// and crl-file /var/lib/haproxy/mtls/latest/crls.pem) and
+		// pkg/router/crl/crl.go (writeCRLFile: the CRLs of every CA of the
+		// bundle)
 		DescribeTable("Required: each client gets its exact outcome",
 			func(ctx SpecContext, client string, alert string) {
 				req := jig.IC.HTTPS(jig.Host, "/")
@@ -205,7 +233,17 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 		)
 
 		// Upstream sets eleven X-SSL* headers in fe_sni and fe_no_sni after
-		// deleting what the client sent (haproxy-config.template).
+		// deleting what the client sent.
+		//
+		// Document: the HTTP header actions enhancement, sections "X-SSL" and
+		// "Should this enhancement allow setting dynamic header values?"
+		// (%{+Q}[ssl_c_der,base64]); the Ingress client TLS enhancement names
+		// no header
+		// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+		// (frontends fe_sni and fe_no_sni: `http-request del-header X-SSL...`,
+		// then `http-request set-header X-SSL...` from ssl_fc and the ssl_c_*
+		// fetches) and pkg/router/template/router.go (getHeadersList: the
+		// route's own action)
 		It("forwards the client certificate to the backend in the upstream headers and a route's dynamic value, whatever the client claims", framework.ID("client-tls/certificate-headers-forwarded"), func(ctx SpecContext) {
 			cert := jig.Leaves["valid"].Cert
 			der := base64.StdEncoding.EncodeToString(cert.Raw)
@@ -235,9 +273,15 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 		})
 
 		// Upstream: mTLS is configured on fe_sni and fe_no_sni only; a
-		// passthrough route leaves public_ssl for its backend before them
-		// (haproxy-config.template; openshift/api operator/v1
-		// types_ingresscontroller.go, ClientTLS).
+		// passthrough route leaves public_ssl for its backend before them.
+		//
+		// Document: the Ingress client TLS enhancement, section "Implementing
+		// Basic Support for Client Certificate Verification" (the verify option
+		// on the bind stanzas of the TLS frontends)
+		// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+		// (frontend public_ssl: os_sni_passthrough.map and os_tcp_be.map before
+		// be_sni/be_no_sni; `verify` on the fe_sni and fe_no_sni binds only) and
+		// openshift/api operator/v1 types_ingresscontroller.go (ClientTLS)
 		It("Required: applies to reencrypt routes, not to passthrough routes", framework.ID("client-tls/required-reencrypt-not-passthrough"), func(ctx SpecContext) {
 			By("positive control: the edge route refuses a client without a certificate")
 			f.EventuallyRefused(ctx, jig.IC.HTTPS(jig.Host, "/"), "certificate required")
@@ -258,6 +302,14 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 
 		// cluster-ingress-operator test/e2e/client_tls_test.go, TestMTLSWithCRLs
 		// multiple-intermediate-ca: root→foo→bar→baz→quux, each CA's own CRL.
+		//
+		// Document: the Ingress client TLS enhancement, section "Implementing
+		// Support for Certificate Revocation Lists" (a CRL for each certificate
+		// of the bundle that names a distribution point)
+		// Upstream: openshift/router pkg/router/crl/crl.go (downloadMissingCRLs:
+		// every CA certificate of the bundle) and
+		// images/router/haproxy/conf/haproxy-config.template (crl-file on the
+		// fe_sni and fe_no_sni binds)
 		It("a chain of five CAs with a CRL each: every signed-by-X client served, every revoked-by-X refused", framework.ID("client-tls/crl-chain-of-five"), func(ctx SpecContext) {
 			for _, a := range chain {
 				jig.EventuallyServed(ctx, "signed-by-"+a.Key)
@@ -265,6 +317,13 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 			}
 		})
 
+		// Document: the Ingress client TLS enhancement, sections "Implementing
+		// Support for Certificate Revocation Lists" (a CRL downloaded again once
+		// its nextUpdate has elapsed) and "Risks and Mitigations" (the refresh
+		// period from nextUpdate)
+		// Upstream: openshift/router pkg/router/crl/crl.go (ManageCRLs: wakes
+		// at the earliest nextUpdate; downloadMissingCRLs: an expired CRL
+		// downloaded again; updateCRLFile)
 		It("takes a CRL rotation: un-revoked, then revoked again", framework.ID("client-tls/crl-rotation"), func(ctx SpecContext) {
 			By("positive control: the certificate is revoked now")
 			f.EventuallyRefused(ctx, jig.Request("revoked"), "revoked certificate")
@@ -278,8 +337,19 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 		})
 
 		// The operator joins the patterns as (?:p1|p2); HAProxy matches the
-		// subject DN with it, unanchored, and denies with 403
-		// (cluster-ingress-operator deployment.go; haproxy-config.template).
+		// subject DN with it, unanchored, and denies with 403.
+		//
+		// Document: the Ingress client TLS enhancement, sections "Proposal"
+		// (allowedSubjectPatterns) and "Implementing Basic Support for Client
+		// Certificate Verification" (ROUTER_MUTUAL_TLS_AUTH_FILTER,
+		// ssl_c_s_dn)
+		// Upstream: cluster-ingress-operator
+		// pkg/operator/controller/ingress/deployment.go (desiredRouterDeployment:
+		// "(?:" + strings.Join(allowedSubjectPatterns, "|") + ")" into
+		// ROUTER_MUTUAL_TLS_AUTH_FILTER) and openshift/router
+		// images/router/haproxy/conf/haproxy-config.template (fe_sni and
+		// fe_no_sni: `acl cert_cn_matches ssl_c_s_dn -m reg`, `http-request
+		// deny unless cert_cn_matches`)
 		It("enforces allowedSubjectPatterns: a matching subject is served, others get 403", framework.ID("client-tls/subject-patterns"), func(ctx SpecContext) {
 			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle, "/CN=valid$", "/CN=of-other-root$", "OU=Eng/CN=signed-by-chain-root")
 			for _, c := range []string{"valid", "of-other-root", "signed-by-chain-root.crl.pem"} {
@@ -292,7 +362,14 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 		})
 
 		// Upstream sets the X-SSL* headers unconditionally, so without a
-		// certificate they arrive present and empty (haproxy-config.template).
+		// certificate they arrive present and empty.
+		//
+		// Document: the Ingress client TLS enhancement, sections "Proposal"
+		// (Optional: requested, not required) and "As a cluster administrator,
+		// I want to enable optional use of client certificates"
+		// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+		// (fe_sni and fe_no_sni: `verify optional` with the CA bundle; the
+		// X-SSL* set-header lines, unconditional)
 		It("Optional: no certificate and a valid one are served, an invalid or untrusted one refused", framework.ID("client-tls/optional-outcomes"), func(ctx SpecContext) {
 			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle)
 			f.EventuallyResponds(ctx, jig.IC.HTTPS(jig.Host, "/"), func(g Gomega, resp *httpclient.Response) {
@@ -304,8 +381,15 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 			f.EventuallyRefused(ctx, jig.Request("untrusted"), "unknown certificate authority")
 		})
 
-		// No ssl_c_used guard on the deny: an empty subject fails the pattern
-		// (haproxy-config.template, cert_cn_matches).
+		// No ssl_c_used guard on the deny: an empty subject fails the pattern.
+		//
+		// Document: the Ingress client TLS enhancement, section "Proposal"
+		// (allowedSubjectPatterns: "at least one pattern must match a client
+		// certificate's distinguished name")
+		// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+		// (fe_sni and fe_no_sni: `acl cert_cn_matches ssl_c_s_dn -m reg`,
+		// `http-request deny unless cert_cn_matches`, without an ssl_c_used
+		// condition)
 		It("Optional with allowedSubjectPatterns: a client without a certificate gets 403", framework.ID("client-tls/optional-subject-patterns"), func(ctx SpecContext) {
 			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle, "/CN=valid$")
 			By("positive control: a matching client is served")
@@ -316,6 +400,14 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 			})
 		})
 
+		// Document: the Ingress client TLS enhancement, section "Implementing
+		// Support for Certificate Revocation Lists" (the CRLs of the
+		// distribution points the bundle's certificates specify)
+		// Upstream: openshift/router pkg/router/crl/crl.go (downloadMissingCRLs:
+		// a certificate without a distribution point is skipped, each other's
+		// named CRL downloaded); as cluster-ingress-operator
+		// test/e2e/client_tls_test.go (TestMTLSWithCRLs,
+		// certificate-distributes-its-signers-crl) arranges it
 		It("signer's-CRL layout: the intermediate's own CRL is never fetched, so its clients are refused; the workaround serves them", framework.ID("client-tls/signer-crl-layout"), func(ctx SpecContext) {
 			// X.509's usual layout, as TestMTLSWithCRLs'
 			// certificate-distributes-its-signers-crl arranges it: each
@@ -365,8 +457,8 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 // upstream's with four processes), short enough not to hold the suite.
 // Upstream's TestCRLUpdate uses 3, 4 and 5 minutes.
 const (
-	staggeredFirstLifetime = 90 * time.Second
-	staggeredStep          = 15 * time.Second
+	staggeredFirstLifetime = 90 * time.Second // not a wait: the first CRLs' lifetime (nextUpdate), data the router is given
+	staggeredStep          = 15 * time.Second // not a wait: how much longer each next CA's first CRL lives, data the router is given
 )
 
 // staggeredCRL is a CA of the staggered scenario and when its first CRL
@@ -427,16 +519,24 @@ func describeCRLRefresh(f *framework.Framework) {
 				"the set-up outlasted the first CRL's lifetime (%s): raise staggeredFirstLifetime", staggeredFirstLifetime)
 			By("the next generation, valid an hour, revokes one client of each CA")
 			for _, a := range staggered {
-				a.NextUpdate = time.Now().Add(time.Hour)
+				a.NextUpdate = time.Now().Add(time.Hour) // not a wait: the next CRL's nextUpdate, data the router is given
 				pub.SetRevoked(ctx, a.CRLAuthority, []*pki.Leaf{jig.Leaves["revoked-by-"+a.Key]}, nil)
 			}
 		})
 
 		// Upstream downloads a CRL again only at its nextUpdate (the earliest
-		// one wakes it: pkg/router/crl/crl.go, ManageCRLs); the reference
-		// router earlier, at three quarters of its validity. So only what
-		// both must do is asserted: each CA's new CRL is in force by that
-		// CA's own nextUpdate (+ Converge), whatever the others'.
+		// one wakes it); the reference router earlier, at three quarters of
+		// its validity. So only what both must do is asserted: each CA's new
+		// CRL is in force by that CA's own nextUpdate (+ Converge), whatever
+		// the others'.
+		//
+		// Document: the Ingress client TLS enhancement, sections "Implementing
+		// Support for Certificate Revocation Lists" (downloaded again once its
+		// nextUpdate has elapsed) and "Risks and Mitigations"
+		// Upstream: openshift/router pkg/router/crl/crl.go (ManageCRLs: sleeps
+		// until the earliest nextUpdate; downloadMissingCRLs); as
+		// cluster-ingress-operator test/e2e/client_tls_test.go (TestCRLUpdate)
+		// checks it
 		It("staggered CRL lifetimes: each CA's new CRL is in force by its own nextUpdate", framework.ID("client-tls/crl-staggered-refresh"), func(ctx SpecContext) {
 			for _, a := range staggered {
 				By(fmt.Sprintf("%s: revoked by %s at the latest", a.Key, a.firstExpiry.Format(time.TimeOnly)))
@@ -477,6 +577,16 @@ func describeCRLFailClosed(f *framework.Framework) {
 		// download shows there); the suite does not wait out upstream's
 		// 5 minutes closed as well. The positive control allows upstream's
 		// retry.
+		//
+		// Document: the Ingress client TLS enhancement, sections "Risks and
+		// Mitigations" (an inaccessible distribution point: the
+		// IngressController cannot start, "to avoid potentially allowing
+		// revoked client certificates") and "Implementing Support for
+		// Certificate Revocation Lists" (no Pod until the CRLs exist). The
+		// code that shipped starts and refuses instead: both fail closed.
+		// Upstream: openshift/router pkg/router/crl/crl.go (InitMTLSDirectory
+		// and writeCRLFile: the dummyCRL placeholder; ManageCRLs: retry after
+		// errorBackoffTime)
 		It("fails closed while a CA's CRL cannot be fetched", framework.ID("client-tls/crl-fail-closed"), func(ctx SpecContext) {
 			pending := &framework.CRLAuthority{Key: "pending.crl.pem"}
 			var err error
@@ -492,7 +602,7 @@ func describeCRLFailClosed(f *framework.Framework) {
 			f.ConsistentlyRefused(ctx, f.Opts.Timeouts.Converge, jig.Request("of-pending"), refusals...)
 			By("positive control: once the CRL is published, the same client is served (within upstream's retry)")
 			pub := &framework.Publisher{Server: server}
-			pending.NextUpdate = time.Now().Add(time.Hour)
+			pending.NextUpdate = time.Now().Add(time.Hour) // not a wait: the CRL's nextUpdate, data the router is given
 			pub.Add(pending)
 			pub.PublishNow(ctx)
 			f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.CRLRefresh, jig.Request("of-pending"), jig.Echo.Served)

@@ -52,7 +52,15 @@ func describeComponentRoutes(f *framework.Framework) {
 		describeComponentRouteRBAC(f)
 
 		// The pinned openshift/api CRD: consumingUsers are service accounts,
-		// at most five (config/v1 types_ingress.go, ConsumingUser).
+		// at most five.
+		//
+		// Document: the custom route configuration enhancement, section
+		// "Proposal" (ComponentRouteStatus.ConsumingUsers, "usually an operator
+		// service account"; "Validation rules to be specified in the
+		// openshift/api PR")
+		// Upstream: openshift/api config/v1/types_ingress.go (ConsumingUser's
+		// pattern ^system:serviceaccount:..., consumingUsers' MaxItems=5: the
+		// Ingress CRD schema)
 		DescribeTable("refuses consuming users the CRD does not allow", framework.JudgesPlatform,
 			func(ctx SpecContext, users []configv1.ConsumingUser, want contract.Refusal) {
 				ns := f.SpecNamespace(ctx, "component-invalid")
@@ -81,9 +89,16 @@ func describeComponentRoutes(f *framework.Framework) {
 // writes as the component would.
 func describeComponentRouteRBAC(f *framework.Framework) {
 	Describe("the ingress operator", func() {
-		// Upstream: TestConfigurableRouteRBAC (a Role and a RoleBinding per
-		// entry, the Role's one rule); ensureServiceCertKeyPairSecretRole
-		// and ensureServiceCertKeyPairSecretRoleBinding.
+		// As upstream's TestConfigurableRouteRBAC checks it: a Role and a
+		// RoleBinding per entry, the Role's one rule.
+		//
+		// Document: the custom route configuration enhancement, section "Control loop to
+		// manage secret read permissions in openshift-config"
+		// Upstream: cluster-ingress-operator
+		// pkg/operator/controller/configurable-route/controller.go
+		// (ensureServiceCertKeyPairSecretRole: get/list/watch on the named
+		// Secret; ensureServiceCertKeyPairSecretRoleBinding: the consuming
+		// users); test/e2e/configurable_route_test.go (TestConfigurableRouteRBAC)
 		It("grants the consuming service accounts read access to exactly the named Secret", framework.ID("component-routes/rbac-named-secret-only"), framework.JudgesPlatform, func(ctx SpecContext) {
 			jig, route := rbacComponentRoute(ctx, f, "component")
 			By("an entry in spec and status with two consuming users: one Role and one RoleBinding")
@@ -99,9 +114,14 @@ func describeComponentRouteRBAC(f *framework.Framework) {
 			jig.ExpectAccess(ctx, "unlisted", contract.ConfigNamespace, route.Secret, false)
 		})
 
-		// Upstream: ensureServiceCertKeyPairSecretRoleBinding, whose
-		// ApplyRoleBinding sets the subjects of the RoleBinding it has;
 		// TestConfigurableRouteRBAC changes consumingUsers the other way.
+		//
+		// Document: the custom route configuration enhancement, section "Control loop to
+		// manage secret read permissions in openshift-config"
+		// Upstream: cluster-ingress-operator
+		// pkg/operator/controller/configurable-route/controller.go
+		// (ensureServiceCertKeyPairSecretRoleBinding, whose ApplyRoleBinding
+		// sets the subjects of the RoleBinding it has)
 		It("grants a consuming user added to status, keeping the Role", framework.ID("component-routes/rbac-user-added"), framework.JudgesPlatform, func(ctx SpecContext) {
 			jig, route := rbacComponentRoute(ctx, f, "component-add")
 			jig.Set(ctx, route.Spec(), route.Status(jig.User("component")))
@@ -118,9 +138,14 @@ func describeComponentRouteRBAC(f *framework.Framework) {
 			jig.ExpectAccess(ctx, "component", contract.ConfigNamespace, route.Secret, true)
 		})
 
-		// Upstream: TestConfigurableRouteRBAC ("Remove the bar consumingUser
-		// from the foo componentRoute and check that the roleBinding is
-		// updated").
+		// Document: the custom route configuration enhancement, section "Control loop to
+		// manage secret read permissions in openshift-config"
+		// Upstream: cluster-ingress-operator
+		// pkg/operator/controller/configurable-route/controller.go
+		// (ensureServiceCertKeyPairSecretRoleBinding: the subjects are the
+		// status entry's consuming users); test/e2e/configurable_route_test.go
+		// (TestConfigurableRouteRBAC: "Remove the bar consumingUser from the foo
+		// componentRoute and check that the roleBinding is updated")
 		It("takes the grant from a consuming user removed from status, and only from it", framework.ID("component-routes/rbac-user-removed"), framework.JudgesPlatform, func(ctx SpecContext) {
 			jig, route := rbacComponentRoute(ctx, f, "component-remove")
 			jig.Set(ctx, route.Spec(), route.Status(jig.User("component"), jig.User("helper")))
@@ -135,9 +160,13 @@ func describeComponentRouteRBAC(f *framework.Framework) {
 			jig.ExpectAccess(ctx, "component", contract.ConfigNamespace, route.Secret, true)
 		})
 
-		// Upstream: ensureServiceCertKeyPairSecretRole, which applies the
-		// rule naming spec's Secret to the Role it has, under its name
-		// (resourceapply.ApplyRole).
+		// Document: the custom route configuration enhancement, section "Control loop to
+		// manage secret read permissions in openshift-config"
+		// Upstream: cluster-ingress-operator
+		// pkg/operator/controller/configurable-route/controller.go
+		// (ensureServiceCertKeyPairSecretRole, which applies the rule naming
+		// spec's Secret to the Role it has, under its name:
+		// resourceapply.ApplyRole)
 		It("moves the Role's resourceNames to a Secret renamed in spec, keeping the Role", framework.ID("component-routes/rbac-secret-renamed"), framework.JudgesPlatform, func(ctx SpecContext) {
 			jig, route := rbacComponentRoute(ctx, f, "component-rename")
 			jig.Set(ctx, route.Spec(), route.Status(jig.User("component")))
@@ -159,10 +188,15 @@ func describeComponentRouteRBAC(f *framework.Framework) {
 			jig.ExpectAccess(ctx, "component", contract.ConfigNamespace, route.Secret, false)
 		})
 
-		// Upstream: TestConfigurableRouteRBAC ("Remove the `bar`
-		// componentRoute from the ingress spec and check that the related
-		// role and roleBinding are deleted"); deleteOrphanedRoles deletes
-		// by hash only, and the RoleBinding goes with its owner.
+		// Document: the custom route configuration enhancement, section "Control loop to
+		// manage secret read permissions in openshift-config"
+		// Upstream: cluster-ingress-operator
+		// pkg/operator/controller/configurable-route/controller.go
+		// (deleteOrphanedRoles deletes by hash only, and the RoleBinding goes
+		// with its owner); test/e2e/configurable_route_test.go
+		// (TestConfigurableRouteRBAC: "Remove the `bar` componentRoute from
+		// the ingress spec and check that the related role and roleBinding
+		// are deleted")
 		It("removes the Role and RoleBinding of an entry removed from spec, and leaves the other entries' alone", framework.ID("component-routes/rbac-entry-removed"), framework.JudgesPlatform, func(ctx SpecContext) {
 			jig, console := rbacComponentRoute(ctx, f, "component-entries")
 			downloads := console
@@ -188,14 +222,17 @@ func describeComponentRouteRBAC(f *framework.Framework) {
 			jig.ExpectAccess(ctx, "component", contract.ConfigNamespace, console.Secret, true)
 		})
 
-		// Upstream: New watches the labelled Roles and RoleBindings
-		// (source.Kind with the component-route-hash predicate) and each
-		// reconcile applies them again: ensureServiceCertKeyPairSecretRole
-		// creates a Role when none is labelled (a deleted Role's
-		// RoleBinding goes with it, by its owner reference) or applies the
-		// rule to it (resourceapply.ApplyRole), and
-		// ensureServiceCertKeyPairSecretRoleBinding applies the subjects
-		// (resourceapply.ApplyRoleBinding).
+		// Document: the custom route configuration enhancement, section "Control loop to
+		// manage secret read permissions in openshift-config"
+		// Upstream: cluster-ingress-operator
+		// pkg/operator/controller/configurable-route/controller.go
+		// (New watches the labelled Roles and RoleBindings: source.Kind with
+		// the component-route-hash predicate; each reconcile applies them
+		// again: ensureServiceCertKeyPairSecretRole creates a Role when none is
+		// labelled, a deleted Role's RoleBinding going with it by its owner
+		// reference, or applies the rule to it, resourceapply.ApplyRole; and
+		// ensureServiceCertKeyPairSecretRoleBinding applies the subjects,
+		// resourceapply.ApplyRoleBinding)
 		DescribeTable("restores its grant when someone changes it", framework.JudgesPlatform,
 			func(ctx SpecContext, change func(ctx context.Context, g framework.ComponentRouteGrant)) {
 				jig, route := rbacComponentRoute(ctx, f, "component-heal")
@@ -232,9 +269,16 @@ func describeComponentRouteRBAC(f *framework.Framework) {
 			}),
 		)
 
-		// Upstream: intersectingComponentRoutes and requiresRBAC;
-		// TestConfigurableRouteNoSecretNoRBAC and
-		// TestConfigurableRouteNoConsumingUserNoRBAC.
+		// Document: the custom route configuration enhancement, sections
+		// "Proposal" (a spec entry that does not match status "will not have
+		// an effect") and "Control loop to manage secret read permissions in
+		// openshift-config"
+		// Upstream: cluster-ingress-operator
+		// pkg/operator/controller/configurable-route/controller.go
+		// (intersectingComponentRoutes, requiresRBAC);
+		// test/e2e/configurable_route_test.go
+		// (TestConfigurableRouteNoSecretNoRBAC,
+		// TestConfigurableRouteNoConsumingUserNoRBAC)
 		DescribeTable("grants nothing unless spec and status agree on a Secret and a service account", framework.JudgesPlatform,
 			func(ctx SpecContext, mutate func(spec *configv1.ComponentRouteSpec, status *configv1.ComponentRouteStatus) (bool, bool)) {
 				ns := f.SpecNamespace(ctx, "component-none")
@@ -276,9 +320,15 @@ func describeComponentRouteRBAC(f *framework.Framework) {
 // cluster-authentication-operator's custom route controller behaves.
 func describeFixtureComponent(f *framework.Framework) {
 	Describe("the fixture component", func() {
-		// Upstream: customRouteController.sync reads the spec entry on
-		// every pass, the first included (getOAuthRouteAndSecretName); its
-		// informers list what exists when it starts.
+		// Document: the custom route configuration enhancement, section
+		// "Proposal" ("If an operator later reads the field, it will
+		// eventually (but not necessarily immediately) honor the pre-existing
+		// spec values")
+		// Upstream: cluster-authentication-operator
+		// pkg/controllers/customroute/custom_route_controller.go
+		// (customRouteController.sync reads the spec entry on every pass, the
+		// first included: getOAuthRouteAndSecretName; its informers list what
+		// exists when it starts)
 		It("honours a spec entry made before it starts: its Route moves to the custom host with the Secret's certificate", framework.ID("component-routes/component-early-spec-entry"), framework.JudgesPlatform, func(ctx SpecContext) {
 			c := framework.NewComponentJig(ctx, f, "component-early")
 			custom := f.Host(c.Namespace, "custom")
@@ -302,12 +352,17 @@ func describeFixtureComponent(f *framework.Framework) {
 			})
 		})
 
-		// Upstream: getOAuthRouteAndSecretName collects
-		// validateCustomTLSSecret's error (the Secret lister's NotFound, or
-		// "error validating secret ...: [custom route secret must include
-		// key tls.key]"), sync then updates the status entry with it
-		// (checkErrorsConfiguringCustomRoute: Degraded True, Progressing
-		// False, CustomRouteError) and leaves the route.
+		// Document: the custom route configuration enhancement, section
+		// "Proposal" (ComponentRouteStatus conditions: "Degraded == true means
+		// that something has gone wrong trying to handle the ComponentRoute")
+		// Upstream: cluster-authentication-operator
+		// pkg/controllers/customroute/custom_route_controller.go
+		// (getOAuthRouteAndSecretName collects validateCustomTLSSecret's error:
+		// the Secret lister's NotFound, or "error validating secret ...:
+		// [custom route secret must include key tls.key]"; sync then updates
+		// the status entry with it and leaves the route) and
+		// custom_route_conditions.go (checkErrorsConfiguringCustomRoute:
+		// Degraded True, Progressing False, CustomRouteError)
 		It("leaves its Route where it is and reports Degraded in the authentication operator's words for a missing Secret or one without tls.key; the Secret fixed, the Route moves and Degraded clears", framework.ID("component-routes/component-degraded-bad-secret"), framework.JudgesPlatform, func(ctx SpecContext) {
 			c := framework.DeployComponentJig(ctx, f, "component-degraded")
 			custom := f.Host(c.Namespace, "custom")
@@ -382,9 +437,14 @@ func describeComponentRouteMove(f *framework.Framework) {
 			return req
 		}
 
-		// Upstream: updateIngressConfigStatus (default host, the one
-		// consuming user, the route's host as current, the route as the
-		// related object) and ensureDefaultConditions.
+		// Document: the custom route configuration enhancement, section
+		// "Proposal" (ComponentRouteStatus: defaultHostname, consumingUsers,
+		// currentHostnames, conditions, relatedObjects)
+		// Upstream: cluster-authentication-operator
+		// pkg/controllers/customroute/custom_route_controller.go
+		// (updateIngressConfigStatus: default host, the one consuming user,
+		// the route's host as current, the route as the related object) and
+		// custom_route_conditions.go (ensureDefaultConditions)
 		It("the component publishes its status entry: its default host, its service account, its Route, all well", framework.ID("component-routes/move-status-published"), framework.JudgesPlatform, func(ctx SpecContext) {
 			c.EventuallyStatus(ctx, func(g Gomega, e *configv1.ComponentRouteStatus) {
 				g.Expect(e.DefaultHostname).To(Equal(configv1.Hostname(c.DefaultHost)))
@@ -398,14 +458,28 @@ func describeComponentRouteMove(f *framework.Framework) {
 
 		// The positive control of the router's specs below: the default
 		// host served, the custom one not yet.
+		//
+		// Document: the custom route configuration enhancement, sections
+		// "Goals" (4: a different DNS name, with its serving certificate) and
+		// "Cluster-admin wants to customize a route"
+		// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+		// (frontend fe_sni: `crt-list cert_config.map` for a route's own
+		// certificate, the default certificate otherwise; os_edge_reencrypt_be.map;
+		// default_backend openshift_default) and
+		// pkg/router/template/util/haproxy/map_entry.go
+		// (generateCertConfigMapEntry, generateEdgeReencryptMapEntry)
 		It("the router serves the component's route on its default host, and not yet on the custom host", framework.ID("component-routes/move-default-host-served"), func(ctx SpecContext) {
 			f.EventuallyResponds(ctx, f.HTTPS(c.DefaultHost, "/"), c.Backend.Served)
 			f.EventuallyResponds(ctx, f.HTTPS(custom, "/"), framework.NotServed)
 		})
 
-		// Upstream: getOAuthRouteAndSecretName (the entry's host),
-		// applyRoute, then updateIngressConfigStatus (the route's new host
-		// as current).
+		// Document: the custom route configuration enhancement, sections
+		// "Proposal" (ComponentRouteSpec: hostname, servingCertKeyPairSecret)
+		// and "Cluster-admin wants to customize a route"
+		// Upstream: cluster-authentication-operator
+		// pkg/controllers/customroute/custom_route_controller.go
+		// (getOAuthRouteAndSecretName: the entry's host; applyRoute; then
+		// updateIngressConfigStatus: the route's new host as current)
 		It("the component moves its Route to the custom host with the Secret's certificate once the spec names them, and reports that host", framework.ID("component-routes/move-route-to-custom-host"), framework.JudgesPlatform, func(ctx SpecContext) {
 			By("positive control: the Route is on its default host without a certificate of its own")
 			c.ExpectRoute(ctx, c.DefaultHost, nil)
@@ -421,15 +495,30 @@ func describeComponentRouteMove(f *framework.Framework) {
 		// What cluster-authentication-operator checks of the router
 		// (custom_route_conditions.go routeAvailability: "Compare the
 		// certificates served against those defined in the secret").
+		//
+		// Document: the custom route configuration enhancement, sections
+		// "Goals" (4: a different DNS name, with its serving certificate) and
+		// "Cluster-admin wants to customize a route"
+		// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+		// (frontend fe_sni: `crt-list cert_config.map` for a route's own
+		// certificate, the default certificate otherwise; os_edge_reencrypt_be.map;
+		// default_backend openshift_default) and
+		// pkg/router/template/util/haproxy/map_entry.go
+		// (generateCertConfigMapEntry, generateEdgeReencryptMapEntry)
 		It("the router serves the custom host with exactly the Secret's certificate, and the default host no more", framework.ID("component-routes/move-custom-host-served"), func(ctx SpecContext) {
 			f.EventuallyResponds(ctx, customRequest(), c.Presents(cert))
 			AddReportEntry("component route: spec entry → custom host serving the Secret's certificate", time.Since(moved).Round(time.Millisecond).String())
 			f.EventuallyResponds(ctx, f.HTTPS(c.DefaultHost, "/"), framework.NotServed)
 		})
 
-		// Upstream: NewCustomRouteController watches the Secrets of
-		// openshift-config, and each sync takes the Secret's contents
-		// (validateCustomTLSSecret, syncSecret) to where they are served.
+		// Document: the custom route configuration enhancement, section
+		// "Proposal" (ServingCertKeyPairSecret "will be used by the operator
+		// to fulfill the intent of serving with this name")
+		// Upstream: cluster-authentication-operator
+		// pkg/controllers/customroute/custom_route_controller.go
+		// (NewCustomRouteController watches the Secrets of openshift-config;
+		// each sync takes the Secret's contents, validateCustomTLSSecret and
+		// syncSecret, to where they are served)
 		It("the component takes new contents of the Secret (a rotation) onto its Route", framework.ID("component-routes/move-secret-rotated"), framework.JudgesPlatform, func(ctx SpecContext) {
 			By("positive control: the Route holds the Secret's present certificate")
 			c.ExpectRoute(ctx, custom, secret.Data[corev1.TLSCertKey])
@@ -442,7 +531,17 @@ func describeComponentRouteMove(f *framework.Framework) {
 		})
 
 		// routeAvailability again, after a rotation: the router must take
-		// a changed certificate of a route it already serves.
+		// a changed certificate of a route it already serves. The component's
+		// step (the new certificate on the Route) is the spec before's
+		// verdict; here it is only waited for.
+		//
+		// Document: the custom route configuration enhancement, sections
+		// "Goals" (4: a different DNS name, with its serving certificate) and
+		// "Cluster-admin wants to customize a route"
+		// Upstream: openshift/router pkg/router/template/router.go
+		// (templateRouter.AddRoute: a route that changed is taken again, its
+		// new certificate with it) and images/router/haproxy/conf/haproxy-config.template
+		// (frontend fe_sni: `crt-list cert_config.map`)
 		It("the router presents the new certificate once the Secret is rotated", framework.ID("component-routes/move-rotated-cert-served"), func(ctx SpecContext) {
 			By("positive control: the router presents the Secret's present certificate")
 			f.EventuallyResponds(ctx, customRequest(), c.Presents(cert))
@@ -452,9 +551,14 @@ func describeComponentRouteMove(f *framework.Framework) {
 			f.EventuallyResponds(ctx, customRequest(), c.Presents(cert))
 		})
 
-		// Upstream: getOAuthRouteAndSecretName without an entry (the
-		// default host), syncSecret without a source (the certificate
-		// removed), updateIngressConfigStatus.
+		// Document: the custom route configuration enhancement, section
+		// "Proposal" (defaultHostname: "if I remove my configuration, what
+		// will the name be")
+		// Upstream: cluster-authentication-operator
+		// pkg/controllers/customroute/custom_route_controller.go
+		// (getOAuthRouteAndSecretName without an entry: the default host;
+		// syncSecret without a source: the certificate removed;
+		// updateIngressConfigStatus)
 		It("the component moves its Route back to the default host without a certificate of its own once the spec entry goes, and reports that host", framework.ID("component-routes/move-route-back"), framework.JudgesPlatform, func(ctx SpecContext) {
 			By("positive control: the Route is on the custom host")
 			c.ExpectRoute(ctx, custom, secret.Data[corev1.TLSCertKey])
@@ -466,6 +570,15 @@ func describeComponentRouteMove(f *framework.Framework) {
 			})
 		})
 
+		// Document: the custom route configuration enhancement, section
+		// "Proposal" (defaultHostname: "if I remove my configuration, what
+		// will the name be")
+		// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+		// (frontend fe_sni: `crt-list cert_config.map` for a route's own
+		// certificate, the default certificate otherwise; os_edge_reencrypt_be.map;
+		// default_backend openshift_default) and
+		// pkg/router/template/util/haproxy/map_entry.go
+		// (generateCertConfigMapEntry, generateEdgeReencryptMapEntry)
 		It("the router serves the default host with its default certificate again, and the custom host no more", framework.ID("component-routes/move-default-host-again"), func(ctx SpecContext) {
 			f.EventuallyResponds(ctx, f.HTTPS(c.DefaultHost, "/"), func(g Gomega, resp *httpclient.Response) {
 				c.Backend.Served(g, resp)

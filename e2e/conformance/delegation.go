@@ -46,6 +46,14 @@ func describeDelegation(f *framework.Framework) {
 		// IngressRoute design document, section "IngressRoute CRD"
 		// (spec.virtualhost): the root names the fqdn and its aliases; a host
 		// no root claims is not served.
+		//
+		// Document: the IngressRoute design document (Contour), section
+		// "IngressRoute CRD" (spec.virtualhost: the fqdn and its aliases)
+		// Upstream: projectcontour/contour v1.0.1 internal/dag/builder.go
+		// (computeIngressRoute: spec.virtualhost.fqdn names the virtual host).
+		// v1.0.1's IngressRoute has no aliases (its
+		// site/_docs_1_0/ingressroute.md, "Virtualhost aliases", delegates /
+		// from one root per name), so the aliases follow the document
 		It("a root serves its fqdn and every alias; another host gets the router's no-route answer", framework.ID("delegation/root-fqdn-and-aliases"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-root")
 			backend := f.DeployEcho(ctx, ns)
@@ -72,6 +80,12 @@ func describeDelegation(f *framework.Framework) {
 		// RouteMatch: Envoy's prefix match), so /foobar goes to /foo there,
 		// while the reference router matches segments. The table keeps only
 		// paths both readings send to the same route.
+		//
+		// Document: the IngressRoute design document (Contour), section
+		// "IngressRoute CRD" (routes "matched from most to least specific")
+		// Upstream: projectcontour/contour v1.0.1 internal/contour/route.go
+		// (longestRouteFirst) and internal/envoy/route.go (RouteMatch: Envoy's
+		// prefix match; the segment boundary is not asserted)
 		It("the most specific prefix wins whatever the list order", framework.ID("delegation/most-specific-prefix"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-prefix")
 			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "top"), framework.EchoIn(ns, "foo"), framework.EchoIn(ns, "bar"))
@@ -98,6 +112,15 @@ func describeDelegation(f *framework.Framework) {
 		// prefix to a vertex, in its own namespace or another, and the vertex
 		// on to the next; the status of each vertex names its parent and
 		// prefix (section "Reporting status", delegationStatuses).
+		//
+		// Document: the IngressRoute design document (Contour), sections
+		// "Delegation", "IngressRoute CRD" (the google-finance example) and
+		// "Reporting status" (delegationStatuses)
+		// Upstream: projectcontour/contour v1.0.1 internal/dag/builder.go
+		// (processIngressRoutes: a delegate route followed into its namespace,
+		// or the parent's, under the delegated prefix). v1.0.1 writes no
+		// delegationStatuses (internal/k8s/status.go, CRDStatus.SetStatus):
+		// for the status the document decides
 		It("delegates within a namespace and across namespaces, several levels deep", framework.ID("delegation/multi-level-chain"), func(ctx SpecContext) {
 			rootNS := f.SpecNamespace(ctx, "ir-chain-root")
 			teamNS := f.SpecNamespace(ctx, "ir-chain-team")
@@ -122,6 +145,12 @@ func describeDelegation(f *framework.Framework) {
 		// (processIngressRoutes) marks such an object invalid
 		// ("Service [%s:%d] is invalid or missing", which names no
 		// namespace).
+		//
+		// Document: the IngressRoute design document (Contour), section
+		// "IngressRoutes dispatch only to services in the same namespace"
+		// Upstream: projectcontour/contour v1.0.1 internal/dag/builder.go
+		// (processIngressRoutes: lookupService in the IngressRoute's own
+		// namespace, "Service [%s:%d] is invalid or missing")
 		It("a route reaches only services of its own namespace: a service that exists only elsewhere makes the object invalid", framework.ID("delegation/own-namespace-services"), func(ctx SpecContext) {
 			rootNS := f.SpecNamespace(ctx, "ir-svc-root")
 			teamNS := f.SpecNamespace(ctx, "ir-svc-team")
@@ -153,6 +182,13 @@ func describeDelegation(f *framework.Framework) {
 		// prefix %q does not match the parent's path prefix %q"; it checks
 		// service routes only, and would walk the delegate route below: the
 		// design document decides.
+		//
+		// Document: the IngressRoute design document (Contour), sections
+		// "Validation rules" (rules 1 and 2) and "Security Concerns"
+		// Upstream: projectcontour/contour v1.0.1 internal/dag/builder.go
+		// (processIngressRoutes: matchesPathPrefix, "the path prefix %q does
+		// not match the parent's path prefix %q", on service routes only; for
+		// a delegate route the document decides)
 		It("a vertex whose routes leave its delegated prefix is invalid, and none of its routes is served", framework.ID("delegation/outside-prefix-invalid"), func(ctx SpecContext) {
 			rootNS := f.SpecNamespace(ctx, "ir-outside-root")
 			teamNS := f.SpecNamespace(ctx, "ir-outside-team")
@@ -191,6 +227,15 @@ func describeDelegation(f *framework.Framework) {
 		// effect) and "Reporting status" (orphaned, with its lastParent): a
 		// vertex no root reaches has no effect and says so; the root
 		// switching its delegation moves the traffic.
+		//
+		// Document: the IngressRoute design document (Contour), sections
+		// "Delegation rules" (rules 3 and 4) and "Reporting status" (orphaned,
+		// lastParent)
+		// Upstream: projectcontour/contour v1.0.1 internal/dag/builder.go
+		// (computeIngressRoute and setOrphaned: a vertex is orphaned unless
+		// processIngressRoutes reaches it; buildDAG writes "orphaned"). v1.0.1
+		// writes no lastParent (internal/k8s/status.go, CRDStatus.SetStatus):
+		// the document decides
 		It("orphans have no effect until delegated to; switching a delegation moves traffic and orphans the old vertex", framework.ID("delegation/orphan-then-switch"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-bluegreen")
 			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "blue"), framework.EchoIn(ns, "green"))
@@ -229,6 +274,14 @@ func describeDelegation(f *framework.Framework) {
 		// cannot delegate to another root ingressroute" (asked first, so a
 		// root in the loop is always that). The router keeps serving the
 		// rest.
+		//
+		// Document: the IngressRoute design document (Contour), sections
+		// "High-level design" (a directed acyclic graph) and "Delegation
+		// rules" (rules 1 and 2: roots and vertices)
+		// Upstream: projectcontour/contour v1.0.1 internal/dag/builder.go
+		// (processIngressRoutes: "root ingressroute cannot delegate to another
+		// root ingressroute", asked first, then "route creates a delegation
+		// cycle: %s" over the visited chain)
 		DescribeTable("refuses a delegation cycle and keeps serving the rest",
 			func(ctx SpecContext, loop func(ns string) []*irv1.IngressRoute, refused string, why func(ns string) contract.StatusDescription) {
 				ns := f.SpecNamespace(ctx, "ir-cycle")
@@ -268,6 +321,13 @@ func describeDelegation(f *framework.Framework) {
 		// IngressRoute has no aliases; the design document's do not say
 		// what a conflict through one is), so a conflict through an alias is
 		// not asserted.
+		//
+		// Document: the IngressRoute design document (Contour), section
+		// "IngressRoute CRD" (spec.virtualhost.fqdn); it is silent on two
+		// roots with one fqdn, so shipped Contour decides
+		// Upstream: projectcontour/contour v1.0.1 internal/dag/builder.go
+		// (validIngressRoutes: "fqdn %q is used in multiple IngressRoutes:
+		// %s", every root with that fqdn invalid)
 		It("two roots with one fqdn are both invalid and neither is served; deleting one makes the other live", framework.ID("delegation/fqdn-conflict"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-conflict")
 			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "first"), framework.EchoIn(ns, "second"))
@@ -297,6 +357,14 @@ func describeDelegation(f *framework.Framework) {
 		// missing or not a kubernetes.io/tls secret with a certificate and a
 		// key ("TLS Secret [%s] not found or is malformed", naming the secret
 		// as spec.virtualhost.tls does) and serves none of it.
+		//
+		// Document: the IngressRoute design document (Contour), section "TLS"
+		// (and section "IngressRoute CRD": the certificate is matched on the
+		// fqdn and the aliases)
+		// Upstream: projectcontour/contour v1.0.1 internal/dag/builder.go
+		// (computeIngressRoute: lookupSecret with validSecret, "TLS Secret
+		// [%s] not found or is malformed"; the secure virtual host's Secret).
+		// v1.0.1 has no aliases: for them the document decides
 		It("TLS: the root's secret is presented for its fqdn and aliases; a missing or malformed secret leaves the root unserved", framework.ID("delegation/tls-secret-presented"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-tls")
 			backend := f.DeployEcho(ctx, ns)
@@ -350,6 +418,14 @@ func describeDelegation(f *framework.Framework) {
 		// UpgradeHTTPS): the scheme becomes https, host, path and query
 		// stay. The design document's API has no permitInsecure, so every
 		// route redirects.
+		//
+		// Document: the IngressRoute design document (Contour), section "TLS"
+		// (silent on plain HTTP, so shipped Contour decides)
+		// Upstream: projectcontour/contour v1.0.1
+		// site/_docs_1_0/ingressroute.md ("TLS": a 301 to the secure
+		// interface), internal/dag/builder.go (processIngressRoutes:
+		// HTTPSUpgrade from routeEnforceTLS) and internal/envoy/route.go
+		// (UpgradeHTTPS: Envoy's https_redirect)
 		It("TLS: plain HTTP to a TLS root gets a 301 to https for its fqdn and aliases, path and query kept", framework.ID("delegation/tls-http-redirect"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-https-redirect")
 			backend := f.DeployEcho(ctx, ns)
@@ -387,6 +463,13 @@ func describeDelegation(f *framework.Framework) {
 		// internal/dag/builder.go (processIngressRoutes) skips such a route
 		// and keeps the parent valid; creating the target brings the prefix
 		// to life.
+		//
+		// Document: the IngressRoute design document (Contour), section
+		// "Delegation rules" (rule 3: a vertex is reachable once a delegation
+		// to it exists)
+		// Upstream: projectcontour/contour v1.0.1 internal/dag/builder.go
+		// (processIngressRoutes: a delegate route whose target does not exist
+		// is skipped, and the parent stays valid)
 		It("a delegation to an object that does not exist serves nothing at that prefix; creating it makes it live", framework.ID("delegation/pending-delegation"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-pending")
 			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "echo"), framework.EchoIn(ns, "later"))
@@ -410,6 +493,13 @@ func describeDelegation(f *framework.Framework) {
 		// handled by more than one service". Contour v1.0.1 balances a route
 		// over all of them, evenly when no weight is set
 		// (internal/envoy/route.go, weightedClusters).
+		//
+		// Document: the IngressRoute design document (Contour), section
+		// "IngressRoute CRD" (the /ads route: service is a list)
+		// Upstream: projectcontour/contour v1.0.1 internal/dag/builder.go
+		// (processIngressRoutes: a Cluster per service) and
+		// internal/envoy/route.go (weightedClusters: even weights when none is
+		// set)
 		It("several services on one route all receive traffic", framework.ID("delegation/several-services"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-weights")
 			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "one"), framework.EchoIn(ns, "two"))
@@ -434,6 +524,13 @@ func describeDelegation(f *framework.Framework) {
 		// CRDStatus.SetStatus, which compares currentStatus and description
 		// before it updates): the router writes status only on change, so a
 		// quiet object's resourceVersion stays put.
+		//
+		// Document: the IngressRoute design document (Contour), section
+		// "Reporting status" (silent on when status is written, so shipped
+		// Contour decides)
+		// Upstream: projectcontour/contour v1.0.1 internal/k8s/status.go
+		// (CRDStatus.SetStatus and updateNeeded: compares currentStatus and
+		// description before it updates)
 		It("writes status only when it changes", framework.ID("delegation/status-written-on-change"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-status")
 			backend := f.DeployEcho(ctx, ns)
@@ -464,6 +561,16 @@ func describeDelegation(f *framework.Framework) {
 		// delegation chains", each connected entry naming its parent and
 		// prefix. (Contour v1.0.1 writes currentStatus and description only,
 		// internal/k8s/status.go SetStatus; the document decides.)
+		//
+		// Document: the IngressRoute design document (Contour), section
+		// "Reporting status" (delegationStatuses is a list: "an IngressRoute
+		// may be a part of several delegation chains")
+		// Upstream: projectcontour/contour v1.0.1
+		// site/_docs_1_0/ingressroute.md ("Virtualhost aliases": two roots
+		// delegating / to one vertex) and internal/dag/builder.go
+		// (processIngressRoutes, once per root). v1.0.1 writes no
+		// delegationStatuses (internal/k8s/status.go, CRDStatus.SetStatus):
+		// the document decides
 		It("a vertex two roots delegate to is served under both hosts and its status names both parents", framework.ID("delegation/shared-vertex-two-roots"), func(ctx SpecContext) {
 			rootNS := f.SpecNamespace(ctx, "ir-shared-root")
 			siteNS := f.SpecNamespace(ctx, "ir-shared-site")
@@ -501,6 +608,15 @@ func describeDelegation(f *framework.Framework) {
 		// would already have walked the delegation and served the child
 		// (processIngressRoutes returns at the first bad route): the design
 		// document decides.
+		//
+		// Document: the IngressRoute design document (Contour), sections
+		// "Validation rules" (rule 1), "Delegation rules" (rules 3 and 4) and
+		// "Reporting status" (orphaned)
+		// Upstream: projectcontour/contour v1.0.1 internal/dag/builder.go
+		// (computeIngressRoute returns before processIngressRoutes when the
+		// root's secret is missing; processIngressRoutes returns at the first
+		// bad route, a delegation listed before it already walked: there the
+		// document decides)
 		DescribeTable("the children of an invalid root are orphaned and not served",
 			func(ctx SpecContext, c invalidRootCase) {
 				rootNS := f.SpecNamespace(ctx, "ir-badroot")
@@ -559,6 +675,13 @@ func describeDelegation(f *framework.Framework) {
 		// vertex takes none of its siblings, nor its parent, with it.
 		// Contour v1.0.1 processIngressRoutes marks the child through its
 		// own status writer and goes on with the parent's next route.
+		//
+		// Document: the IngressRoute design document (Contour), section
+		// "Validation rules" (rule 1: the entire object is rejected, that
+		// object only)
+		// Upstream: projectcontour/contour v1.0.1 internal/dag/builder.go
+		// (processIngressRoutes: the child's own status writer, b.WithObject,
+		// marks it invalid, and the parent goes on with its next route)
 		It("an invalid child leaves its valid siblings and its parent served", framework.ID("delegation/invalid-child-isolated"), func(ctx SpecContext) {
 			rootNS := f.SpecNamespace(ctx, "ir-siblings-root")
 			teamNS := f.SpecNamespace(ctx, "ir-siblings-team")
@@ -595,6 +718,12 @@ func describeDelegation(f *framework.Framework) {
 		// compares "/teamx/" with "/team/"). What serves /teamx once the
 		// vertex is valid is not asserted (see the most-specific-prefix
 		// spec).
+		//
+		// Document: the IngressRoute design document (Contour), sections
+		// "Security Concerns" and "Validation rules" (rule 2)
+		// Upstream: projectcontour/contour v1.0.1 internal/dag/builder.go
+		// (processIngressRoutes and matchesPathPrefix: "/teamx/" against
+		// "/team/")
 		It("containment is on a segment boundary: a vertex given /team that routes /teamx is invalid", framework.ID("delegation/segment-boundary-containment"), func(ctx SpecContext) {
 			rootNS := f.SpecNamespace(ctx, "ir-segment-root")
 			teamNS := f.SpecNamespace(ctx, "ir-segment-team")
@@ -623,6 +752,12 @@ func describeDelegation(f *framework.Framework) {
 		// changes (v1.0.1 internal/k8s/status.go, CRDStatus.SetStatus and
 		// updateNeeded). So while its parent changes elsewhere the vertex is
 		// not rewritten: its resourceVersion, and with it connectedAt, hold.
+		//
+		// Document: the IngressRoute design document (Contour), section
+		// "Reporting status" (connected: parent, prefix, connectedAt)
+		// Upstream: projectcontour/contour v1.0.1 internal/k8s/status.go
+		// (CRDStatus.SetStatus and updateNeeded: no write while currentStatus
+		// and description stand)
 		It("a connected vertex's status holds while its parent changes elsewhere", framework.ID("delegation/connected-status-holds"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "ir-connected")
 			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "app"), framework.EchoIn(ns, "other"))

@@ -47,6 +47,16 @@ func edgeRouteWithHeaders(ctx SpecContext, f *framework.Framework, ic *framework
 // IngressController.
 func describeHeaderActions(f *framework.Framework) {
 	framework.DescribeFeature(contract.FeatureHeaderActions, func() {
+		// Document: the HTTP header actions enhancement, sections "Goals"
+		// (3, 4, 6, 7: a route's request and response actions, dynamic
+		// values with req.hdr/res.hdr and lower/base64) and "Should this
+		// enhancement allow setting dynamic header values?"
+		// Upstream: openshift/router pkg/router/template/router.go
+		// (getHeadersList, SanitizeHeaderValue: every value single-quoted)
+		// and images/router/haproxy/conf/haproxy-config.template (the route
+		// backend's `http-request`/`http-response` set-header and del-header
+		// from $cfg.HTTPRequestHeaders and $cfg.HTTPResponseHeaders; every
+		// frontend's `http-request set-header Host %[req.hdr(Host),lower]`)
 		It("applies a route's request and response actions, with dynamic and literal values", framework.ID("header-actions/route-request-response"), func(ctx SpecContext) {
 			req, backend := edgeRouteWithHeaders(ctx, f, f.DefaultIngressController(), "headers-route", routev1.RouteHTTPHeaderActions{
 				Request: []routev1.RouteHTTPHeader{
@@ -87,8 +97,15 @@ func describeHeaderActions(f *framework.Framework) {
 		// cluster-ingress-operator test/e2e/set_delete_test.go,
 		// TestSetRouteResponseHeaders: route actions apply on a plain HTTP route
 		// too. Values that look like HAProxy syntax arrive literally: the
-		// router strong-quotes them (openshift/router pkg/router/template/router.go,
-		// SanitizeHeaderValue).
+		// router strong-quotes them.
+		//
+		// Document: the HTTP header actions enhancement, sections "Can we use
+		// conditional values for headers?" and "Implementation
+		// Details/Notes/Constraints" (values escaped and single-quoted)
+		// Upstream: openshift/router pkg/router/template/router.go
+		// (SanitizeHeaderValue) and images/router/haproxy/conf/haproxy-config.template
+		// (the plain/edge/reencrypt route backend's header actions, for a plain
+		// route too)
 		It("applies a plain HTTP route's actions, with values that look like HAProxy syntax taken literally", framework.ID("header-actions/plain-http-route-literal"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "headers-http")
 			backend := f.DeployEcho(ctx, ns)
@@ -110,8 +127,16 @@ func describeHeaderActions(f *framework.Framework) {
 
 		// Upstream deletes all twelve X-SSL* request headers in public, fe_sni
 		// and fe_no_sni whether or not mutual TLS is on, so no client can
-		// claim a certificate identity (haproxy-config.template,
-		// ROUTER_MUTUAL_TLS_HEADER_FILTER, default true).
+		// claim a certificate identity.
+		//
+		// Document: the HTTP header actions enhancement, section "X-SSL" (the
+		// X-SSL* headers carry the client certificate to the backend; the
+		// document does not say the router strips what a client sends, the
+		// template does)
+		// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+		// (frontends public, fe_sni and fe_no_sni: `http-request del-header
+		// X-SSL...` for the twelve headers unless ROUTER_MUTUAL_TLS_HEADER_FILTER
+		// is false, default true)
 		DescribeTable("strips client-sent X-SSL* headers without mutual TLS",
 			func(ctx SpecContext, https bool) {
 				ns := f.SpecNamespace(ctx, "headers-xssl")
@@ -141,6 +166,17 @@ func describeHeaderActions(f *framework.Framework) {
 		// The refusal is matched against every upstream wording of its rule:
 		// the Route CRD's CEL (kind, MicroShift) and library-go's route
 		// validation (openshift-apiserver), contract/refusals.go.
+		//
+		// Document: the HTTP header actions enhancement, sections "API
+		// Extensions" (the Route's MaxItems=20, unique names, the allowed
+		// values, set required with Set, no actions on passthrough) and
+		// "Risks and Mitigations" (strict-transport-security, proxy, cookie and
+		// set-cookie denied)
+		// Upstream: openshift/library-go pkg/route/validation/validation.go
+		// (validateRoute: passthrough and the 20-item limit; validateHeaders:
+		// duplicates, notAllowedHTTPHeaders, set with Set,
+		// permittedRequestHeaderValueRE) and openshift/api route/v1/types.go
+		// (the Route CRD's maxItems and CEL rules)
 		DescribeTable("refuses invalid route header actions with the API's message", framework.JudgesPlatform,
 			func(ctx SpecContext, mutate func(*routev1.Route), want contract.Refusal) {
 				ns := f.SpecNamespace(ctx, "headers-invalid")
@@ -197,6 +233,18 @@ func describeHeaderActions(f *framework.Framework) {
 		// Each spec changes an IngressController of its own (a shard), as
 		// cluster-ingress-operator's e2e tests do.
 		Describe("of the IngressController", func() {
+			// Document: the HTTP header actions enhancement, sections "Goals"
+			// (1, 2 and 8) and "How do Route headers interact with
+			// IngressController headers of the same value?"
+			// Upstream: cluster-ingress-operator
+			// pkg/operator/controller/ingress/deployment.go (headerValues:
+			// ROUTER_HTTP_REQUEST_HEADERS, ROUTER_HTTP_RESPONSE_HEADERS),
+			// openshift/router pkg/cmd/infra/router/template.go (the
+			// set-delete-http-request/response-header flags) and
+			// images/router/haproxy/conf/haproxy-config.template (frontends
+			// public, fe_sni and fe_no_sni: .HTTPRequestHeaders and
+			// .HTTPResponseHeaders; the route backend's own, after the
+			// frontend's for requests and before it for responses)
 			It("come first in requests and last in responses, so the route wins requests and the IngressController responses", framework.ID("header-actions/ingresscontroller-precedence"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
 				own := f.OwnIngressController(ctx)
 				own.Update(ctx, func(ic *operatorv1.IngressController) {
@@ -243,6 +291,14 @@ func describeHeaderActions(f *framework.Framework) {
 			// cluster-ingress-operator test/e2e/set_delete_test.go,
 			// TestSetIngressControllerResponseHeaders: the public frontend
 			// applies them to plain HTTP routes too.
+			//
+			// Document: the HTTP header actions enhancement, sections "Goals"
+			// (1 and 2: for all routes) and "Can we use conditional values for
+			// headers?"
+			// Upstream: cluster-ingress-operator
+			// pkg/operator/controller/ingress/deployment.go (headerValues) and
+			// openshift/router images/router/haproxy/conf/haproxy-config.template
+			// (frontend public: .HTTPRequestHeaders and .HTTPResponseHeaders)
 			It("apply to a plain HTTP route", framework.ID("header-actions/ingresscontroller-plain-http"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
 				own := f.OwnIngressController(ctx)
 				own.Update(ctx, func(ic *operatorv1.IngressController) {
@@ -265,6 +321,15 @@ func describeHeaderActions(f *framework.Framework) {
 			// IngressController changes even if it were admitted. The
 			// refusal is asserted once (a conflict with the operator's
 			// status writes is read again, nothing else).
+			//
+			// Document: the HTTP header actions enhancement, sections "Host"
+			// and "Why is it okay to still allow the host header on the
+			// route?"
+			// Upstream: openshift/api operator/v1/types_ingresscontroller.go
+			// (IngressControllerHTTPHeader's CEL rule: "host header may not be
+			// modified via header actions") and openshift/library-go
+			// pkg/route/validation/validation.go (validateHeaders: Host is not
+			// in notAllowedHTTPHeaders)
 			It("refuses Host on the IngressController, while a route may set it", framework.ID("header-actions/ingresscontroller-refuse-host"), framework.JudgesPlatform, func(ctx SpecContext) {
 				ns := f.SpecNamespace(ctx, "headers-ic-host")
 				By("positive control: a route may set Host")

@@ -23,15 +23,18 @@ type hstsCase struct {
 	header      string
 }
 
-// The HSTS admission enhancement (global-options-enable-hsts), section
-// "Continue to enable HSTS per-route (retain the existing feature
-// functionality)": the router adds the annotation's value verbatim on edge
-// and reencrypt routes when it matches the upstream pattern, never on
-// passthrough or plain HTTP routes.
-// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
-// ($hstsPattern and the backend's Strict-Transport-Security set-header).
+// The HSTS per route that the HSTS admission enhancement
+// (global-options-enable-hsts) keeps: the router adds the annotation's
+// value verbatim on edge and reencrypt routes when it matches the upstream
+// pattern, never on passthrough or plain HTTP routes.
 func describeHSTS(f *framework.Framework) {
 	framework.DescribeFeature(contract.FeatureHSTS, func() {
+		// Document: the HSTS admission enhancement, section "Continue to enable
+		// HSTS per-route (retain the existing feature functionality)"
+		// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+		// ($hstsPattern; the edge/reencrypt route backend's `http-response
+		// set-header Strict-Transport-Security`, only when TLSTermination is
+		// edge or reencrypt and the annotation matches the pattern)
 		DescribeTable("Strict-Transport-Security from the hsts_header annotation",
 			func(ctx SpecContext, c hstsCase) {
 				ns := f.SpecNamespace(ctx, "hsts")
@@ -69,9 +72,17 @@ func describeHSTS(f *framework.Framework) {
 			Entry("passthrough: never", framework.ID("hsts/passthrough-never"), hstsCase{termination: routev1.TLSTerminationPassthrough, annotation: "max-age=600"}),
 			Entry("plain HTTP route: never", framework.ID("hsts/plain-http-never"), hstsCase{annotation: "max-age=600", overHTTP: true}),
 			// Upstream sends it over HTTP too: plain HTTP reaches the same
-			// backend and its set-header has no ssl_fc condition
-			// (openshift/router images/router/haproxy/conf/haproxy-config.template,
-			// the edge/reencrypt backend; pkg/router/template/util/haproxy/map_entry.go).
+			// backend and its set-header has no ssl_fc condition. The
+			// document's template excerpt has no such condition either.
+			//
+			// Document: the HSTS admission enhancement, section "Continue to
+			// enable HSTS per-route (retain the existing feature functionality)"
+			// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+			// (the edge/reencrypt route backend's Strict-Transport-Security
+			// set-header, without an ssl_fc condition) and
+			// pkg/router/template/util/haproxy/map_entry.go (generateHttpMapEntry:
+			// an edge route with Allow is in os_http_be.map, its backend the same
+			// as over TLS)
 			Entry("edge with Allow, over HTTP: sent as over HTTPS", framework.ID("hsts/edge-allow-over-http"), hstsCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, annotation: "max-age=600", overHTTP: true, header: "max-age=600"}),
 			Entry("edge with Allow, over HTTPS", framework.ID("hsts/edge-allow-over-https"), hstsCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, annotation: "max-age=600", header: "max-age=600"}),
 		)

@@ -15,11 +15,22 @@ import (
 )
 
 // The router under test serves routes of every termination, and plain
-// HTTP to a TLS route as its insecureEdgeTerminationPolicy says.
-// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
-// (frontends public, public_ssl, fe_sni, fe_no_sni; the route backends).
+// HTTP to a TLS route as its insecureEdgeTerminationPolicy says: the Route
+// API itself, which no seed design document covers (openshift/api route/v1
+// types.go documents it), as openshift/router's
+// images/router/haproxy/conf/haproxy-config.template serves it (frontends
+// public, public_ssl, fe_sni, fe_no_sni; the route backends).
 func describeRouter(f *framework.Framework) {
 	framework.DescribeFeature(contract.FeatureRouter, func() {
+		// Document: none (the Route API: spec.tls.termination, documented in
+		// openshift/api route/v1 types.go, TLSConfig and TLSTerminationType)
+		// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+		// (frontend public and os_http_be.map for a plain route; frontend
+		// public_ssl, os_sni_passthrough.map and os_tcp_be.map for passthrough;
+		// fe_sni/fe_no_sni and os_edge_reencrypt_be.map for edge and
+		// reencrypt; the route backend's server line: ssl without sni for
+		// reencrypt) and pkg/router/template/util/haproxy/map_entry.go
+		// (GenerateMapEntry)
 		DescribeTable("serves a route of each termination through the 127.0.0.1 port mappings",
 			func(ctx SpecContext, termination routev1.TLSTerminationType, https bool, wantListener string) {
 				ns := f.SpecNamespace(ctx, "router-termination")
@@ -87,9 +98,8 @@ type insecureCase struct {
 }
 
 // Plain HTTP to an edge, reencrypt or passthrough route, by
-// spec.tls.insecureEdgeTerminationPolicy.
-// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template,
-// frontend public: Host lowercased first, then `acl secure_redirect
+// spec.tls.insecureEdgeTerminationPolicy. In openshift/router's
+// images/router/haproxy/conf/haproxy-config.template, frontend public: Host lowercased first, then `acl secure_redirect
 // base,map_reg_int(os_route_http_redirect.map) -m bool` and `http-request
 // redirect location https://%[req.hdr(host),regsub(:[0-9]+$,,)]%[url] code
 // 302 if secure_redirect` (host without port, path and query kept), then
@@ -100,11 +110,21 @@ type insecureCase struct {
 // for Redirect (passthrough included) and 0 otherwise;
 // generateHttpMapEntry puts only plain routes, and edge or reencrypt routes
 // with Allow, into os_http_be.map (their be_edge_http / be_secure backend,
-// the same as over TLS). generateHAProxyMap sorts each map with
-// SortMapPaths (reverse order: a host's longer path first), so the most
-// specific route's entry decides.
+// the same as over TLS). generateHAProxyMap
+// (pkg/router/template/template_helper.go) sorts each map with SortMapPaths
+// (pkg/router/template/util/map_paths.go: reverse order, a host's longer
+// path first), so the most specific route's entry decides.
 func describeInsecureEdgeTermination(f *framework.Framework) {
 	Describe("Route insecureEdgeTerminationPolicy", func() {
+		// Document: none (the Route API: spec.tls.insecureEdgeTerminationPolicy,
+		// documented in openshift/api route/v1 types.go, TLSConfig and
+		// InsecureEdgeTerminationPolicyType)
+		// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+		// (frontend public: `acl secure_redirect` on os_route_http_redirect.map,
+		// `http-request redirect location https://...%[url] code 302`,
+		// `use_backend` on os_http_be.map, `default_backend openshift_default`)
+		// and pkg/router/template/util/haproxy/map_entry.go
+		// (generateHttpRedirectMapEntry, generateHttpMapEntry)
 		DescribeTable("plain HTTP to a TLS route",
 			func(ctx SpecContext, c insecureCase) {
 				ns := f.SpecNamespace(ctx, "insecure-edge")
@@ -172,6 +192,17 @@ func describeInsecureEdgeTermination(f *framework.Framework) {
 		// at /sub. Every route has an os_route_http_redirect.map entry
 		// and the most specific matching one decides, so a route at a path
 		// keeps its own policy under its host's route.
+		//
+		// Document: none (the Route API: spec.path and
+		// spec.tls.insecureEdgeTerminationPolicy, documented in openshift/api
+		// route/v1 types.go)
+		// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+		// (frontend public: secure_redirect from os_route_http_redirect.map,
+		// then os_http_be.map), pkg/router/template/util/haproxy/map_entry.go
+		// (generateHttpRedirectMapEntry: an entry for every route with a host),
+		// pkg/router/template/template_helper.go (generateHAProxyMap) and
+		// pkg/router/template/util/map_paths.go (SortMapPaths: a host's longer
+		// path first)
 		DescribeTable("the most specific route's policy decides over plain HTTP",
 			func(ctx SpecContext, hostPolicy, subPolicy routev1.InsecureEdgeTerminationPolicyType, underSub, elsewhere insecureOutcome) {
 				ns := f.SpecNamespace(ctx, "insecure-edge-paths")

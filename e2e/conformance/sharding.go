@@ -22,6 +22,15 @@ func describeSharding(f *framework.Framework) {
 		// a namespace it selects and one it does not): a shard serves the
 		// namespaces its selector picks, the default serves every namespace
 		// (openshift/router NAMESPACE_LABELS).
+		//
+		// Document: none (IngressController sharding: spec.namespaceSelector,
+		// documented in openshift/api operator/v1 types_ingresscontroller.go;
+		// no seed design document covers it)
+		// Upstream: cluster-ingress-operator
+		// pkg/operator/controller/ingress/deployment.go (desiredRouterDeployment:
+		// NAMESPACE_LABELS from spec.namespaceSelector) and openshift/router
+		// pkg/cmd/infra/router/router.go (--namespace-labels, NAMESPACE_LABELS:
+		// the namespaces the router watches)
 		It("a sharded IngressController serves only the namespaces it selects; the default serves them all", framework.ID("sharding/serves-selected-namespaces"), func(ctx SpecContext) {
 			shard := f.OwnIngressController(ctx)
 			if shard.Name == contract.DefaultIngressController {
@@ -50,56 +59,99 @@ func describeSharding(f *framework.Framework) {
 		// selecting, so the operator clears it once the change has rolled
 		// out (pkg/operator/controller/ingress/router_status.go). Status
 		// only, as upstream's tests check it: the routes need no backend.
-		// The clearing is the ingress operator's (on kind, the reference
-		// operator's): the spec judges the platform.
-		DescribeTable("a selector change clears the shard's status entry from the routes it no longer selects; the routes it now selects are admitted", framework.JudgesPlatform,
-			func(ctx SpecContext, change selectorChange) {
-				shard := f.OwnIngressController(ctx)
-				if shard.Name == contract.DefaultIngressController {
-					Skip("this profile cannot reach a new IngressController's ports")
-				}
-				next := map[string]string{"router-conformance/next-shard": shard.Name}
-				newNSLabels := shard.NamespaceLabels
-				if change == namespaceSelectorChange {
-					newNSLabels = next
-				}
-				oldNS, newNS := f.SpecNamespaceWithLabels(ctx, "shard-old", shard.NamespaceLabels), f.SpecNamespaceWithLabels(ctx, "shard-new", newNSLabels)
-				if change == routeSelectorChange {
-					By("the shard selects the routes labelled as the old one")
-					shard.Update(ctx, func(ic *operatorv1.IngressController) {
-						ic.Spec.RouteSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"router-conformance/route": "old"}}
-					})
-				}
-				routeIn := func(ns, label string) *routev1.Route {
-					r := f.RouteTo(f.ServiceWithoutPods(ctx, ns), "r", framework.EchoHTTPPort)
-					r.Labels = map[string]string{"router-conformance/route": label}
-					return f.CreateRoute(ctx, r)
-				}
-				oldRoute, newRoute := routeIn(oldNS, "old"), routeIn(newNS, "new")
-				admitted := func(r *routev1.Route, want corev1.ConditionStatus) {
-					f.EventuallyRoute(ctx, r, func(g Gomega, live *routev1.Route) {
-						g.Expect(framework.AdmittedBy(live, shard.Name)).To(Equal(want), "entry of router %s on route %s/%s: %+v", shard.Name, r.Namespace, r.Name, live.Status.Ingress)
-						g.Expect(framework.Admitted(live)).To(Equal(corev1.ConditionTrue), "the default router's entry stays")
-					})
-				}
-				By("positive control: the shard admits the route it selects, and has no entry on the other")
-				admitted(oldRoute, corev1.ConditionTrue)
-				admitted(newRoute, corev1.ConditionUnknown)
+		// Each change is two specs: the clearing is the ingress operator's
+		// (on kind, the reference operator's: judges:platform); the entry
+		// the shard's router writes on a route it now selects is the
+		// router's. Ordered, the operator's first: its spec makes the
+		// change, and one that fails skips the router's spec.
+		Describe("a selector change", func() {
+			describeSelectorChange(f, namespaceSelectorChange, "sharding/namespace-selector-change", "sharding/namespace-selector-change-admitted")
+			describeSelectorChange(f, routeSelectorChange, "sharding/route-selector-change", "sharding/route-selector-change-admitted")
+		})
+	})
+}
 
-				shard.Update(ctx, func(ic *operatorv1.IngressController) {
-					if change == namespaceSelectorChange {
-						ic.Spec.NamespaceSelector = &metav1.LabelSelector{MatchLabels: next}
-					} else {
-						ic.Spec.RouteSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"router-conformance/route": "new"}}
-					}
-				})
-				By("the route no longer selected loses the shard's entry; the newly selected one is admitted")
-				admitted(oldRoute, corev1.ConditionUnknown)
-				admitted(newRoute, corev1.ConditionTrue)
-			},
-			Entry("namespaceSelector", framework.ID("sharding/namespace-selector-change"), namespaceSelectorChange),
-			Entry("routeSelector", framework.ID("sharding/route-selector-change"), routeSelectorChange),
+// describeSelectorChange is one selector change of a shard: the routes
+// it no longer selects lose its status entry (the operator, clearedID),
+// the routes it now selects gain one (the router, admittedID).
+func describeSelectorChange(f *framework.Framework, change selectorChange, clearedID, admittedID string) {
+	Describe(string(change), Ordered, func() {
+		var (
+			shard              *framework.IngressController
+			next               map[string]string
+			oldRoute, newRoute *routev1.Route
 		)
+		BeforeAll(func(ctx SpecContext) {
+			shard = f.OwnIngressController(ctx)
+			if shard.Name == contract.DefaultIngressController {
+				Skip("this profile cannot reach a new IngressController's ports")
+			}
+			next = map[string]string{"router-conformance/next-shard": shard.Name}
+			newNSLabels := shard.NamespaceLabels
+			if change == namespaceSelectorChange {
+				newNSLabels = next
+			}
+			oldNS, newNS := f.SpecNamespaceWithLabels(ctx, "shard-old", shard.NamespaceLabels), f.SpecNamespaceWithLabels(ctx, "shard-new", newNSLabels)
+			if change == routeSelectorChange {
+				By("the shard selects the routes labelled as the old one")
+				shard.Update(ctx, func(ic *operatorv1.IngressController) {
+					ic.Spec.RouteSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"router-conformance/route": "old"}}
+				})
+			}
+			routeIn := func(ns, label string) *routev1.Route {
+				r := f.RouteTo(f.ServiceWithoutPods(ctx, ns), "r", framework.EchoHTTPPort)
+				r.Labels = map[string]string{"router-conformance/route": label}
+				return f.CreateRoute(ctx, r)
+			}
+			oldRoute, newRoute = routeIn(oldNS, "old"), routeIn(newNS, "new")
+		})
+		admitted := func(ctx SpecContext, r *routev1.Route, want corev1.ConditionStatus) {
+			f.EventuallyRoute(ctx, r, func(g Gomega, live *routev1.Route) {
+				g.Expect(framework.AdmittedBy(live, shard.Name)).To(Equal(want), "entry of router %s on route %s/%s: %+v", shard.Name, r.Namespace, r.Name, live.Status.Ingress)
+				g.Expect(framework.Admitted(live)).To(Equal(corev1.ConditionTrue), "the default router's entry stays")
+			})
+		}
+
+		// Document: none (IngressController sharding: spec.namespaceSelector
+		// and spec.routeSelector, documented in openshift/api operator/v1
+		// types_ingresscontroller.go; no seed design document covers it)
+		// Upstream: cluster-ingress-operator
+		// pkg/operator/controller/ingress/router_status.go (syncRouteStatus:
+		// once the rollout is complete, clearRoutesNotAdmittedByIngress and
+		// clearRouteStatus remove the IngressController's entry from the
+		// routes its selectors no longer pick)
+		It("clears the shard's status entry from the routes it no longer selects", framework.ID(clearedID), framework.JudgesPlatform, func(ctx SpecContext) {
+			By("positive control: the shard admits the route it selects, and has no entry on the other")
+			admitted(ctx, oldRoute, corev1.ConditionTrue)
+			admitted(ctx, newRoute, corev1.ConditionUnknown)
+
+			shard.Update(ctx, func(ic *operatorv1.IngressController) {
+				if change == namespaceSelectorChange {
+					ic.Spec.NamespaceSelector = &metav1.LabelSelector{MatchLabels: next}
+				} else {
+					ic.Spec.RouteSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"router-conformance/route": "new"}}
+				}
+			})
+			By("the route no longer selected loses the shard's entry")
+			admitted(ctx, oldRoute, corev1.ConditionUnknown)
+		})
+
+		// The shard's router, rolled out with the new selector, writes its
+		// own Admitted entry on the route it now selects.
+		//
+		// Document: none (IngressController sharding: spec.namespaceSelector
+		// and spec.routeSelector, documented in openshift/api operator/v1
+		// types_ingresscontroller.go; no seed design document covers it)
+		// Upstream: openshift/router pkg/cmd/infra/router/router.go
+		// (NAMESPACE_LABELS, ROUTE_LABELS: what the router watches) and
+		// pkg/router/controller/status.go (StatusAdmitter.HandleRoute: the
+		// router's Admitted entry), from cluster-ingress-operator
+		// pkg/operator/controller/ingress/deployment.go
+		// (desiredRouterDeployment)
+		It("has the shard admit the routes it now selects", framework.ID(admittedID), func(ctx SpecContext) {
+			By("the newly selected route is admitted by the shard")
+			admitted(ctx, newRoute, corev1.ConditionTrue)
+		})
 	})
 }
 

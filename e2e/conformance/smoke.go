@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -21,6 +20,9 @@ import (
 // relies on, and the proof that the cluster cannot reach outside.
 func describeSmoke(f *framework.Framework) {
 	framework.DescribeFeature(contract.FeatureSmoke, func() {
+		// Document: none (a check of the test environment, not of the router)
+		// Upstream: none: the suite's own kind profile, clusters/kind/cluster.go
+		// (NodeReady: the kubelet's Ready condition of each node)
 		It("has every node Ready", framework.ID("smoke/nodes-ready"), func(ctx SpecContext) {
 			nodes, err := f.Clientset.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 			Expect(err).NotTo(HaveOccurred())
@@ -30,6 +32,10 @@ func describeSmoke(f *framework.Framework) {
 			}
 		})
 
+		// Document: none (a check of the test environment, not of the router)
+		// Upstream: none: the suite's own kind profile, clusters/kind/config.go
+		// (ClusterConfig: kind extraPortMappings, listening on 127.0.0.1 only)
+		// and clusters/kind/cluster.go (SmokeNodePort)
 		It("serves a FROM scratch pod to the host through a 127.0.0.1 port mapping", framework.ID("smoke/host-port-mapping"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "smoke-hostport")
 			c := f.ScratchContainer("echo", f.Image("echo"), "-http", ":8080", "-https", "")
@@ -43,7 +49,7 @@ func describeSmoke(f *framework.Framework) {
 			// Three answers in a row from this pod: a single success is not convergence.
 			f.Eventually(ctx, func(g Gomega) {
 				for i := 0; i < 3; i++ {
-					body := framework.GetEcho(g, "http://"+f.SmokeAddr+"/smoke")
+					body := f.GetEcho(g, "http://"+f.SmokeAddr+"/smoke")
 					g.Expect(body.Pod).To(Equal("echo-hostport"))
 					g.Expect(body.Namespace).To(Equal(ns))
 					g.Expect(body.Path).To(Equal("/smoke"))
@@ -51,6 +57,10 @@ func describeSmoke(f *framework.Framework) {
 			}).Should(Succeed())
 		})
 
+		// Document: none (a check of the test environment, not of the router)
+		// Upstream: none: the suite's own kind profile, clusters/kind/coredns.go
+		// (Corefile: CoreDNS's kubernetes plugin answers cluster.local;
+		// CoreDNSObjects)
 		It("resolves a Service name from another pod", framework.ID("smoke/service-dns"), func(ctx SpecContext) {
 			ns := f.SpecNamespace(ctx, "smoke-dns")
 			svc := f.DeployEchoService(ctx, ns)
@@ -69,6 +79,7 @@ func describeSmoke(f *framework.Framework) {
 			}).Should(Succeed())
 		})
 
+		// The seal: nothing of the cluster reaches outside it.
 		Describe("the seal", Ordered, func() {
 			var (
 				decoy *profile.Decoy
@@ -84,10 +95,15 @@ func describeSmoke(f *framework.Framework) {
 				p = f.DeployProbe(ctx, ns)
 			})
 
+			// Document: none (a check of the test environment, not of the router)
+			// Upstream: none: the suite's own kind node image,
+			// clusters/kind/nodeimage/base/files/egress-guard (the EGRESS-GUARD
+			// chain: a pod's TCP outside the pod subnet and the node's network
+			// gets a tcp-reset)
 			It("refuses at once a pod's connection to a host outside the cluster", framework.ID("smoke/seal-pod-egress-refused"), func(ctx SpecContext) {
 				By("positive control: the decoy answers the host")
 				before := decoy.Accepted()
-				conn, err := net.DialTimeout("tcp", decoy.Addr, 2*time.Second)
+				conn, err := net.DialTimeout("tcp", decoy.Addr, f.Opts.Timeouts.Dial)
 				Expect(err).NotTo(HaveOccurred(), "the host reaches its decoy %s", decoy.Addr)
 				conn.Close()
 				f.Eventually(ctx, decoy.Accepted).Should(Equal(before + 1))
@@ -109,6 +125,10 @@ func describeSmoke(f *framework.Framework) {
 				Expect(decoy.Accepted()).To(Equal(before+1), "nothing but the host's control reached the decoy")
 			})
 
+			// Document: none (a check of the test environment, not of the router)
+			// Upstream: none: the suite's own kind profile, clusters/kind/network.go
+			// (Network.Seal: the host's DOCKER-USER rule drops what leaves the
+			// cluster's Docker network)
 			It("drops at the host what the node itself sends outside", framework.ID("smoke/seal-node-egress-dropped"), func(ctx SpecContext) {
 				By("positive control: the node reaches a pod")
 				out, code, err := profile.NodeExec(ctx, f.NodeName, "curl", "-sS", "--max-time", "5", fmt.Sprintf("http://%s:8080/healthz", p.IP))
@@ -124,6 +144,10 @@ func describeSmoke(f *framework.Framework) {
 				Expect(decoy.Accepted()).To(Equal(before))
 			})
 
+			// Document: none (a check of the test environment, not of the router)
+			// Upstream: none: the suite's own kind profile, clusters/kind/coredns.go
+			// (Corefile: no forward plugin, every other name NXDOMAIN with the
+			// DNSSealMarker SOA)
 			It("answers names outside the cluster with NXDOMAIN from CoreDNS itself", framework.ID("smoke/seal-dns-nxdomain"), func(ctx SpecContext) {
 				By("positive control: a cluster name resolves")
 				res, err := p.DNS(ctx, "kubernetes.default.svc.cluster.local")

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"time"
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
@@ -18,9 +17,9 @@ import (
 // port mapping, or by its Service inside the cluster.
 
 // GetEcho fetches url from the host with keep-alives off and decodes the
-// echo backend's answer.
-func GetEcho(g Gomega, url string) echo.Response {
-	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+// echo backend's answer; one exchange is bounded by Timeouts.Request.
+func (f *Framework) GetEcho(g Gomega, url string) echo.Response {
+	client := &http.Client{Timeout: f.Opts.Timeouts.Request, Transport: &http.Transport{DisableKeepAlives: true}}
 	resp, err := client.Get(url)
 	g.Expect(err).NotTo(HaveOccurred())
 	defer resp.Body.Close()
