@@ -45,9 +45,10 @@ type Timeouts struct {
 	// Request bounds one HTTP exchange of the suite's client (connect,
 	// TLS, the whole answer). Default 10s.
 	Request time.Duration `flag:"timeout-request" key:"request" usage:"one HTTP exchange of the suite's client"`
-	// Dial bounds one TCP connection the seal's checks expect to fail
-	// (a decoy outside the cluster). Default 2s.
-	Dial time.Duration `flag:"timeout-dial" key:"dial" usage:"a TCP connection the seal's checks expect to fail"`
+	// Dial bounds one TCP connection of the seal's checks: the one to a
+	// decoy outside the cluster that must be refused, and its positive
+	// control. Default 2s.
+	Dial time.Duration `flag:"timeout-dial" key:"dial" usage:"one TCP connection of the seal's checks (the refused one and its positive control)"`
 	// Diagnosis bounds the reads that explain a failed wait (pod
 	// statuses, events, logs). Default 15s.
 	Diagnosis time.Duration `flag:"timeout-diagnosis" key:"diagnosis" usage:"the reads that explain a failed wait"`
