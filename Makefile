@@ -50,9 +50,6 @@ FOCUS ?=
 # the verdict and reported as one (junit.xml: a failed and a passed test
 # case of its name; summary.md; conformance.yaml). Never in make certify.
 FLAKE_ATTEMPTS ?=
-# Progress while the suite runs: every minute a node is still running,
-# Ginkgo says what it waits for.
-PROGRESS ?= --poll-progress-after=60s --poll-progress-interval=60s
 # PREBUILD=1 builds the node image and the component images before the
 # suite (make e2e-images), their progress on the console; PREBUILD= leaves
 # the builds to the suite's profile (the existing profile needs no node
@@ -97,25 +94,17 @@ IMPLEMENTATION_ARGS = $(if $(IMPLEMENTATION_ORGANIZATION),-implementation-organi
 	$(if $(IMPLEMENTATION_URL),-implementation-url='$(IMPLEMENTATION_URL)') \
 	$(if $(IMPLEMENTATION_CONTACT),-implementation-contact='$(IMPLEMENTATION_CONTACT)') \
 	$(if $(IMPLEMENTATION_VERSION),-implementation-version='$(IMPLEMENTATION_VERSION)')
-# Provenance: the suite's commit and whether the tree differs from it go
-# into every report (GOFLAGS' -buildvcs=false leaves Go's build info empty).
-SUITE_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
-SUITE_DIRTY := $(shell test -z "$$(git status --porcelain 2>/dev/null)" && echo false || echo true)
-LDFLAGS := -X github.com/router-conformance/suite/reports.SuiteCommit=$(SUITE_COMMIT) -X github.com/router-conformance/suite/reports.SuiteDirty=$(SUITE_DIRTY)
-# ginkgo_e2e runs the suite's specs, its reports into $(1).
-ginkgo_e2e = $(GINKGO) -tags e2e --ldflags='$(LDFLAGS)' --procs=$(PROCS) --timeout=$(GINKGO_TIMEOUT) $(PROGRESS) $(if $(FLAKE_ATTEMPTS),--flake-attempts=$(FLAKE_ATTEMPTS)) $(if $(FOCUS),--label-filter='$(FOCUS)') --output-dir=$(1)
-GINKGO_E2E = $(call ginkgo_e2e,$(REPORTS))
-E2E_ARGS = -repo=$(CURDIR) -report-dir=$(abspath $(REPORTS)) -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse) $(if $(ROUTER_IMAGE),-router-image=$(ROUTER_IMAGE)) $(IMPLEMENTATION_ARGS) $(ARGS)
-# Under GitHub Actions the verdict, failed and flaked specs become
-# annotations on the run's page (reports/cmd/annotate).
-annotate = if [ "$${GITHUB_ACTIONS:-}" = true ]; then go run ./reports/cmd/annotate -dir $(1); fi
-# verdict prints the result of the run whose reports are in $(1) and
-# fails unless it is passed: partial (a filtered run, a claimed feature
-# not run), failed and error all fail.
-verdict = $(call annotate,$(1)); result=$$(sed -n 's/^result: //p' $(1)/conformance.yaml 2>/dev/null); \
-	echo "conformance: $${result:-no report was written} ($(1)/summary.md)"; \
-	if [ "$$result" != passed ] && [ $$status -eq 0 ]; then status=1; fi
-VERDICT = $(call verdict,$(REPORTS))
+# The one run path (runner/): clearing the previous run, Ginkgo's command
+# line, REPEAT, certification, bundle, verification, the verdict line and
+# the exit status (0 only for passed). It stamps the build git describes
+# (version, commit, dirty) into the suite; no make variable sets it.
+RUN := go run ./runner/cmd/run
+# run_flags are the run path's own flags, its reports into $(1).
+run_flags = -procs=$(PROCS) -repeat=$(REPEAT) -reports=$(1) $(if $(FOCUS),-focus='$(FOCUS)') $(if $(FLAKE_ATTEMPTS),-flake-attempts=$(FLAKE_ATTEMPTS))
+# The suite's flags of a kind run.
+SUITE_FLAGS = -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse) $(if $(ROUTER_IMAGE),-router-image=$(ROUTER_IMAGE)) $(IMPLEMENTATION_ARGS) $(ARGS)
+# ALLOW_DEV=1: make verify accepts a bundle of a development build.
+ALLOW_DEV ?=
 
 .PHONY: help
 help: ## list the targets
@@ -160,36 +149,15 @@ cluster-logs: ## export the cluster's node logs to $(REPORTS)/cluster-logs
 .PHONY: smoke
 smoke: docker ## run the cluster smoke checks (KEEP=1, REUSE=1 as for e2e)
 	@rm -rf $(REPORTS)/failures $(REPORTS)/conformance.yaml $(REPORTS)/conformance.json $(REPORTS)/summary.md; mkdir -p $(REPORTS)
-	$(GINKGO) -tags e2e --label-filter=smoke --timeout=$(GINKGO_TIMEOUT) --junit-report=junit-smoke.xml --output-dir=$(REPORTS) ./e2e -- $(E2E_ARGS)
+	$(GINKGO) -tags e2e --label-filter=smoke --timeout=$(GINKGO_TIMEOUT) --junit-report=junit-smoke.xml --output-dir=$(REPORTS) ./e2e -- -repo=$(CURDIR) -report-dir=$(abspath $(REPORTS)) $(SUITE_FLAGS)
 
 .PHONY: e2e
 e2e: docker $(if $(PREBUILD),e2e-images) ## bring up the hermetic cluster, run the conformance specs, write $(REPORTS)/, delete the cluster (REPEAT=N: N runs on one cluster, flakes counted)
-	@rm -rf $(REPORTS)/failures $(REPORTS)/conformance.yaml $(REPORTS)/conformance.json $(REPORTS)/summary.md; mkdir -p $(REPORTS)
-ifeq ($(REPEAT),1)
-	@status=0; $(GINKGO_E2E) --json-report=report.json ./e2e -- $(E2E_ARGS) || status=$$?; \
-	$(VERDICT); exit $$status
-else
-	@status=0; for i in $$(seq 1 $(REPEAT)); do \
-	  extra="-keep"; if [ $$i -gt 1 ]; then extra="$$extra -reuse"; fi; \
-	  echo "== run $$i of $(REPEAT)"; \
-	  $(GINKGO_E2E) --json-report=report-$$i.json ./e2e -- $(E2E_ARGS) $$extra || status=1; \
-	done; \
-	$(if $(KEEP)$(REUSE),,go run ./clusters/kind/cmd/hermetic-kind down -name $(CLUSTER);) \
-	go run ./reports/cmd/repeat-summary -dir $(REPORTS) $$(seq -f '$(REPORTS)/report-%g.json' 1 $(REPEAT)); \
-	$(VERDICT); exit $$status
-endif
+	@$(RUN) e2e $(call run_flags,$(REPORTS)) $(SUITE_FLAGS)
 
 .PHONY: certify
-certify: docker ## a certification run: the whole claimed suite once, console in e2e.log, then $(REPORTS)/<org>-<project>-<version>.tar.gz, verified (IMPLEMENTATION_ORGANIZATION, _PROJECT, _URL, _CONTACT required)
-	@test -z "$(FOCUS)" || { echo "make certify runs the whole claimed suite: unset FOCUS" >&2; exit 2; }
-	@test -z "$(REUSE)" || { echo "make certify makes its own cluster: unset REUSE" >&2; exit 2; }
-	@test "$(REPEAT)" = 1 || { echo "make certify runs the suite once: unset REPEAT" >&2; exit 2; }
-	@test -z "$(FLAKE_ATTEMPTS)" || { echo "make certify runs every spec once and counts it as it ran: unset FLAKE_ATTEMPTS" >&2; exit 2; }
-	@test -z "$${ROUTER_CONFORMANCE_TEST_FAIL_ONCE:-}" || { echo "make certify refuses the test-only hook: unset ROUTER_CONFORMANCE_TEST_FAIL_ONCE" >&2; exit 2; }
-	@rm -rf $(REPORTS)/failures $(REPORTS)/conformance.yaml $(REPORTS)/conformance.json $(REPORTS)/summary.md; mkdir -p $(REPORTS)
-	@status=0; $(GINKGO_E2E) --json-report=report.json ./e2e -- $(E2E_ARGS) -certify 2>&1 | tee $(REPORTS)/e2e.log || status=$$?; \
-	bundle=$$(go run ./reports/cmd/bundle -dir $(REPORTS)) || exit 1; echo "bundle: $$bundle"; \
-	go run ./reports/cmd/verify "$$bundle" || status=$$?; exit $$status
+certify: docker ## a certification run: the whole claimed suite once, then $(REPORTS)/<org>-<project>-<version>.tar.gz, verified (IMPLEMENTATION_ORGANIZATION, _PROJECT, _URL, _CONTACT required; the rules: reports/certify.go)
+	@$(RUN) certify $(call run_flags,$(REPORTS)) $(SUITE_FLAGS)
 
 .PHONY: e2e-images
 e2e-images: docker ## build the node image and the component images make e2e needs, progress on the console (cached: a warm run builds nothing; ROUTER_IMAGE: no reference router)
@@ -220,20 +188,19 @@ e2e-existing: docker ## the existing profile proven: a lab cluster the suite did
 	go run ./clusters/existing/cmd/existing-cluster up -name $(EXISTING_CLUSTER) $(if $(ROUTER_IMAGE),-router-image=$(ROUTER_IMAGE)) \
 	  -manifests $(EXISTING_REPORTS)/manifests -env-file $(EXISTING_REPORTS)/lab.env $(if $(KEEP),-keep-on-error) || exit 1; \
 	. $(EXISTING_REPORTS)/lab.env; \
-	$(call ginkgo_e2e,$(EXISTING_REPORTS)) --json-report=report.json ./e2e -- -repo=$(CURDIR) -report-dir=$(abspath $(EXISTING_REPORTS)) \
-	  -profile existing -kubeconfig "$$KUBECONFIG" -http-addr "$$HTTP_ADDR" -https-addr "$$HTTPS_ADDR" -domain "$$DOMAIN" \
+	$(RUN) e2e $(call run_flags,$(EXISTING_REPORTS)) -profile existing -kubeconfig "$$KUBECONFIG" -http-addr "$$HTTP_ADDR" -https-addr "$$HTTPS_ADDR" -domain "$$DOMAIN" \
 	  -image-repository "$$REGISTRY/conformance" -allow-disruptive $(if $(EXISTING_FEATURES),-features=$(EXISTING_FEATURES)) $(ARGS) || status=$$?; \
 	go run ./reports/cmd/compare -a $(KIND_REPORT) -b $(EXISTING_REPORTS)/report.json -out $(EXISTING_REPORTS)/compare.md || status=1; \
-	$(call verdict,$(EXISTING_REPORTS)); exit $$status
+	exit $$status
 
 .PHONY: e2e-incluster
 e2e-incluster: docker ## the suite in the cluster: the conformance image run by hydrophone (pinned, built from the module) on a lab cluster, reaching routers through their Services; e2e.log and junit_01.xml compared spec by spec with make e2e's $(KIND_JUNIT), into $(INCLUSTER_REPORTS)
 	@rm -rf $(INCLUSTER_REPORTS)
-	go run ./incluster/cmd/e2e-incluster -kind-junit $(KIND_JUNIT) -out $(INCLUSTER_REPORTS) -ldflags '$(LDFLAGS)' -parallel $(PROCS) $(if $(KEEP),-keep) -features=$(INCLUSTER_FEATURES)
+	go run ./incluster/cmd/e2e-incluster -kind-junit $(KIND_JUNIT) -out $(INCLUSTER_REPORTS) -parallel $(PROCS) $(if $(KEEP),-keep) -features=$(INCLUSTER_FEATURES)
 
 .PHONY: kit
 kit: docker ## the air-gapped kit: $(REPORTS)/router-conformance-kit-<version>-<os>-<arch>.tar (every image, the compiled suite, ./run; README: Air-gapped machines)
-	@go run ./kit/cmd/make-kit -out $(REPORTS) -ldflags '$(LDFLAGS)'
+	@go run ./kit/cmd/make-kit -out $(REPORTS)
 
 .PHONY: list-images
 list-images: docker ## the images a run loads and a kit carries: name, local reference, image ID (builds what is not cached)
@@ -241,13 +208,13 @@ list-images: docker ## the images a run loads and a kit carries: name, local ref
 
 .PHONY: e2e-kit
 e2e-kit: docker ## the kit's proof: make kit, then run it unpacked in an empty directory for $(KIT_FEATURES) with no go, no apt and GOPROXY=off
-	@kit=$$(go run ./kit/cmd/make-kit -out $(REPORTS) -ldflags '$(LDFLAGS)'); echo "kit: $$kit ($$(du -h "$$kit" | cut -f1))"; \
+	@kit=$$(go run ./kit/cmd/make-kit -out $(REPORTS)); echo "kit: $$kit ($$(du -h "$$kit" | cut -f1))"; \
 	go run ./kit/cmd/prove-kit -kit "$$kit" -features $(KIT_FEATURES)
 
 .PHONY: verify
-verify: ## check a certification bundle as a certifier does: BUNDLE=<file.tar.gz>
+verify: ## check a certification bundle as a certifier does: BUNDLE=<file.tar.gz> (ALLOW_DEV=1: of a development build)
 	@test -n "$(BUNDLE)" || { echo "error: set BUNDLE to a bundle made by make certify" >&2; exit 2; }
-	go run ./reports/cmd/verify $(BUNDLE)
+	@$(RUN) verify $(if $(ALLOW_DEV),-allow-dev) $(BUNDLE)
 
 .PHONY: specs
 specs: ## write reports/specs.json (the spec list this suite version publishes) and docs/conformance-specs.md (the catalogue), from the spec tree
@@ -272,7 +239,7 @@ bench: docker ## the whole suite serial, -p 2 and -p 4 on a warm cluster, per-fe
 
 .PHONY: bench-kit
 bench-kit: docker ## the kit's size and files, and a whole-suite run from it on a Docker that holds none of its images (load + run) into $(REPORTS)/bench-kit.{json,md}
-	@kit=$$(go run ./kit/cmd/make-kit -out $(REPORTS) -ldflags '$(LDFLAGS)'); go run ./bench/kit -kit "$$kit" -out $(REPORTS)/bench-kit
+	@kit=$$(go run ./kit/cmd/make-kit -out $(REPORTS)); go run ./bench/kit -kit "$$kit" -out $(REPORTS)/bench-kit
 
 .PHONY: clean
 clean: ## remove run outputs ($(REPORTS)/, kubeconfigs in .cache/)

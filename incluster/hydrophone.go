@@ -23,8 +23,6 @@ const HydrophoneModule = "sigs.k8s.io/hydrophone@v0.8.0"
 // ProveOptions of Prove.
 type ProveOptions struct {
 	RepoRoot string
-	// LDFlags of the suite binary (the commit the report records).
-	LDFlags string
 	// KindJUnit is the kind profile's junit.xml (make e2e's), compared
 	// spec by spec with what hydrophone brings back.
 	KindJUnit string
@@ -69,7 +67,7 @@ func Prove(ctx context.Context, o ProveOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	suite, err := BuildImage(ctx, root, o.LDFlags, fixtures)
+	suite, err := BuildImage(ctx, root, fixtures)
 	if err != nil {
 		return err
 	}

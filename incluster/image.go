@@ -17,7 +17,7 @@ import (
 
 	"github.com/router-conformance/suite/images"
 	"github.com/router-conformance/suite/kit"
-	"github.com/router-conformance/suite/reports"
+	"github.com/router-conformance/suite/runner"
 )
 
 // ImageRepository is the conformance image's repository; its tag is the
@@ -28,7 +28,9 @@ const ImageRepository = "router-conformance/suite"
 // precompiled suite, the runner as entry point and the fixture images'
 // manifest, running as 65534 (hydrophone's pod runs as that user). It
 // returns the image's tag; an image of that tag is reused.
-func BuildImage(ctx context.Context, root, ldflags string, fixtures images.Manifest) (string, error) {
+func BuildImage(ctx context.Context, root string, fixtures images.Manifest) (string, error) {
+	// The build git describes, stamped into the runner and the suite.
+	build := runner.SourceBuild(root)
 	stage, err := os.MkdirTemp("", "router-conformance-suite-image-")
 	if err != nil {
 		return "", err
@@ -42,8 +44,8 @@ func BuildImage(ctx context.Context, root, ldflags string, fixtures images.Manif
 	}
 	if err := kit.Compile(ctx, root,
 		kit.GoBuild{Out: files[GinkgoPath], Package: kit.GinkgoPackage},
-		kit.SuiteBuild(files[SuitePath], ldflags),
-		kit.GoBuild{Out: files[RunnerPath], Package: "./incluster/cmd/conformance-runner"},
+		kit.SuiteBuild(files[SuitePath], build.LDFlags()),
+		kit.GoBuild{Out: files[RunnerPath], Package: "./incluster/cmd/conformance-runner", LDFlags: build.LDFlags()},
 	); err != nil {
 		return "", err
 	}
@@ -55,7 +57,7 @@ func BuildImage(ctx context.Context, root, ldflags string, fixtures images.Manif
 		return "", err
 	}
 	sum := sha256.Sum256(layer)
-	tag := ImageRepository + ":" + strings.TrimPrefix(reports.SuiteVersion, "v") + "-" + hex.EncodeToString(sum[:])[:12]
+	tag := ImageRepository + ":" + strings.TrimPrefix(build.Version, "v") + "-" + hex.EncodeToString(sum[:])[:12]
 	if _, err := images.Inspect(ctx, tag); err == nil {
 		return tag, nil
 	}

@@ -16,15 +16,16 @@
 package incluster
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
-	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/reports"
+	"github.com/router-conformance/suite/runner"
 )
 
 // Paths inside the conformance image.
@@ -35,86 +36,77 @@ const (
 	ImagesPath   = "/etc/router-conformance/images.json"
 	ResultsDir   = "/tmp/results"
 	KubeConform  = `\[Conformance\]`
-	defaultProcs = "4"
+	defaultProcs = 4
 )
 
 // Env reads the environment (os.LookupEnv in the image).
 type Env func(string) (string, bool)
 
-// RunnerArgs turns the conformance image's environment into the Ginkgo
-// CLI's arguments: the precompiled suite on the existing profile inside
-// the cluster, its fixture images from the image's manifest, every
-// report into the results directory.
-func RunnerArgs(env Env) (results string, args []string) {
+// Binaries are the image's: Ginkgo's CLI, the precompiled suite, the
+// fixture images' manifest, the build they were stamped with.
+func Binaries() runner.Binaries {
+	return runner.Binaries{Ginkgo: []string{GinkgoPath}, Suite: SuitePath, RepoRoot: "/", Images: ImagesPath, Build: runner.StampedBuild()}
+}
+
+// RunnerOptions turn the conformance image's environment into the run
+// path's options: the existing profile inside the cluster, every report
+// into the results directory; hydrophone's focus, skip and dry run go to
+// Ginkgo, its extra arguments to the suite (-certify among them makes
+// the run a certification, bundled and verified in the pod).
+func RunnerOptions(env Env) runner.Options {
 	get := func(k string) string { v, _ := env(k); return strings.TrimSpace(v) }
-	results = get("RESULTS_DIR")
-	if results == "" {
-		results = ResultsDir
+	o := runner.Options{Procs: 1, Repeat: 1, ReportDir: get("RESULTS_DIR"), Suite: []string{"-profile=existing", "-in-cluster"}}
+	if o.ReportDir == "" {
+		o.ReportDir = ResultsDir
 	}
-	args = []string{"--no-color", "--timeout=" + contract.DefaultTimeouts().Run.String(), "--output-dir=" + results, "--json-report=" + reports.ReportJSON}
+	o.GinkgoArgs = []string{"--no-color"}
 	// hydrophone's default focus is Kubernetes' conformance tag, which no
 	// spec of this suite carries: the whole suite is the conformance run.
 	if focus := get("E2E_FOCUS"); focus != "" && focus != KubeConform {
-		args = append(args, "--focus="+focus)
+		o.GinkgoArgs = append(o.GinkgoArgs, "--focus="+focus)
 	}
 	if skip := get("E2E_SKIP"); skip != "" {
-		args = append(args, "--skip="+skip)
+		o.GinkgoArgs = append(o.GinkgoArgs, "--skip="+skip)
 	}
-	extraGinkgo := strings.Fields(get("E2E_EXTRA_GINKGO_ARGS"))
-	procsGiven := false
-	for _, a := range extraGinkgo {
-		procsGiven = procsGiven || strings.HasPrefix(a, "--procs") || strings.HasPrefix(a, "-procs") || strings.HasPrefix(a, "--nodes")
-	}
-	if !procsGiven {
-		if p := get("E2E_PARALLEL"); p != "" && p != "false" && p != "n" && p != "N" {
-			if _, err := fmt.Sscan(p, new(int)); err == nil {
-				args = append(args, "--procs="+p)
-			} else {
-				args = append(args, "--procs="+defaultProcs)
-			}
+	if p := get("E2E_PARALLEL"); p != "" && p != "false" && p != "n" && p != "N" {
+		o.Procs = defaultProcs
+		if n, err := strconv.Atoi(p); err == nil && n > 0 {
+			o.Procs = n
 		}
 	}
-	args = append(args, extraGinkgo...)
-	if get("E2E_DRYRUN") != "" {
-		args = append(args, "--dry-run")
+	for _, a := range strings.Fields(get("E2E_EXTRA_GINKGO_ARGS")) {
+		name, value, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if n, err := strconv.Atoi(value); err == nil && n > 0 && (name == "procs" || name == "nodes") {
+			o.Procs = n
+			continue
+		}
+		o.GinkgoArgs = append(o.GinkgoArgs, a)
 	}
-	args = append(args, SuitePath, "--",
-		"-profile=existing", "-in-cluster", "-repo=/", "-report-dir="+results, "-images="+ImagesPath)
-	args = append(args, strings.Fields(get("E2E_EXTRA_ARGS"))...)
-	return results, args
+	if get("E2E_DRYRUN") != "" {
+		o.GinkgoArgs = append(o.GinkgoArgs, "--dry-run")
+	}
+	for _, a := range strings.Fields(get("E2E_EXTRA_ARGS")) {
+		if name, value, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); name == "certify" {
+			o.Certify = value == "" || value == "true"
+			continue
+		}
+		o.Suite = append(o.Suite, a)
+	}
+	return o
 }
 
-// Run is the conformance image's entry point: it runs the suite, its
-// console on stdout and in e2e.log, then gives hydrophone junit_01.xml
-// and appends the summary to e2e.log (after the console's last line, so
-// the log hydrophone follows still ends with Ginkgo's). Its exit status
-// is 0 only for a passed verdict, as make e2e's.
+// Run is the conformance image's entry point: the one run path with the
+// image's binaries (its console on stdout and in e2e.log), then
+// junit_01.xml for hydrophone and the summary appended to e2e.log. The
+// console ends with Ginkgo's last line, which hydrophone waits for: what
+// the run path says after it goes to e2e.log only. Its exit status is 0
+// only for a passed verdict, as make e2e's.
 func Run(env Env, stdout, stderr io.Writer) int {
-	results, args := RunnerArgs(env)
-	if err := os.MkdirAll(results, 0o755); err != nil {
-		fmt.Fprintf(stderr, "conformance-runner: results directory %s: %v\n", results, err)
-		return 1
-	}
-	logPath := filepath.Join(results, "e2e.log")
-	log, err := os.Create(logPath)
-	if err != nil {
-		fmt.Fprintf(stderr, "conformance-runner: %v\n", err)
-		return 1
-	}
-	defer log.Close()
-	console := io.MultiWriter(stdout, log)
-	fmt.Fprintf(console, "conformance-runner: %s %s\n", GinkgoPath, strings.Join(args, " "))
-	cmd := exec.Command(GinkgoPath, args...)
-	cmd.Stdout, cmd.Stderr = console, console
-	status := 0
-	if err := cmd.Run(); err != nil {
-		status = 1
-		if exit, ok := err.(*exec.ExitError); ok {
-			status = exit.ExitCode()
-		} else {
-			fmt.Fprintf(console, "conformance-runner: %v\n", err)
-		}
-	}
+	o := RunnerOptions(env)
+	var after strings.Builder
+	o.After = &after
+	status := runner.Run(context.Background(), Binaries(), o, stdout, stderr)
+	results := o.ReportDir
 	// hydrophone fetches junit_01.xml, the name Kubernetes' e2e writes;
 	// the suite writes junit.xml (with the run's provenance).
 	if data, err := os.ReadFile(filepath.Join(results, "junit.xml")); err == nil {
@@ -124,12 +116,26 @@ func Run(env Env, stdout, stderr io.Writer) int {
 	} else {
 		fmt.Fprintf(stderr, "conformance-runner: the suite wrote no junit.xml: %v\n", err)
 	}
-	result, summary := verdict(results)
-	fmt.Fprintf(log, "\n%s\n%s%s\n", SummaryBegin, summary, SummaryEnd)
-	if result != string(reports.Passed) && status == 0 {
-		status = 1
+	summary, err := os.ReadFile(filepath.Join(results, reports.SummaryMD))
+	if err != nil {
+		summary = []byte(fmt.Sprintf("no summary.md was written: %v\n", err))
+	}
+	if err := appendTo(filepath.Join(results, "e2e.log"), fmt.Sprintf("\n%s%s\n%s%s\n", after.String(), SummaryBegin, summary, SummaryEnd)); err != nil {
+		fmt.Fprintf(stderr, "conformance-runner: e2e.log: %v\n", err)
 	}
 	return status
+}
+
+func appendTo(path, text string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // The summary's markers in e2e.log (SummaryFromLog reads it back).
@@ -137,15 +143,6 @@ const (
 	SummaryBegin = "===== router-conformance summary.md ====="
 	SummaryEnd   = "===== end of summary.md ====="
 )
-
-// verdict reads the run's result and summary.md.
-func verdict(results string) (result, summary string) {
-	data, err := os.ReadFile(filepath.Join(results, reports.SummaryMD))
-	if err != nil {
-		return "", fmt.Sprintf("no summary.md was written: %v\n", err)
-	}
-	return string(reports.ReadResult(results)), string(data)
-}
 
 // SummaryFromLog takes the summary the runner appended out of a
 // retrieved e2e.log.

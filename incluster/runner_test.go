@@ -4,16 +4,24 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/router-conformance/suite/runner"
 )
 
 func envOf(m map[string]string) Env {
 	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
 }
 
+// runnerArgs is Ginkgo's command line the run path makes of env.
+func runnerArgs(env Env) (string, []string) {
+	o := RunnerOptions(env)
+	return o.ReportDir, runner.GinkgoArgs(Binaries(), o, o.ReportDir, "report.json", nil)
+}
+
 func TestHydrophonesDefaultsRunTheWholeSuiteInTheCluster(t *testing.T) {
 	// What hydrophone v0.8.0 sets without --focus: Kubernetes'
 	// conformance tag, which no spec here carries.
-	results, args := RunnerArgs(envOf(map[string]string{
+	results, args := runnerArgs(envOf(map[string]string{
 		"E2E_FOCUS": `\[Conformance\]`, "E2E_SKIP": "", "E2E_PROVIDER": "skeleton", "E2E_VERBOSITY": "4",
 		"E2E_USE_GO_RUNNER": "true", "E2E_EXTRA_GINKGO_ARGS": "--procs=4",
 		"E2E_EXTRA_ARGS": "--domain=apps.example.test --allow-disruptive=true",
@@ -39,7 +47,7 @@ func TestHydrophonesDefaultsRunTheWholeSuiteInTheCluster(t *testing.T) {
 }
 
 func TestFocusSkipDryRunAndParallelAreHonoured(t *testing.T) {
-	_, args := RunnerArgs(envOf(map[string]string{
+	_, args := runnerArgs(envOf(map[string]string{
 		"E2E_FOCUS": "HSTS", "E2E_SKIP": "CRL", "E2E_DRYRUN": "true", "E2E_PARALLEL": "y", "RESULTS_DIR": "/out",
 	}))
 	for _, want := range []string{"--focus=HSTS", "--skip=CRL", "--dry-run", "--procs=4", "--output-dir=/out", "-report-dir=/out"} {
@@ -48,11 +56,17 @@ func TestFocusSkipDryRunAndParallelAreHonoured(t *testing.T) {
 		}
 	}
 	// Positive control: nothing set, no parallelism asked for.
-	_, args = RunnerArgs(envOf(nil))
+	_, args = runnerArgs(envOf(nil))
 	for _, a := range args {
-		if strings.HasPrefix(a, "--procs") || strings.HasPrefix(a, "--focus") || a == "--dry-run" {
+		if (strings.HasPrefix(a, "--procs") && a != "--procs=1") || strings.HasPrefix(a, "--focus") || a == "--dry-run" || a == "-certify" {
 			t.Errorf("unasked %q in %q", a, args)
 		}
+	}
+	// -certify among hydrophone's extra arguments makes a certification
+	// (the run path adds the flag itself, once).
+	o := RunnerOptions(envOf(map[string]string{"E2E_EXTRA_ARGS": "--domain=d -certify"}))
+	if !o.Certify || slices.Contains(o.Suite, "-certify") {
+		t.Errorf("certify %v, suite flags %q", o.Certify, o.Suite)
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 	"github.com/router-conformance/suite/clusters/kind"
 	"github.com/router-conformance/suite/images"
 	"github.com/router-conformance/suite/platform/install"
-	"github.com/router-conformance/suite/reports"
+	"github.com/router-conformance/suite/runner"
 )
 
 // BuildOptions of a kit.
@@ -26,10 +26,7 @@ type BuildOptions struct {
 	RepoRoot string
 	// OutDir receives <Name>.tar.
 	OutDir string
-	// LDFlags are the suite binary's linker flags (the commit and dirty
-	// flag the report records, as make e2e passes them).
-	LDFlags string
-	Logf    func(format string, args ...any)
+	Logf   func(format string, args ...any)
 }
 
 // Build makes every image (cached), compiles the suite and its tools,
@@ -42,7 +39,9 @@ func Build(ctx context.Context, o BuildOptions) (string, error) {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
-	name := Name(reports.SuiteVersion)
+	// The build git describes, stamped into ./run and the suite.
+	build := runner.SourceBuild(root)
+	name := Name(build.Version)
 	stage := filepath.Join(root, ".cache", "kit", name)
 	if err := os.RemoveAll(stage); err != nil {
 		return "", err
@@ -59,7 +58,7 @@ func Build(ctx context.Context, o BuildOptions) (string, error) {
 		return "", err
 	}
 	o.Logf("kit: compiling the suite and its tools")
-	if err := compile(ctx, root, stage, o.LDFlags); err != nil {
+	if err := compile(ctx, root, stage, build.LDFlags()); err != nil {
 		return "", err
 	}
 	if err := copyRuntimeFiles(root, stage); err != nil {
@@ -104,17 +103,15 @@ func Images(ctx context.Context, root string) (images.Manifest, error) {
 	return images.ManifestOf(ctx, names, refs)
 }
 
-// compile builds the static binaries of the kit: the run entry point,
-// Ginkgo's CLI (the module's pinned version), the precompiled suite and
-// the report tools certify and REPEAT need.
+// compile builds the static binaries of the kit: the run entry point
+// (the one run path, with the bundle and the verifier in it), Ginkgo's
+// CLI (the module's pinned version) and the precompiled suite, both of
+// ours stamped with the build.
 func compile(ctx context.Context, root, stage, ldflags string) error {
 	return Compile(ctx, root,
-		GoBuild{Out: filepath.Join(stage, RunFile), Package: "./kit/cmd/run"},
+		GoBuild{Out: filepath.Join(stage, RunFile), Package: "./kit/cmd/run", LDFlags: ldflags},
 		GoBuild{Out: filepath.Join(stage, GinkgoBin), Package: GinkgoPackage},
 		SuiteBuild(filepath.Join(stage, SuiteBin), ldflags),
-		GoBuild{Out: filepath.Join(stage, BundleBin), Package: "./reports/cmd/bundle"},
-		GoBuild{Out: filepath.Join(stage, VerifyBin), Package: "./reports/cmd/verify"},
-		GoBuild{Out: filepath.Join(stage, RepeatSumBin), Package: "./reports/cmd/repeat-summary"},
 	)
 }
 
@@ -127,20 +124,22 @@ type GoBuild struct {
 	Out, Package string
 	// Test: `go test -c` with these extra arguments.
 	Test []string
+	// LDFlags: the linker flags (the build's stamp).
+	LDFlags string
 }
 
 // SuiteBuild is the precompiled conformance suite (./e2e with the e2e
 // tag) with the linker flags the report's provenance needs.
 func SuiteBuild(out, ldflags string) GoBuild {
-	return GoBuild{Out: out, Package: "./e2e", Test: []string{"-tags", "e2e", "-ldflags", ldflags}}
+	return GoBuild{Out: out, Package: "./e2e", Test: []string{"-tags", "e2e"}, LDFlags: ldflags}
 }
 
 // Compile builds static binaries from the suite's checkout root.
 func Compile(ctx context.Context, root string, builds ...GoBuild) error {
 	for _, b := range builds {
-		args := []string{"build", "-o", b.Out, b.Package}
+		args := []string{"build", "-ldflags", b.LDFlags, "-o", b.Out, b.Package}
 		if b.Test != nil {
-			args = append(append([]string{"test", "-c"}, b.Test...), "-o", b.Out, b.Package)
+			args = append(append([]string{"test", "-c", "-ldflags", b.LDFlags}, b.Test...), "-o", b.Out, b.Package)
 		}
 		cmd := exec.CommandContext(ctx, "go", args...)
 		cmd.Dir = root
@@ -350,7 +349,7 @@ func generated(rel string) bool {
 // readme is the kit's README.md.
 func readme(name string, m images.Manifest) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\nThe router conformance suite %s for a machine with Docker and nothing else.\n\n", name, reports.SuiteVersion)
+	fmt.Fprintf(&b, "# %s\n\nThe router conformance suite for a machine with Docker and nothing else.\n\n", name)
 	b.WriteString("```\n./run e2e                      # the whole suite on the hermetic kind cluster (_output/)\n" +
 		"./run e2e -router-image IMG     # judge another router (a local image: docker load it first)\n" +
 		"./run e2e -focus 'router || hsts' -procs 2 -repeat 3 -keep ...\n" +

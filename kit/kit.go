@@ -18,16 +18,13 @@ import (
 
 // The kit's files, relative to its root.
 const (
-	RunFile      = "run"
-	ImagesTar    = "images.tar"
-	ImagesJSON   = "images.json"
-	SumsFile     = "SHA256SUMS"
-	ReadmeFile   = "README.md"
-	GinkgoBin    = "bin/ginkgo"
-	SuiteBin     = "bin/e2e.test"
-	BundleBin    = "bin/bundle"
-	VerifyBin    = "bin/verify"
-	RepeatSumBin = "bin/repeat-summary"
+	RunFile    = "run"
+	ImagesTar  = "images.tar"
+	ImagesJSON = "images.json"
+	SumsFile   = "SHA256SUMS"
+	ReadmeFile = "README.md"
+	GinkgoBin  = "bin/ginkgo"
+	SuiteBin   = "bin/e2e.test"
 )
 
 // HostScripts are the scripts of clusters/host the suite runs: whether

@@ -10,6 +10,7 @@ import (
 
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/reports"
+	"github.com/router-conformance/suite/runner"
 )
 
 func TestSumsCatchAChangedAndAnAddedFile(t *testing.T) {
@@ -79,37 +80,25 @@ func TestTarRoundTripKeepsModesAndRefusesEscapes(t *testing.T) {
 	}
 }
 
-func TestRunFlagsPassTheSuitesFlagsAndRefuseUnknownOnes(t *testing.T) {
-	var stderr bytes.Buffer
-	rf, err := parseRunFlags("e2e", []string{"-procs", "2", "-focus", "router || hsts", "-router-image", "acme/router:1", "-keep", "-implementation-contact", "a@example", "-implementation-contact", "b@example"}, &stderr)
-	if err != nil {
-		t.Fatal(err)
+// ./run certify refuses what the run path refuses before anything runs
+// (the suite itself refuses a filter, retries and reuse before any spec:
+// framework's TestCertificationShortcutsAreRefused), with one line, and a
+// damaged kit is named before anything loads.
+func TestRunRefusesBeforeAnythingRuns(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if got := Main(t.TempDir(), []string{"certify", "-repeat", "2"}, &stdout, &stderr); got != runner.ExitUsage ||
+		stderr.String() != "./run certify: a certification runs the suite once: drop REPEAT (-repeat)\n" {
+		t.Errorf("certify -repeat 2: exit %d, %q", got, stderr.String())
 	}
-	if rf.procs != 2 || rf.focus != "router || hsts" {
-		t.Errorf("run flags: procs %d focus %q", rf.procs, rf.focus)
+	stderr.Reset()
+	if got := Main(t.TempDir(), []string{"e2e", "-router-imag", "x"}, &stdout, &stderr); got != runner.ExitUsage ||
+		!strings.Contains(stderr.String(), "flag provided but not defined: -router-imag") {
+		t.Errorf("a misspelt flag: exit %d, %q", got, stderr.String())
 	}
-	want := []string{"-router-image=acme/router:1", "-keep=true", "-implementation-contact=a@example", "-implementation-contact=b@example"}
-	if !slices.Equal(rf.suite, want) {
-		t.Errorf("suite flags %q, want %q", rf.suite, want)
-	}
-	if _, err := parseRunFlags("e2e", []string{"-router-imag", "x"}, &stderr); err == nil || !strings.Contains(err.Error(), "flag provided but not defined: -router-imag") {
-		t.Errorf("misspelt flag: got %v", err)
-	}
-	// The run owns where the suite and its images are.
-	if _, err := parseRunFlags("e2e", []string{"-repo", "/elsewhere"}, &stderr); err == nil {
-		t.Error("-repo was accepted: the kit is the suite's root")
-	}
-}
-
-func TestCertifyRefusesWhatMakeCertifyRefuses(t *testing.T) {
-	for _, args := range [][]string{{"-focus", "router"}, {"-repeat", "2"}, {"-flake-attempts", "2"}, {"-reuse"}} {
-		var stdout, stderr bytes.Buffer
-		if got := Main(t.TempDir(), append([]string{"certify"}, args...), &stdout, &stderr); got != exitUsage {
-			t.Errorf("certify %v: exit %d, want %d (%s)", args, got, exitUsage, stderr.String())
-		}
-		if !strings.Contains(stderr.String(), "run certify: a certification") {
-			t.Errorf("certify %v: %q does not say why", args, stderr.String())
-		}
+	stderr.Reset()
+	if got := Main(t.TempDir(), []string{"e2e"}, &stdout, &stderr); got != runner.ExitNotPass ||
+		!strings.HasPrefix(stderr.String(), "./run e2e: ") || !strings.Contains(stderr.String(), SumsFile) {
+		t.Errorf("a kit without its checksums: exit %d, %q", got, stderr.String())
 	}
 }
 

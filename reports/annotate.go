@@ -1,9 +1,28 @@
 package reports
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
+
+// DirAnnotations are the annotations of the run whose reports are in dir
+// (its conformance.json), or one error saying why there are none.
+func DirAnnotations(dir string) []string {
+	file := filepath.Join(dir, ConformanceJSON)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return []string{Annotation("error", "Router conformance: no report",
+			fmt.Sprintf("the run wrote no %s (%v): its set-up or the suite itself failed, see the log above", file, err))}
+	}
+	var r Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return []string{Annotation("error", "Router conformance: unreadable report", fmt.Sprintf("%s: %v", file, err))}
+	}
+	return r.GitHubAnnotations()
+}
 
 // GitHubAnnotations are the report as GitHub Actions workflow commands
 // (`::error title=...::message`), which the Actions UI shows on the run's

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -13,12 +14,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/reports"
+	"github.com/router-conformance/suite/runner"
 )
 
 func main() {
@@ -71,12 +75,20 @@ func run(out, cluster string, keep bool, levels []string) error {
 	var results []runResult
 	var failed []string
 	for _, p := range levels {
-		jsonName := "bench-e2e-p" + p + ".json"
+		procs, err := strconv.Atoi(p)
+		if err != nil {
+			return fmt.Errorf("-procs %q: %w", p, err)
+		}
+		runDir := filepath.Join(reportDir, "bench-e2e-p"+p)
 		start := time.Now()
-		err := sh("go", "tool", "ginkgo", "-tags", "e2e", "--procs="+p, "--json-report="+jsonName, "--output-dir="+reportDir, "./e2e",
-			"--", "-repo="+root, "-report-dir="+filepath.Join(reportDir, "bench-run"), "-cluster-name="+cluster, "-reuse", "-keep")
+		// The one run path, as make e2e runs the suite.
+		status := runner.Run(context.Background(), runner.SourceBinaries(root), runner.Options{Procs: procs, Repeat: 1, ReportDir: runDir,
+			Suite: []string{"-cluster-name=" + cluster, "-reuse", "-keep"}}, os.Stderr, os.Stderr)
 		elapsed := time.Since(start)
-		r, perr := summarize(filepath.Join(reportDir, jsonName))
+		if status != runner.ExitPassed {
+			err = fmt.Errorf("exit status %d", status)
+		}
+		r, perr := summarize(filepath.Join(runDir, reports.ReportJSON))
 		if perr != nil {
 			return perr
 		}

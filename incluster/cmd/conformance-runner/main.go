@@ -1,6 +1,6 @@
 // Command conformance-runner is the conformance image's entry point: it
 // runs the precompiled suite inside the cluster as hydrophone's
-// environment asks (incluster.RunnerArgs) and writes e2e.log,
+// environment asks (incluster.RunnerOptions, through the one run path) and writes e2e.log,
 // junit_01.xml and the suite's reports into /tmp/results.
 package main
 

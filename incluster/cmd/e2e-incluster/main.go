@@ -22,7 +22,6 @@ func main() {
 	flag.StringVar(&o.KindJUnit, "kind-junit", "_output/junit.xml", "the kind profile's junit.xml (make e2e's) to compare with")
 	flag.StringVar(&o.OutDir, "out", "_output/incluster", "hydrophone's output directory, and the comparison's")
 	flag.StringVar(&o.Name, "name", "router-conformance-incluster", "the lab cluster's name")
-	flag.StringVar(&o.LDFlags, "ldflags", "", "linker flags of the suite binary (make passes the commit and dirty flag)")
 	flag.IntVar(&o.Parallel, "parallel", 4, "hydrophone --parallel: Ginkgo processes in the pod")
 	flag.BoolVar(&o.Keep, "keep", false, "keep the lab cluster afterwards (debugging)")
 	features := flag.String("features", "", "comma-separated features the in-cluster run claims (default: the existing profile's)")

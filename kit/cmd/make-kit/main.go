@@ -19,11 +19,10 @@ import (
 
 func main() {
 	out := flag.String("out", "_output", "directory the kit's tar goes to")
-	ldflags := flag.String("ldflags", "", "linker flags of the suite binary (make passes the commit and dirty flag)")
 	list := flag.Bool("list", false, "only print the images a kit carries (name, reference, ID), building what is not cached")
 	flag.Parse()
 	if flag.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "make-kit: unexpected arguments %q (flags only: -out, -ldflags)\n", flag.Args())
+		fmt.Fprintf(os.Stderr, "make-kit: unexpected arguments %q (flags only: -out, -list)\n", flag.Args())
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -41,7 +40,7 @@ func main() {
 		return
 	}
 	path, err := kit.Build(ctx, kit.BuildOptions{
-		RepoRoot: ".", OutDir: *out, LDFlags: *ldflags,
+		RepoRoot: ".", OutDir: *out,
 		Logf: logf,
 	})
 	if err != nil {

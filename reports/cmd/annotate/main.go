@@ -6,11 +6,8 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/router-conformance/suite/reports"
 )
@@ -23,16 +20,4 @@ func main() {
 	}
 }
 
-func annotations(dir string) []string {
-	file := filepath.Join(dir, reports.ConformanceJSON)
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return []string{reports.Annotation("error", "Router conformance: no report",
-			fmt.Sprintf("the run wrote no %s (%v): its set-up or the suite itself failed, see the log above", file, err))}
-	}
-	var r reports.Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		return []string{reports.Annotation("error", "Router conformance: unreadable report", fmt.Sprintf("%s: %v", file, err))}
-	}
-	return r.GitHubAnnotations()
-}
+func annotations(dir string) []string { return reports.DirAnnotations(dir) }

@@ -1,0 +1,73 @@
+package runner
+
+import (
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/router-conformance/suite/reports"
+)
+
+// Build is the suite build a run names in every report: its version, the
+// commit it was built from and whether the tree had changes. It is worked
+// out here, by the run path, from git — never from a make variable or the
+// environment — and stamped into the binaries it builds.
+type Build struct {
+	Version string
+	Commit  string
+	Dirty   bool
+}
+
+// releaseTag is a release's tag: vX.Y.Z.
+var releaseTag = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+$`)
+
+// SourceBuild is the build of the checkout at repo. A git command that
+// fails makes the build dirty and its commit "unknown" (not certifiable):
+// nobody can vouch for a tree git cannot describe. The version is the
+// release tag on HEAD when there is one and the tree is clean, else this
+// source's development version (reports.SuiteVersion).
+func SourceBuild(repo string) Build {
+	git := func(args ...string) (string, error) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		out, err := cmd.Output()
+		return strings.TrimSpace(string(out)), err
+	}
+	b := Build{Version: reports.SuiteVersion, Commit: "unknown", Dirty: true}
+	commit, err := git("rev-parse", "--verify", "HEAD")
+	if err != nil || commit == "" {
+		return b
+	}
+	b.Commit = commit
+	status, err := git("status", "--porcelain", "--untracked-files=normal")
+	b.Dirty = err != nil || status != ""
+	if tag, err := git("describe", "--tags", "--exact-match", "HEAD"); err == nil && releaseTag.MatchString(tag) && !b.Dirty {
+		b.Version = tag
+	}
+	return b
+}
+
+// StampedBuild is the build this binary was stamped with (the kit's
+// ./run, the conformance image's runner).
+func StampedBuild() Build {
+	s := reports.CurrentSuite()
+	return Build{Version: s.Version, Commit: s.Commit, Dirty: s.Dirty}
+}
+
+// LDFlags stamp the build into a binary (reports' build variables).
+func (b Build) LDFlags() string {
+	const pkg = "github.com/router-conformance/suite/reports."
+	return strings.Join([]string{
+		"-X", pkg + "SuiteVersion=" + b.Version,
+		"-X", pkg + "SuiteCommit=" + b.Commit,
+		"-X", pkg + "SuiteDirty=" + strconv.FormatBool(b.Dirty),
+	}, " ")
+}
+
+// SourceBinaries are a checkout's: Ginkgo from the module (go tool
+// ginkgo) compiles ./e2e with the build git describes stamped in.
+func SourceBinaries(root string) Binaries {
+	return Binaries{Ginkgo: []string{"go", "tool", "ginkgo"}, Suite: "./e2e", Compile: true,
+		Dir: root, RepoRoot: root, Build: SourceBuild(root)}
+}

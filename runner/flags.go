@@ -1,0 +1,121 @@
+package runner
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/router-conformance/suite/e2e/framework"
+)
+
+// Options of one invocation of the run path: its own flags, and the
+// suite's flags it passes on as given.
+type Options struct {
+	// Name is how the run was called ("./run certify"), for its messages.
+	Name          string
+	Procs         int
+	Focus         string
+	Repeat        int
+	FlakeAttempts int
+	ReportDir     string
+	// Suite are the suite's flags as given (-router-image=..., ...).
+	Suite []string
+	// What the run path needs to know of the suite's flags.
+	Reuse, Keep bool
+	Cluster     string
+	// Certify: make certify, ./run certify.
+	Certify bool
+	// GinkgoArgs are more arguments for Ginkgo's CLI (the in-cluster
+	// runner's --focus/--skip/--dry-run from hydrophone's environment).
+	GinkgoArgs []string
+	// After receives what the run path says once Ginkgo has ended (the
+	// bundle, the verifier's line, the verdict); nil is stdout. The
+	// in-cluster runner keeps its console ending with Ginkgo's last line,
+	// which hydrophone waits for.
+	After io.Writer
+}
+
+// ownFlags are the suite flags the run path sets itself.
+var ownFlags = map[string]bool{"repo": true, "report-dir": true, "certify": true}
+
+// ParseFlags reads the flags of `e2e` and `certify` (make's and the kit's
+// alike): the run's own (-procs, -focus, -repeat, -flake-attempts,
+// -reports), then every flag of the suite (framework.RegisterFlags), so
+// that a misspelt flag is refused here, before anything is built or
+// loaded. setByBinaries are suite flags the binaries' location sets
+// (-images in the kit).
+func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Writer) (Options, error) {
+	o := Options{Name: name, Certify: name == "certify" || strings.HasSuffix(name, " certify")}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.IntVar(&o.Procs, "procs", 4, "parallel Ginkgo processes (PROCS; the kind profile has shard ports for 4)")
+	fs.StringVar(&o.Focus, "focus", "", "a Ginkgo label expression (FOCUS), e.g. 'router || hsts'")
+	fs.IntVar(&o.Repeat, "repeat", 1, "run the suite N times on one cluster (REPEAT)")
+	fs.IntVar(&o.FlakeAttempts, "flake-attempts", 0, "run a failing spec up to N times (FLAKE_ATTEMPTS)")
+	fs.StringVar(&o.ReportDir, "reports", "_output", "where the reports go (REPORTS)")
+	skip := map[string]bool{}
+	for k := range ownFlags {
+		skip[k] = true
+	}
+	for _, k := range setByBinaries {
+		skip[k] = true
+	}
+	suite := flag.NewFlagSet("suite", flag.ContinueOnError)
+	framework.RegisterFlags(suite)
+	suite.VisitAll(func(f *flag.Flag) {
+		if skip[f.Name] {
+			return
+		}
+		b, _ := f.Value.(interface{ IsBoolFlag() bool })
+		p := passThrough{name: f.Name, isBool: b != nil && b.IsBoolFlag(), args: &o.Suite}
+		switch f.Name {
+		case "reuse":
+			p.onSet = func(v string) { o.Reuse, _ = strconv.ParseBool(v) }
+		case "keep":
+			p.onSet = func(v string) { o.Keep, _ = strconv.ParseBool(v) }
+		case "cluster-name":
+			p.onSet = func(v string) { o.Cluster = v }
+		}
+		fs.Var(p, f.Name, f.Usage)
+	})
+	if err := fs.Parse(args); err != nil {
+		return Options{}, err
+	}
+	if fs.NArg() > 0 {
+		return Options{}, fmt.Errorf("unexpected arguments %q: flags only (%s -help lists them)", fs.Args(), name)
+	}
+	if o.Procs < 1 || o.Repeat < 1 || o.FlakeAttempts < 0 {
+		return Options{}, errors.New("-procs and -repeat must be at least 1, -flake-attempts at least 0")
+	}
+	return o, nil
+}
+
+// passThrough records a suite flag as it was given, to pass it on.
+type passThrough struct {
+	name   string
+	isBool bool
+	args   *[]string
+	onSet  func(string)
+}
+
+func (p passThrough) String() string   { return "" }
+func (p passThrough) IsBoolFlag() bool { return p.isBool }
+func (p passThrough) Set(v string) error {
+	// Ginkgo starts the suite in its binary's directory: a file named
+	// relative to where the run was called must be made absolute.
+	switch p.name {
+	case "config", "kubeconfig", "images":
+		if abs, err := filepath.Abs(v); err == nil {
+			v = abs
+		}
+	}
+	*p.args = append(*p.args, "-"+p.name+"="+v)
+	if p.onSet != nil {
+		p.onSet(v)
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os/signal"
+	"syscall"
+)
+
+// Usage is the run path's help; where names how it was called (make's
+// go run, the kit's ./run).
+func Usage(where string) string {
+	return `usage: ` + where + ` <command> [flags]
+
+  e2e          run the conformance specs on the profile (the kind profile
+               brings up its hermetic cluster and deletes it after), write
+               the reports
+  certify      a certification run, then its bundle, verified
+  verify F     check a certification bundle [-allow-dev: accept a bundle
+               of a development build]
+
+e2e and certify take the run's flags (-procs, -focus, -repeat,
+-flake-attempts, -reports) and every flag of the suite (-router-image,
+-keep, -reuse, -cluster-name, -implementation-*, ...): ` + where + ` e2e -help.
+Exit status: 0 when the verdict is passed, 1 otherwise, 2 for bad usage.
+`
+}
+
+// Main runs one command of the run path with the binaries b and returns
+// the exit status. setByBinaries are suite flags b sets (the kit's
+// -images).
+func Main(where string, b Binaries, setByBinaries []string, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, Usage(where))
+		return ExitUsage
+	}
+	cmd, args := args[0], args[1:]
+	switch cmd {
+	case "e2e", "certify":
+		o, err := ParseFlags(where+" "+cmd, args, setByBinaries, stderr)
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitPassed
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "%s %s: %v\n", where, cmd, err)
+			return ExitUsage
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+		defer stop()
+		// Ctrl-C reaches Ginkgo from the terminal, which runs the
+		// cleanups; the run path waits for it and still reports.
+		signal.Ignore(syscall.SIGINT)
+		return Run(ctx, b, o, stdout, stderr)
+	case "verify":
+		fs := flag.NewFlagSet(where+" verify", flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		allowDev := fs.Bool("allow-dev", false, "accept a bundle of a development build (a version with a pre-release part, e.g. v0.3.0-dev)")
+		if err := fs.Parse(args); err != nil || fs.NArg() != 1 {
+			fmt.Fprintf(stderr, "%s verify: give one bundle: %s verify [-allow-dev] <organization>-<project>-<version>.tar.gz\n", where, where)
+			return ExitUsage
+		}
+		return Verify(fs.Arg(0), b.Build, *allowDev, stdout)
+	case "help", "-help", "--help", "-h":
+		fmt.Fprint(stdout, Usage(where))
+		return ExitPassed
+	}
+	fmt.Fprintf(stderr, "%s: unknown command %q\n%s", where, cmd, Usage(where))
+	return ExitUsage
+}

@@ -1,0 +1,275 @@
+// Package runner is the one run path: everything around the suite's
+// binary that makes a run a run — clearing the previous run's outputs,
+// Ginkgo's command line, the repeats, the certification's preconditions,
+// the bundle and its verification, the verdict line and the exit status.
+// `make e2e`, `make certify`, `make e2e-existing` and `make verify` call
+// it through runner/cmd/run; the air-gapped kit's ./run, the conformance
+// image's entry point and bench/e2e call it as a library. They differ
+// only in where the binaries are (Binaries). Gateway API's
+// RunConformanceWithOptions is the model.
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"github.com/router-conformance/suite/clusters/kind"
+	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/reports"
+)
+
+// Exit statuses, as make's: 0 only for a passed verdict.
+const (
+	ExitPassed  = 0
+	ExitNotPass = 1
+	ExitUsage   = 2
+)
+
+// Binaries say where a run's programs are.
+type Binaries struct {
+	// Ginkgo is the Ginkgo CLI: `go tool ginkgo` in a checkout, the
+	// kit's bin/ginkgo.
+	Ginkgo []string
+	// Suite is what Ginkgo runs: the ./e2e package (compiled by Ginkgo
+	// with the e2e tag and Build stamped) or a precompiled e2e.test.
+	Suite string
+	// Compile: Suite is a package Ginkgo compiles.
+	Compile bool
+	// Dir is where Ginkgo runs (the checkout; "" is the current one).
+	Dir string
+	// RepoRoot is the suite's -repo (a checkout, a kit, the image's /).
+	RepoRoot string
+	// Images is a prebuilt images manifest the suite uses (-images), ""
+	// when the suite builds its images.
+	Images string
+	// Build is the suite build (stamped when Compile, and what the
+	// verifier expects of a bundle).
+	Build Build
+	// Prepare, when set, readies the binaries once the run's options
+	// hold (the kit checks its checksums and loads its images).
+	Prepare func(context.Context) error
+}
+
+// progress: while a node runs longer, Ginkgo says every minute what it
+// waits for (a report's cadence, not a wait).
+var progress = []string{"--poll-progress-after=60s", "--poll-progress-interval=60s"}
+
+// Run runs the suite as o says and returns the exit status; the console
+// goes to stdout/stderr and, whole, to e2e.log in the report directory.
+func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) int {
+	name := o.Name
+	if name == "" {
+		name = map[bool]string{false: "e2e", true: "certify"}[o.Certify]
+	}
+	if o.Certify {
+		if err := reports.CertifiableRun(o.Repeat); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			return ExitUsage
+		}
+		if err := reports.CertifiableBuild(reports.Suite{Commit: b.Build.Commit, Dirty: b.Build.Dirty}); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			return ExitUsage
+		}
+	}
+	if b.Prepare != nil {
+		if err := b.Prepare(ctx); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			return ExitNotPass
+		}
+	}
+	reportDir, err := filepath.Abs(o.ReportDir)
+	if err == nil {
+		err = clearPreviousRun(reportDir)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return ExitNotPass
+	}
+	log, err := os.Create(filepath.Join(reportDir, "e2e.log"))
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return ExitNotPass
+	}
+	defer log.Close()
+	console, consoleErr := io.MultiWriter(stdout, log), io.MultiWriter(stderr, log)
+
+	after := o.After
+	if after == nil {
+		after = stdout
+	}
+	status := ExitPassed
+	if o.Repeat == 1 {
+		if ginkgo(ctx, b, o, reportDir, reports.ReportJSON, nil, console, consoleErr) != nil {
+			status = ExitNotPass
+		}
+	} else {
+		var files []string
+		for i := 1; i <= o.Repeat; i++ {
+			fmt.Fprintf(console, "== run %d of %d\n", i, o.Repeat)
+			// Every run keeps the cluster for the next; it goes after
+			// the last (a reused cluster is the user's and stays).
+			extra := []string{"-keep"}
+			if i > 1 {
+				extra = append(extra, "-reuse")
+			}
+			file := fmt.Sprintf("report-%d.json", i)
+			files = append(files, filepath.Join(reportDir, file))
+			if ginkgo(ctx, b, o, reportDir, file, extra, console, consoleErr) != nil {
+				status = ExitNotPass
+			}
+		}
+		if !o.Keep && !o.Reuse {
+			if err := deleteCluster(ctx, b, o.Cluster); err != nil {
+				fmt.Fprintf(consoleErr, "%s: %v\n", name, err)
+				status = ExitNotPass
+			}
+		}
+		lines, err := reports.Repeats(reportDir, files)
+		if err != nil {
+			fmt.Fprintf(consoleErr, "%s: %v\n", name, err)
+			status = ExitNotPass
+		}
+		for _, l := range lines {
+			fmt.Fprintln(after, l)
+		}
+	}
+	if o.Certify {
+		log.Close() // the bundle takes e2e.log whole: what follows is not in it
+		bundle, err := reports.BundleRun(reportDir)
+		if err != nil {
+			fmt.Fprintf(stderr, "certify: no bundle: %v\n", err)
+			return ExitNotPass
+		}
+		fmt.Fprintln(after, "bundle:", bundle)
+		// The run checks its own bundle; a development build says so on the
+		// line (a certifier's verify refuses it without -allow-dev).
+		if s := Verify(bundle, b.Build, true, after); s != ExitPassed {
+			status = s
+		}
+	}
+	return verdict(reportDir, status, after)
+}
+
+// Verify checks a bundle as a certifier does, against the build the
+// verifier is (its commit is the one the bundle must name), prints its
+// one line and returns the exit status: 0 a verified passed verdict, 2 a
+// verified verdict that is not passed, 1 a bundle that fails.
+func Verify(bundle string, b Build, allowDev bool, w io.Writer) int {
+	v, err := reports.Verify(bundle, reports.VerifyOptions{AllowDev: allowDev, Commit: b.Commit})
+	if err != nil {
+		fmt.Fprintln(w, "FAIL:", err)
+		return ExitNotPass
+	}
+	fmt.Fprintln(w, v.Line())
+	return v.ExitCode()
+}
+
+// clearPreviousRun removes what a previous run wrote that this one might
+// not (a stale verdict must never be read as this run's). history.jsonl
+// stays: it is every run's.
+func clearPreviousRun(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	stale := []string{"failures", reports.ConformanceYAML, reports.ConformanceJSON, reports.SummaryMD, reports.ReportJSON, "junit.xml", "e2e.log", "repeat.json"}
+	more, err := filepath.Glob(filepath.Join(dir, "report-*.json"))
+	if err != nil {
+		return err
+	}
+	for _, f := range stale {
+		more = append(more, filepath.Join(dir, f))
+	}
+	for _, f := range more {
+		if err := os.RemoveAll(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// GinkgoArgs is Ginkgo's command line for one run of the suite.
+func GinkgoArgs(b Binaries, o Options, reportDir, jsonReport string, extra []string) []string {
+	args := slices.Clone(b.Ginkgo[1:])
+	if b.Compile {
+		args = append(args, "-tags", "e2e", "--ldflags="+b.Build.LDFlags())
+	}
+	args = append(args, "--procs="+strconv.Itoa(o.Procs), "--timeout="+contract.DefaultTimeouts().Run.String())
+	args = append(args, progress...)
+	args = append(args, "--output-dir="+reportDir, "--json-report="+jsonReport)
+	if o.FlakeAttempts > 0 {
+		args = append(args, "--flake-attempts="+strconv.Itoa(o.FlakeAttempts))
+	}
+	if o.Focus != "" {
+		args = append(args, "--label-filter="+o.Focus)
+	}
+	args = append(args, o.GinkgoArgs...)
+	args = append(args, b.Suite, "--", "-repo="+b.RepoRoot, "-report-dir="+reportDir)
+	if b.Images != "" {
+		args = append(args, "-images="+b.Images)
+	}
+	args = append(args, o.Suite...)
+	args = append(args, extra...)
+	if o.Certify {
+		args = append(args, "-certify")
+	}
+	return args
+}
+
+// ginkgo runs the suite once.
+func ginkgo(ctx context.Context, b Binaries, o Options, reportDir, jsonReport string, extra []string, stdout, stderr io.Writer) error {
+	cmd := exec.Command(b.Ginkgo[0], GinkgoArgs(b, o, reportDir, jsonReport, extra)...)
+	cmd.Dir = b.Dir
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", b.Ginkgo[0], err)
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		// SIGTERM (a CI job cancelled): Ginkgo's interrupt runs the
+		// cleanups, the cluster's deletion among them.
+		_ = cmd.Process.Signal(os.Interrupt)
+		return <-done
+	}
+}
+
+// deleteCluster removes the kind cluster a repeated run made (each run
+// kept it for the next).
+func deleteCluster(ctx context.Context, b Binaries, name string) error {
+	if name == "" {
+		name = framework.DefaultOptions().ClusterName
+	}
+	return kind.Delete(ctx, kind.Options{Name: name, RepoRoot: b.RepoRoot})
+}
+
+// verdict prints the run's result and returns the exit status: not
+// passed is a failure even when every process exited 0.
+func verdict(reportDir string, status int, w io.Writer) int {
+	// Under GitHub Actions the verdict, failed and flaked specs become
+	// annotations on the run's page.
+	if os.Getenv("GITHUB_ACTIONS") == "true" {
+		for _, line := range reports.DirAnnotations(reportDir) {
+			fmt.Fprintln(w, line)
+		}
+	}
+	result := string(reports.ReadResult(reportDir))
+	if result == "" {
+		result = "no report was written"
+	}
+	fmt.Fprintf(w, "conformance: %s (%s)\n", result, filepath.Join(reportDir, reports.SummaryMD))
+	if result != string(reports.Passed) && status == ExitPassed {
+		status = ExitNotPass
+	}
+	return status
+}

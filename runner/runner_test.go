@@ -1,0 +1,171 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/reports"
+)
+
+// git runs git in dir for a test.
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.test", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.test")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// The build is what git says of the checkout, whatever the environment
+// claims: a make variable or an environment variable cannot make a dirty
+// tree clean, and a tree git cannot describe is dirty and unknown.
+func TestSourceBuildIsWhatGitSays(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q")
+	if err := os.WriteFile(filepath.Join(dir, "a"), []byte("a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "add", "a")
+	git(t, dir, "commit", "-qm", "a")
+	clean := SourceBuild(dir)
+	if clean.Dirty || len(clean.Commit) != 40 || clean.Version != reports.SuiteVersion {
+		t.Errorf("a clean checkout: %+v", clean)
+	}
+	// A release tag on a clean HEAD is the version.
+	git(t, dir, "tag", "v1.2.3")
+	if b := SourceBuild(dir); b.Version != "v1.2.3" || b.Dirty {
+		t.Errorf("a tagged release: %+v", b)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a"), []byte("changed"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SUITE_DIRTY", "false")
+	t.Setenv("SUITE_COMMIT", "0123456789abcdef0123456789abcdef01234567")
+	dirty := SourceBuild(dir)
+	if !dirty.Dirty || dirty.Commit != clean.Commit || dirty.Version != reports.SuiteVersion {
+		t.Errorf("a changed tree, SUITE_DIRTY=false in the environment: %+v", dirty)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "b"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "checkout", "-q", "a")
+	if b := SourceBuild(dir); !b.Dirty {
+		t.Errorf("an untracked file: %+v", b)
+	}
+	if b := SourceBuild(t.TempDir()); !b.Dirty || b.Commit != "unknown" {
+		t.Errorf("no git checkout: %+v", b)
+	}
+	want := "-X github.com/router-conformance/suite/reports.SuiteVersion=v0.3.0-dev -X github.com/router-conformance/suite/reports.SuiteCommit=abc -X github.com/router-conformance/suite/reports.SuiteDirty=true"
+	if got := (Build{Version: "v0.3.0-dev", Commit: "abc", Dirty: true}).LDFlags(); got != want {
+		t.Errorf("LDFlags %q", got)
+	}
+}
+
+// Ginkgo's command line: the table's run timeout, the build stamped when
+// Ginkgo compiles, the suite's flags after "--", -certify added once by
+// the run path.
+func TestGinkgoArgs(t *testing.T) {
+	b := Binaries{Ginkgo: []string{"go", "tool", "ginkgo"}, Suite: "./e2e", Compile: true, RepoRoot: "/src",
+		Build: Build{Version: "v9.9.9", Commit: "c0ffee", Dirty: false}}
+	o := Options{Procs: 4, Repeat: 1, Focus: "hsts", FlakeAttempts: 2, Certify: true, Suite: []string{"-router-image=r:1"}}
+	args := GinkgoArgs(b, o, "/out", "report.json", []string{"-keep"})
+	sep := slices.Index(args, "--")
+	for _, want := range []string{"tool", "ginkgo", "-tags", "--procs=4", "--timeout=" + contract.DefaultTimeouts().Run.String(),
+		"--output-dir=/out", "--json-report=report.json", "--flake-attempts=2", "--label-filter=hsts", "./e2e"} {
+		if i := slices.Index(args, want); i < 0 || i > sep {
+			t.Errorf("Ginkgo's side lacks %q: %q", want, args)
+		}
+	}
+	if !slices.Contains(args, "--ldflags="+b.Build.LDFlags()) {
+		t.Errorf("the build is not stamped: %q", args)
+	}
+	if tail := strings.Join(args[sep+1:], " "); tail != "-repo=/src -report-dir=/out -router-image=r:1 -keep -certify" {
+		t.Errorf("the suite's side: %q", tail)
+	}
+	// A precompiled suite: no compile flags.
+	b.Compile = false
+	if args := GinkgoArgs(b, Options{Procs: 1}, "/out", "report.json", nil); slices.Contains(args, "-tags") || slices.Contains(args, "-certify") {
+		t.Errorf("precompiled: %q", args)
+	}
+}
+
+// The run path's flags: a misspelt flag is refused before anything runs;
+// the flags the run path sets itself cannot be passed.
+func TestParseFlags(t *testing.T) {
+	var stderr bytes.Buffer
+	o, err := ParseFlags("e2e", []string{"-procs", "2", "-repeat", "3", "-reuse", "-cluster-name", "c", "-router-image", "r:1", "-config", "x.yaml"}, nil, &stderr)
+	if err != nil || o.Procs != 2 || o.Repeat != 3 || !o.Reuse || o.Cluster != "c" || o.Certify {
+		t.Fatalf("%+v %v", o, err)
+	}
+	if !slices.Contains(o.Suite, "-router-image=r:1") || !strings.HasPrefix(o.Suite[len(o.Suite)-1], "-config=/") {
+		t.Errorf("suite flags %q (a file made absolute)", o.Suite)
+	}
+	for _, args := range [][]string{{"-router-imag", "r"}, {"-certify"}, {"-repo", "/x"}, {"-report-dir", "/x"}, {"stray"}, {"-procs", "0"}} {
+		if _, err := ParseFlags("e2e", args, nil, &stderr); err == nil {
+			t.Errorf("%q accepted", args)
+		}
+	}
+	if _, err := ParseFlags("./run e2e", []string{"-images", "x.json"}, []string{"images"}, &stderr); err == nil {
+		t.Error("the kit's -images accepted from the command line")
+	}
+	if o, err := ParseFlags("certify", nil, nil, &stderr); err != nil || !o.Certify {
+		t.Errorf("certify: %+v %v", o, err)
+	}
+}
+
+// A certification is one run of a build that names its commit: refused
+// before anything starts, with one line; no report directory is touched.
+func TestCertifyRefusesRepeatsAndDirtyBuilds(t *testing.T) {
+	clean := Build{Version: "v1.0.0", Commit: "0123456789abcdef0123456789abcdef01234567"}
+	for _, tc := range []struct {
+		build  Build
+		repeat int
+		want   string
+	}{
+		{clean, 20, "certify: a certification runs the suite once: drop REPEAT (-repeat)\n"},
+		{Build{Version: "v1.0.0", Commit: clean.Commit, Dirty: true}, 1, "certify: the suite was built from a tree with uncommitted changes (commit 0123456789abcdef0123456789abcdef01234567): commit or stash them\n"},
+		{Build{Version: "v1.0.0", Commit: "unknown", Dirty: true}, 1, "certify: the suite build names no commit: build it from a git checkout (make certify, make kit)\n"},
+	} {
+		dir := filepath.Join(t.TempDir(), "out")
+		var stdout, stderr bytes.Buffer
+		status := Run(context.Background(), Binaries{Ginkgo: []string{"/nonexistent/ginkgo"}, Build: tc.build},
+			Options{Procs: 1, Repeat: tc.repeat, ReportDir: dir, Certify: true}, &stdout, &stderr)
+		if status != ExitUsage || stderr.String() != tc.want {
+			t.Errorf("%+v repeat %d: status %d, stderr %q, want %q", tc.build, tc.repeat, status, stderr.String(), tc.want)
+		}
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("the report directory was made: %v", err)
+		}
+	}
+}
+
+// Ginkgo that cannot start: no report, the verdict line says so, exit 1;
+// the previous run's verdict is gone, never read as this one's.
+func TestARunThatDidNotRunIsNotPassed(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{reports.ConformanceYAML, reports.SummaryMD, "junit.xml"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("result: passed\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	status := Run(context.Background(), Binaries{Ginkgo: []string{"/nonexistent/ginkgo"}, Build: Build{Commit: "unknown", Dirty: true}},
+		Options{Procs: 1, Repeat: 1, ReportDir: dir}, &stdout, &stderr)
+	if status != ExitNotPass || !strings.HasPrefix(stdout.String(), "conformance: no report was written (") {
+		t.Errorf("status %d, stdout %q, stderr %q", status, stdout.String(), stderr.String())
+	}
+	for _, f := range []string{reports.ConformanceYAML, reports.SummaryMD, "junit.xml"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); !os.IsNotExist(err) {
+			t.Errorf("the previous run's %s is still there", f)
+		}
+	}
+}
