@@ -18,14 +18,22 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 )
 
-// The files a bundle must hold besides what the caller adds.
+// The files of a bundle besides the conformance report's (write.go).
 const (
 	SHA256SUMS = "SHA256SUMS"
-	ReportJSON = "report.json" // Ginkgo's JSON report
+	ReportJSON = "report.json" // Ginkgo's JSON report, with the suite's run record
+	JUnitXML   = "junit.xml"   // Ginkgo's JUnit report, with the provenance as properties
+	E2ELog     = "e2e.log"     // the run's console
 )
+
+// bundleRequired are the run's files every bundle holds, besides its own
+// specs.json and SHA256SUMS (and failures/, when a spec failed): the
+// verifier holds each to report.json.
+var bundleRequired = []string{ReportJSON, JUnitXML, E2ELog, ConformanceYAML, ConformanceJSON, SummaryMD}
 
 // maxBundleBytes caps what the verifier unpacks: a bundle is untrusted
 // input.
@@ -36,15 +44,18 @@ const maxBundleBytes = 1 << 30
 // suite's PublishedSpecs) and SHA256SUMS (sha256sum's format, every file
 // but itself). Entries are sorted and carry no time, owner or mode of the
 // machine, so one run's files always give the same bytes. Every listed
-// path must exist; specs.json and SHA256SUMS are the bundle's own.
+// path must exist, and the files must include report.json, junit.xml,
+// e2e.log, conformance.yaml, conformance.json and summary.md: a bundle
+// without one of them is refused. specs.json and SHA256SUMS are the
+// bundle's own.
 func WriteBundle(reportDir, out string, files []string) error {
 	return writeBundle(reportDir, out, files, PublishedSpecs())
 }
 
 // writeBundle is WriteBundle with the published list given (tests).
 func writeBundle(reportDir, out string, files []string, published []PublishedSpec) error {
-	contents := map[string][]byte{}
-	for _, f := range files {
+	names := make([]string, len(files))
+	for i, f := range files {
 		name := filepath.ToSlash(filepath.Clean(f))
 		if !fs.ValidPath(name) || name == "." {
 			return fmt.Errorf("bundle: %q is not a path inside the report directory", f)
@@ -52,6 +63,19 @@ func writeBundle(reportDir, out string, files []string, published []PublishedSpe
 		if name == SpecsJSON || name == SHA256SUMS {
 			return fmt.Errorf("bundle: %s is written by the bundle itself", name)
 		}
+		names[i] = name
+	}
+	for _, name := range bundleRequired {
+		every := "every bundle holds " + strings.Join(bundleRequired, ", ")
+		if !slices.Contains(names, name) {
+			return fmt.Errorf("bundle: %s is not among the files to bundle: %s", name, every)
+		}
+		if _, err := os.Lstat(filepath.Join(reportDir, name)); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("bundle: the report directory lacks %s: %s", name, every)
+		}
+	}
+	contents := map[string][]byte{}
+	for _, name := range names {
 		if err := addFiles(contents, reportDir, name); err != nil {
 			return fmt.Errorf("bundle: %w", err)
 		}

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
 	"sigs.k8s.io/yaml"
 
@@ -25,7 +26,7 @@ import (
 )
 
 // The files a run leaves that go into its bundle.
-var bundleFiles = []string{ConformanceYAML, ReportJSON, "junit.xml", "e2e.log", SummaryMD, "failures"}
+var bundleFiles = []string{ConformanceYAML, ConformanceJSON, ReportJSON, JUnitXML, E2ELog, SummaryMD, "failures"}
 
 // goodPublished is the published list the test suite's verifier holds.
 func goodPublished() []PublishedSpec {
@@ -33,28 +34,23 @@ func goodPublished() []PublishedSpec {
 	return publish(specs)
 }
 
-// testVerifier is of the fixture's suite version (goodMeta).
-var testVerifier = verifier{published: goodPublished(), suiteVersion: "v0.3.0"}
+// testVerifier is of the fixture's suite version and commit (goodMeta).
+var testVerifier = verifier{published: goodPublished(), suiteVersion: "v0.3.0", commit: "0123abc"}
 
-// runDir writes the report directory of a run as the suite does: Ginkgo's
-// report.json and junit.xml, the conformance report, a log, failures/.
-func runDir(t *testing.T, g types.Report, meta Meta) string {
+// runDir writes the report directory of a run as the suite does, from
+// its Ginkgo report and the run record in it: report.json, junit.xml and
+// the console (e2e.log) as Ginkgo writes them, the conformance report
+// (Build, Write) from the record, and failures/.
+func runDir(t *testing.T, g types.Report) string {
 	t.Helper()
 	dir := t.TempDir()
-	specs, run := FromGinkgo(g)
-	if err := Build(meta, allFeatures(), specs, run).Write(dir); err != nil {
-		t.Fatal(err)
-	}
-	j, err := json.Marshal([]types.Report{g})
-	if err != nil {
-		t.Fatal(err)
-	}
+	writeRun(t, dir, g)
+	writeViews(t, dir, g)
 	failure := filepath.Join(dir, "failures", "client-tls-refuses", "router")
 	if err := os.MkdirAll(failure, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	for name, data := range map[string]string{
-		ReportJSON: string(j), "junit.xml": "<testsuites></testsuites>\n", "e2e.log": "Ran 10 of 10 Specs\n",
 		"failures/client-tls-refuses/failure.txt": "refused\n", "failures/client-tls-refuses/router/haproxy.config": "global\n",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
@@ -64,11 +60,74 @@ func runDir(t *testing.T, g types.Report, meta Meta) string {
 	return dir
 }
 
+// writeRun writes what Ginkgo writes of a run into dir: report.json,
+// junit.xml and its console, e2e.log.
+func writeRun(t *testing.T, dir string, g types.Report) {
+	t.Helper()
+	writeReportJSON(t, dir, g)
+	writeRunJUnit(t, dir, g)
+	if err := os.WriteFile(filepath.Join(dir, E2ELog), consoleOf(g), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeReportJSON(t *testing.T, dir string, g types.Report) {
+	t.Helper()
+	j, err := json.Marshal([]types.Report{g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ReportJSON), j, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeRunJUnit(t *testing.T, dir string, g types.Report) {
+	t.Helper()
+	if err := reporters.GenerateJUnitReport(g, filepath.Join(dir, JUnitXML)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeViews writes the conformance report of g as the suite does: built
+// from the run record in g.
+func writeViews(t *testing.T, dir string, g types.Report) {
+	t.Helper()
+	rec, err := ReadRunRecord(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs, run := FromGinkgo(g)
+	if err := Build(rec.Meta, rec.Claimed, specs, run).Write(dir); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// consoleOf is the console Ginkgo's default reporter prints for the run,
+// in colour: the banner, each spec, the failures summarized, "Ran N of M
+// Specs".
+func consoleOf(g types.Report) []byte {
+	var b bytes.Buffer
+	r := reporters.NewDefaultReporter(types.ReporterConfig{}, &b)
+	r.SuiteWillBegin(g)
+	for _, s := range g.SpecReports {
+		r.DidRun(s)
+	}
+	r.SuiteDidEnd(g)
+	return b.Bytes()
+}
+
 // bundleOf is the bundle of a run.
-func bundleOf(t *testing.T, g types.Report, meta Meta) string {
+func bundleOf(t *testing.T, g types.Report) string {
+	t.Helper()
+	return bundleOfDir(t, runDir(t, g))
+}
+
+// bundleOfDir bundles a report directory as it is (WriteBundle).
+func bundleOfDir(t *testing.T, dir string) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "bundle.tar.gz")
-	if err := writeBundle(runDir(t, g, meta), out, bundleFiles, goodPublished()); err != nil {
+	if err := writeBundle(dir, out, bundleFiles, goodPublished()); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -114,7 +173,7 @@ func editGinkgo(t *testing.T, change func(*types.Report)) func(map[string][]byte
 }
 
 func TestWriteBundleIsDeterministicAndSumsEveryFile(t *testing.T) {
-	dir := runDir(t, goodSuite(), goodMeta())
+	dir := runDir(t, goodSuite())
 	a, b := filepath.Join(t.TempDir(), "a.tar.gz"), filepath.Join(t.TempDir(), "b.tar.gz")
 	for _, out := range []string{a, b} {
 		if err := writeBundle(dir, out, bundleFiles, goodPublished()); err != nil {
@@ -127,8 +186,8 @@ func TestWriteBundleIsDeterministicAndSumsEveryFile(t *testing.T) {
 		t.Errorf("two bundles of one run differ")
 	}
 	names, contents := untar(t, a)
-	want := []string{SHA256SUMS, ConformanceYAML, "e2e.log", "failures/client-tls-refuses/failure.txt",
-		"failures/client-tls-refuses/router/haproxy.config", "junit.xml", ReportJSON, SpecsJSON, SummaryMD}
+	want := []string{SHA256SUMS, ConformanceJSON, ConformanceYAML, E2ELog, "failures/client-tls-refuses/failure.txt",
+		"failures/client-tls-refuses/router/haproxy.config", JUnitXML, ReportJSON, SpecsJSON, SummaryMD}
 	if !slices.Equal(names, want) {
 		t.Errorf("entries %v, want %v", names, want)
 	}
@@ -183,7 +242,7 @@ func untar(t *testing.T, file string) ([]string, map[string][]byte) {
 }
 
 func TestWriteBundleRefusals(t *testing.T) {
-	dir := runDir(t, goodSuite(), goodMeta())
+	dir := runDir(t, goodSuite())
 	out := filepath.Join(t.TempDir(), "b.tar.gz")
 	for _, tc := range []struct{ file, err string }{
 		{SpecsJSON, "bundle: specs.json is written by the bundle itself"},
@@ -191,17 +250,17 @@ func TestWriteBundleRefusals(t *testing.T) {
 		{"../secrets", `bundle: "../secrets" is not a path inside the report directory`},
 		{"/etc/passwd", `bundle: "/etc/passwd" is not a path inside the report directory`},
 	} {
-		if err := writeBundle(dir, out, []string{ConformanceYAML, tc.file}, nil); err == nil || err.Error() != tc.err {
+		if err := writeBundle(dir, out, append(slices.Clone(bundleFiles), tc.file), nil); err == nil || err.Error() != tc.err {
 			t.Errorf("%s: error %v, want %q", tc.file, err, tc.err)
 		}
 	}
-	if err := writeBundle(dir, out, []string{"missing.log"}, nil); !errors.Is(err, fs.ErrNotExist) {
+	if err := writeBundle(dir, out, append(slices.Clone(bundleFiles), "missing.log"), nil); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a missing file: error %v", err)
 	}
 	if err := os.Symlink("/etc/hostname", filepath.Join(dir, "failures", "link")); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeBundle(dir, out, []string{"failures"}, nil); err == nil || err.Error() != "bundle: failures/link is not a regular file" {
+	if err := writeBundle(dir, out, bundleFiles, nil); err == nil || err.Error() != "bundle: failures/link is not a regular file" {
 		t.Errorf("a link: error %v", err)
 	}
 	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
@@ -209,19 +268,47 @@ func TestWriteBundleRefusals(t *testing.T) {
 	}
 }
 
+// A bundle holds every file the verifier holds to report.json: WriteBundle
+// refuses to leave one out, or to bundle a run that lacks one.
+func TestWriteBundleRefusesABundleWithoutAFileOfTheRun(t *testing.T) {
+	const every = "every bundle holds report.json, junit.xml, e2e.log, conformance.yaml, conformance.json, summary.md"
+	for _, name := range []string{JUnitXML, E2ELog, ReportJSON, ConformanceJSON} {
+		t.Run(name, func(t *testing.T) {
+			dir := runDir(t, goodSuite())
+			out := filepath.Join(t.TempDir(), "b.tar.gz")
+			without := slices.DeleteFunc(slices.Clone(bundleFiles), func(f string) bool { return f == name })
+			want := "bundle: " + name + " is not among the files to bundle: " + every
+			if err := writeBundle(dir, out, without, nil); err == nil || err.Error() != want {
+				t.Errorf("%s left out: error %v\nwant %q", name, err, want)
+			}
+			if err := os.Remove(filepath.Join(dir, name)); err != nil {
+				t.Fatal(err)
+			}
+			want = "bundle: the report directory lacks " + name + ": " + every
+			if err := writeBundle(dir, out, bundleFiles, nil); err == nil || err.Error() != want {
+				t.Errorf("%s missing: error %v\nwant %q", name, err, want)
+			}
+			if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("a refused bundle was written: %v", err)
+			}
+		})
+	}
+}
+
 func TestVerifyBundleOfAGoodRun(t *testing.T) {
-	rep, err := testVerifier.verify(bundleOf(t, goodSuite(), goodMeta()))
+	v, err := testVerifier.verify(bundleOf(t, goodSuite()))
 	if err != nil {
 		t.Fatalf("a good bundle: %v", err)
 	}
-	if !rep.Passed() || rep.Implementation.Project != "acme-router" || len(rep.Features) != len(contract.Features) {
+	rep := v.Report
+	if !rep.Passed() || v.ExitCode() != 0 || rep.Implementation.Project != "acme-router" || len(rep.Features) != len(contract.Features) {
 		t.Errorf("report %s %+v", rep.Result, rep.Implementation)
 	}
 	// A consistent bundle of a failed run verifies: its verdict is failed.
 	g := goodSuite()
 	setSpec(&g, specRevoked, types.SpecStateFailed, "refused with the wrong alert")
-	if rep, err := testVerifier.verify(bundleOf(t, g, goodMeta())); err != nil || rep.Result != Failed || rep.Passed() {
-		t.Errorf("a failed run: %v %s", err, rep.Result)
+	if v, err := testVerifier.verify(bundleOf(t, g)); err != nil || v.Report.Result != Failed || v.ExitCode() != 2 {
+		t.Errorf("a failed run: %v %s", err, v.Report.Result)
 	}
 }
 
@@ -231,15 +318,17 @@ func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
 	filtered := goodSuite()
 	filtered.SuiteConfig.LabelFilter = "!delegation"
 	setSpec(&filtered, specDelegation, types.SpecStateSkipped, "")
+	programmatic := goodSuite()
+	programmatic.SuiteHasProgrammaticFocus = true
 	skipped := goodSuite()
 	setSpec(&skipped, specComponent, types.SpecStateSkipped, "disruptive: changes the cluster's Ingress config")
 
-	dirty, oldSuite, noContact := goodMeta(), goodMeta(), goodMeta()
-	dirty.Suite.Dirty = true
-	oldSuite.Suite.Version = "v0.1.9"
-	noContact.Implementation.Contact = nil
+	dirty, oldSuite, noContact := goodSuite(), goodSuite(), goodSuite()
+	editRecord(&dirty, func(r *RunRecord) { r.Suite.Dirty = true })
+	editRecord(&oldSuite, func(r *RunRecord) { r.Suite.Version = "v0.1.9" })
+	editRecord(&noContact, func(r *RunRecord) { r.Implementation.Contact = nil })
 
-	good := bundleOf(t, goodSuite(), goodMeta())
+	good := bundleOf(t, goodSuite())
 	for _, tc := range []struct {
 		name   string
 		bundle func() string
@@ -251,9 +340,9 @@ func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
 			})
 		}, "conformance.yaml says failed, report.json gives passed"},
 		{"a failed run's conformance.yaml made from doctored specs", func() string {
-			return tamper(t, bundleOf(t, failedRun, goodMeta()), true, func(c map[string][]byte) {
+			return tamper(t, bundleOf(t, failedRun), true, func(c map[string][]byte) {
 				specs, run := FromGinkgo(goodSuite())
-				_, y, err := Build(goodMeta(), allFeatures(), specs, run).marshal()
+				_, y, err := Build(goodRecord().Meta, allFeatures(), specs, run).marshal()
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -266,10 +355,20 @@ func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
 			})
 		}, "feature router: conformance.yaml's specs differ from report.json's"},
 		{"a failed spec's text changed in conformance.yaml", func() string {
-			return tamper(t, bundleOf(t, failedRun, goodMeta()), true, func(c map[string][]byte) {
+			return tamper(t, bundleOf(t, failedRun), true, func(c map[string][]byte) {
 				c[ConformanceYAML] = replaceOnce(t, c[ConformanceYAML], "name: "+specRevoked+"\n", "name: Client TLS accepts a revoked certificate\n")
 			})
 		}, "feature client-tls: conformance.yaml's specs differ from report.json's"},
+		{"a comment added to conformance.yaml", func() string {
+			return tamper(t, good, true, func(c map[string][]byte) {
+				c[ConformanceYAML] = append(c[ConformanceYAML], "# certified\n"...)
+			})
+		}, "conformance.yaml is not what the suite writes for report.json"},
+		{"an edited summary.md", func() string {
+			return tamper(t, bundleOf(t, failedRun), true, func(c map[string][]byte) {
+				c[SummaryMD] = replaceOnce(t, c[SummaryMD], "# Router conformance: FAILED\n", "# Router conformance: PASSED\n")
+			})
+		}, "summary.md is not what the suite writes for report.json"},
 		{"a spec removed from report.json", func() string {
 			return tamper(t, good, true, editGinkgo(t, func(r *types.Report) {
 				r.SpecReports = slices.DeleteFunc(r.SpecReports, func(s types.SpecReport) bool { return s.FullText() == specHSTS })
@@ -281,7 +380,7 @@ func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
 			}))
 		}, `report.json has spec hsts/is-easy, which is not in the published list`},
 		{"a failing spec moved to an unclaimed feature", func() string {
-			return tamper(t, bundleOf(t, failedRun, goodMeta()), true, editGinkgo(t, func(r *types.Report) {
+			return tamper(t, bundleOf(t, failedRun), true, editGinkgo(t, func(r *types.Report) {
 				for i, s := range r.SpecReports {
 					if s.FullText() == specRevoked {
 						r.SpecReports[i].ContainerHierarchyLabels = [][]string{{"delegation"}}
@@ -292,7 +391,7 @@ func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
 		{"a spec list that is not this suite's", func() string {
 			out := filepath.Join(t.TempDir(), "b.tar.gz")
 			published := slices.DeleteFunc(goodPublished(), func(s PublishedSpec) bool { return s.ID == idShard })
-			if err := writeBundle(runDir(t, goodSuite(), goodMeta()), out, bundleFiles, published); err != nil {
+			if err := writeBundle(runDir(t, goodSuite()), out, bundleFiles, published); err != nil {
 				t.Fatal(err)
 			}
 			return out
@@ -304,7 +403,7 @@ func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
 			return tamper(t, good, false, func(c map[string][]byte) { c["failures/extra.txt"] = []byte("x") })
 		}, "failures/extra.txt is in the bundle but not in SHA256SUMS"},
 		{"a listed file removed", func() string {
-			return tamper(t, good, false, func(c map[string][]byte) { delete(c, "e2e.log") })
+			return tamper(t, good, false, func(c map[string][]byte) { delete(c, E2ELog) })
 		}, "SHA256SUMS lists e2e.log, which the bundle lacks"},
 		{"no SHA256SUMS", func() string {
 			return tamper(t, good, false, func(c map[string][]byte) { delete(c, SHA256SUMS) })
@@ -312,15 +411,23 @@ func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
 		{"no report.json", func() string {
 			return tamper(t, good, true, func(c map[string][]byte) { delete(c, ReportJSON) })
 		}, "the bundle lacks report.json"},
-		{"a focused run", func() string { return bundleOf(t, filtered, goodMeta()) },
-			`the run was filtered: label filter "!delegation"`},
-		{"a skipped spec of a claimed feature", func() string { return bundleOf(t, skipped, goodMeta()) },
+		{"no conformance.json", func() string {
+			return tamper(t, good, true, func(c map[string][]byte) { delete(c, ConformanceJSON) })
+		}, "the bundle lacks conformance.json"},
+		{"no run record in report.json", func() string {
+			return tamper(t, good, true, editGinkgo(t, dropRecord))
+		}, "report.json holds no run record: it was not written by this suite's binary"},
+		{"a filtered run", func() string { return bundleOf(t, filtered) },
+			`the label filter "!delegation" chose the specs: a certification runs the whole claimed suite (drop FOCUS)`},
+		{"a programmatically focused run", func() string { return bundleOf(t, programmatic) },
+			`the run was filtered: focus "programmatic focus (FIt, FDescribe...)"`},
+		{"a skipped spec of a claimed feature", func() string { return bundleOf(t, skipped) },
 			`claimed feature component-routes has a spec that did not run: component-routes/custom-host-moved ("Component routes moves the route to its custom host"): disruptive: changes the cluster's Ingress config`},
-		{"a dirty suite", func() string { return bundleOf(t, goodSuite(), dirty) },
-			"the suite was built from a dirty or unknown tree (commit 0123abc)"},
-		{"another suite version", func() string { return bundleOf(t, goodSuite(), oldSuite) },
+		{"a dirty suite", func() string { return bundleOf(t, dirty) },
+			"the suite was built from a tree with uncommitted changes (commit 0123abc): commit or stash them"},
+		{"another suite version", func() string { return bundleOf(t, oldSuite) },
 			"the bundle was made by suite v0.1.9, this verifier is v0.3.0: verify it with the verifier of v0.1.9"},
-		{"no implementation contact", func() string { return bundleOf(t, goodSuite(), noContact) },
+		{"no implementation contact", func() string { return bundleOf(t, noContact) },
 			"implementation: missing contact"},
 		{"not a bundle", func() string {
 			p := filepath.Join(t.TempDir(), "b.tar.gz")
@@ -356,7 +463,7 @@ func replaceOnce(t *testing.T, data []byte, old, replacement string) []byte {
 // refused, and a spec's text, prose that may be reworded, is not
 // compared.
 func TestVerifyBundleComparesSpecListsByID(t *testing.T) {
-	good := bundleOf(t, goodSuite(), goodMeta())
+	good := bundleOf(t, goodSuite())
 	for _, tc := range []struct {
 		name   string
 		bundle func() string
@@ -392,7 +499,7 @@ func TestVerifyBundleComparesSpecListsByID(t *testing.T) {
 			for i := range published {
 				published[i].ID = ""
 			}
-			if err := writeBundle(runDir(t, goodSuite(), goodMeta()), out, bundleFiles, published); err != nil {
+			if err := writeBundle(runDir(t, goodSuite()), out, bundleFiles, published); err != nil {
 				t.Fatal(err)
 			}
 			return out
@@ -401,7 +508,7 @@ func TestVerifyBundleComparesSpecListsByID(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "b.tar.gz")
 			published := append(goodPublished(), PublishedSpec{ID: "hsts/is-easy", Name: "HSTS per route is easy",
 				Features: []contract.Feature{contract.FeatureHSTS}, Judges: contract.JudgesRouter})
-			if err := writeBundle(runDir(t, goodSuite(), goodMeta()), out, bundleFiles, published); err != nil {
+			if err := writeBundle(runDir(t, goodSuite()), out, bundleFiles, published); err != nil {
 				t.Fatal(err)
 			}
 			return out
@@ -418,26 +525,28 @@ func TestVerifyBundleComparesSpecListsByID(t *testing.T) {
 	// bundle verifies, whether the spec passed or failed.
 	reworded := goodSuite()
 	reword(&reworded, specHSTS, "sends Strict-Transport-Security on edge routes")
-	if rep, err := testVerifier.verify(bundleOf(t, reworded, goodMeta())); err != nil || !rep.Passed() {
-		t.Errorf("a reworded spec: %v %s", err, rep.Result)
+	if v, err := testVerifier.verify(bundleOf(t, reworded)); err != nil || !v.Report.Passed() {
+		t.Errorf("a reworded spec: %v %s", err, v.Report.Result)
 	}
 	setSpec(&reworded, "HSTS per route sends Strict-Transport-Security on edge routes", types.SpecStateFailed, "no header")
-	rep, err := testVerifier.verify(bundleOf(t, reworded, goodMeta()))
-	if err != nil || rep.Result != Failed {
-		t.Fatalf("a reworded spec that failed: %v %s", err, rep.Result)
+	v, err := testVerifier.verify(bundleOf(t, reworded))
+	if err != nil || v.Report.Result != Failed {
+		t.Fatalf("a reworded spec that failed: %v %s", err, v.Report.Result)
 	}
-	hsts, _ := rep.Feature(contract.FeatureHSTS)
+	hsts, _ := v.Report.Feature(contract.FeatureHSTS)
 	if want := []NamedSpec{{idHSTS, "HSTS per route sends Strict-Transport-Security on edge routes", "no header"}}; !reflect.DeepEqual(hsts.Router.Failed, want) {
 		t.Errorf("hsts failed %+v, want %+v", hsts.Router.Failed, want)
 	}
 }
 
 // A bundle of another suite version is named as such, before anything
-// its version may do otherwise (its schema, its spec list) or what else
-// is wrong with it: the certifier needs that version's verifier.
+// its version may do otherwise (its schema, its files, its spec list) or
+// what else is wrong with it: the certifier needs that version's
+// verifier. The version is the run record's; a bundle of a suite before
+// the record has none, and its conformance.yaml names the version.
 func TestVerifyBundleOfAnotherSuiteVersionNamesBothVersions(t *testing.T) {
 	const wrongVersion = "the bundle was made by suite v0.2.0-dev, this verifier is v0.3.0: verify it with the verifier of v0.2.0-dev"
-	good := bundleOf(t, goodSuite(), goodMeta())
+	good := bundleOf(t, goodSuite())
 	// editReport changes the bundle's conformance.yaml as a Report.
 	editReport := func(change func(*Report)) func(map[string][]byte) {
 		return func(c map[string][]byte) {
@@ -457,19 +566,26 @@ func TestVerifyBundleOfAnotherSuiteVersionNamesBothVersions(t *testing.T) {
 		rep.Suite.Version = "v0.2.0-dev"
 		rep.APIVersion = "conformance.router-conformance.io/v1alpha2"
 	}
-	dirtyOld := goodMeta()
-	dirtyOld.Suite.Version, dirtyOld.Suite.Dirty = "v0.2.0-dev", true
+	// oldBundle is a bundle as suite v0.2.0-dev wrote it: no run record,
+	// no conformance.json.
+	oldBundle := func(c map[string][]byte) {
+		editReport(oldSuite)(c)
+		editGinkgo(t, dropRecord)(c)
+		delete(c, ConformanceJSON)
+	}
+	dirtyOld := goodSuite()
+	editRecord(&dirtyOld, func(r *RunRecord) { r.Suite.Version, r.Suite.Dirty = "v0.2.0-dev", true })
 	for _, tc := range []struct {
 		name   string
 		bundle func() string
 		reason string
 	}{
 		{"suite v0.2.0-dev, schema v1alpha2", func() string {
-			return tamper(t, good, true, editReport(oldSuite))
+			return tamper(t, good, true, oldBundle)
 		}, wrongVersion},
 		{"a whole bundle of suite v0.2.0-dev: no IDs in report.json and specs.json", func() string {
 			return tamper(t, good, true, func(c map[string][]byte) {
-				editReport(oldSuite)(c)
+				oldBundle(c)
 				editGinkgo(t, func(r *types.Report) {
 					for i := range r.SpecReports {
 						r.SpecReports[i].LeafNodeLabels = withoutIDs(r.SpecReports[i].LeafNodeLabels)
@@ -486,7 +602,7 @@ func TestVerifyBundleOfAnotherSuiteVersionNamesBothVersions(t *testing.T) {
 				c[SpecsJSON] = specs
 			})
 		}, wrongVersion},
-		{"suite v0.2.0-dev built from a dirty tree", func() string { return bundleOf(t, goodSuite(), dirtyOld) }, wrongVersion},
+		{"suite v0.2.0-dev built from a dirty tree", func() string { return bundleOf(t, dirtyOld) }, wrongVersion},
 		{"this suite version, schema v1alpha2", func() string {
 			return tamper(t, good, true, editReport(func(rep *Report) { rep.APIVersion = "conformance.router-conformance.io/v1alpha2" }))
 		}, "conformance.yaml is RouterConformanceReport conformance.router-conformance.io/v1alpha2, not RouterConformanceReport conformance.router-conformance.io/v1alpha3"},

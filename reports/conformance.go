@@ -15,8 +15,8 @@ import (
 )
 
 // Result is a verdict: a spec's (passed | failed | skipped), a feature's
-// (passed | failed | not run | unsupported | skipped) or the run's
-// (passed | failed | partial | error).
+// (passed | failed | not run | not judged | unsupported | skipped) or the
+// run's (passed | failed | partial | error).
 type Result string
 
 const (
@@ -26,6 +26,12 @@ const (
 	// NotRun: a claimed feature some of whose specs did not run (filtered
 	// out, skipped) or that has no spec at all, and none failed.
 	NotRun Result = "not run"
+	// NotJudged: a claimed feature whose specs all judge the platform and
+	// all passed on a run whose platform is the suite's own stand-ins
+	// (PlatformStandIns): they judged the stand-ins, not the router. It
+	// neither fails nor passes the run; the summary and the verifier's
+	// line name it.
+	NotJudged Result = "not judged"
 	// Unsupported: a feature the implementation does not claim.
 	Unsupported Result = "unsupported"
 	// Partial: nothing failed, but the run does not cover what a
@@ -241,7 +247,9 @@ func (r Report) Feature(f contract.Feature) (FeatureResult, bool) {
 // Build decides the verdict. A spec belongs to the first feature label it
 // carries. Per feature: unsupported when not claimed (a harness row:
 // skipped), else failed when a spec failed, not run when a spec did not
-// run or there is none, passed when every spec ran and passed. The run:
+// run or there is none, passed when every spec ran and passed — but not
+// judged when those specs all judge the platform and the platform is the
+// suite's own stand-ins (meta.Platform is PlatformStandIns). The run:
 // error when run.Error (or a spec has no feature or no ID, a defect of
 // the suite); else failed when a claimed feature failed (the harness too:
 // a broken harness fails the run); else partial when a claimed feature
@@ -290,14 +298,15 @@ func Build(meta Meta, claimed []contract.Feature, specs []SpecResult, run RunOut
 		}
 	}
 	for i := range r.Features {
-		r.Features[i].decide()
+		r.Features[i].decide(meta.Platform)
 	}
 	r.Result, r.Reason = r.decide(orphans)
 	return r
 }
 
-// decide sets a feature's result from its specs.
-func (f *FeatureResult) decide() {
+// decide sets a feature's result from its specs; platform is who answered
+// the specs that judge the platform (Meta.Platform).
+func (f *FeatureResult) decide(platform string) {
 	for _, c := range []*SpecCounts{&f.Router, &f.Platform} {
 		slices.Sort(c.Passed)
 		sortNamed(c.Failed)
@@ -322,9 +331,25 @@ func (f *FeatureResult) decide() {
 	case f.Router.Total()+f.Platform.Total() == 0:
 		f.Result = NotRun
 		f.Reasons = []string{"no spec of this feature in the run"}
+	case platform == PlatformStandIns && !f.Harness && f.Router.Total() == 0:
+		// Every spec passed, and every one judged the suite's own
+		// stand-ins: nothing of the router was judged.
+		f.Result = NotJudged
 	default:
 		f.Result = Passed
 	}
+}
+
+// NotJudged lists the claimed features that are not judged (NotJudged),
+// in table order.
+func (r Report) NotJudged() []contract.Feature {
+	var out []contract.Feature
+	for _, f := range r.Features {
+		if f.Result == NotJudged {
+			out = append(out, f.Feature)
+		}
+	}
+	return out
 }
 
 func sortNamed(s []NamedSpec) {

@@ -52,7 +52,7 @@ func TestBuildFeatureResultsAndTheRunsVerdict(t *testing.T) {
 	r := build(g, claimed)
 	want := map[contract.Feature]Result{
 		contract.FeatureRouter: Passed, contract.FeatureHSTS: Passed, contract.FeatureHeaderActions: Passed, contract.FeatureSharding: Passed,
-		contract.FeatureHSTSPolicy: Passed, contract.FeatureClientTLS: Failed, contract.FeatureComponentRoutes: NotRun,
+		contract.FeatureHSTSPolicy: NotJudged, contract.FeatureClientTLS: Failed, contract.FeatureComponentRoutes: NotRun,
 		contract.FeatureDelegation: Unsupported, contract.FeatureSmoke: Skipped,
 	}
 	if got := results(r); !reflect.DeepEqual(got, want) {
@@ -176,5 +176,38 @@ func TestBuildMakesASpecWithoutAnIDAnErrorRun(t *testing.T) {
 		if r := build(g, allFeatures()); r.Result != Error || !strings.HasPrefix(r.Reason, `suite defect: spec "Router serves an edge route" carries no spec ID`) {
 			t.Errorf("a %s spec without an ID: run %s (%s)", state, r.Result, r.Reason)
 		}
+	}
+}
+
+// On the kind profile the suite's own stand-ins answer the specs that
+// judge the platform: a claimed feature whose specs all judge the
+// platform judged the stand-ins, not the router. It is not judged: no
+// pass of the router's, and no failure of the run either.
+func TestBuildDoesNotCreditTheRouterWithTheStandInsPasses(t *testing.T) {
+	r := build(goodSuite(), allFeatures())
+	got := results(r)
+	if got[contract.FeatureHSTSPolicy] != NotJudged || got[contract.FeatureComponentRoutes] != NotJudged {
+		t.Errorf("platform-only features on the stand-ins: %v", got)
+	}
+	// A feature with a router spec beside its platform specs is judged.
+	if got[contract.FeatureRouter] != Passed {
+		t.Errorf("router: %s", got[contract.FeatureRouter])
+	}
+	if r.Result != Passed || r.Reason != "" || !slices.Equal(r.NotJudged(), []contract.Feature{contract.FeatureHSTSPolicy, contract.FeatureComponentRoutes}) {
+		t.Errorf("run %s (%s), not judged %v", r.Result, r.Reason, r.NotJudged())
+	}
+	// A failure is the feature's whoever answered.
+	g := goodSuite()
+	setSpec(&g, specPolicy, types.SpecStateFailed, "admitted a route without HSTS")
+	if r := build(g, allFeatures()); results(r)[contract.FeatureHSTSPolicy] != Failed || r.Result != Failed {
+		t.Errorf("a failed platform-only feature: %s, run %s", results(r)[contract.FeatureHSTSPolicy], r.Result)
+	}
+	// On the cluster's own platform, the same specs judge it: passed.
+	meta := goodMeta()
+	meta.Platform = PlatformCluster
+	specs, run := FromGinkgo(goodSuite())
+	r = Build(meta, allFeatures(), specs, run)
+	if got := results(r); got[contract.FeatureHSTSPolicy] != Passed || got[contract.FeatureComponentRoutes] != Passed || len(r.NotJudged()) != 0 {
+		t.Errorf("platform-only features on the cluster's own platform: %v", got)
 	}
 }

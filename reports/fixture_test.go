@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -23,15 +24,18 @@ func it(container, text string, containerLabels []string, state types.SpecState,
 	if len(contract.SpecIDsOf(all)) == 0 {
 		leafLabels = append(slices.Clone(leafLabels), idLabel(derivedID(all, text)))
 	}
+	file := "/src/suite/e2e/conformance/" + strings.ReplaceAll(string(derivedID(all, text).Feature()), "-", "_") + ".go"
 	s := types.SpecReport{
-		ContainerHierarchyTexts:  []string{container},
-		ContainerHierarchyLabels: [][]string{containerLabels},
-		LeafNodeType:             types.NodeTypeIt,
-		LeafNodeText:             text,
-		LeafNodeLabels:           leafLabels,
-		State:                    state,
-		RunTime:                  2 * time.Second,
-		NumAttempts:              1,
+		ContainerHierarchyTexts:     []string{container},
+		ContainerHierarchyLabels:    [][]string{containerLabels},
+		ContainerHierarchyLocations: []types.CodeLocation{{FileName: file, LineNumber: 20}},
+		LeafNodeLocation:            types.CodeLocation{FileName: file, LineNumber: 40},
+		LeafNodeType:                types.NodeTypeIt,
+		LeafNodeText:                text,
+		LeafNodeLabels:              leafLabels,
+		State:                       state,
+		RunTime:                     2 * time.Second,
+		NumAttempts:                 1,
 	}
 	if message != "" {
 		s.Failure = types.Failure{Message: message}
@@ -92,14 +96,18 @@ const (
 	idClusterNode contract.SpecID = "smoke/node-ready"
 )
 
-// goodSuite is a run in which every spec of every feature passed.
+// goodSuite is a certification run in which every spec of every feature
+// passed: Ginkgo's configuration as the run path gives it, and the
+// suite's run record (goodRecord) on its "conformance report" node.
 func goodSuite() types.Report {
-	return types.Report{
+	g := types.Report{
 		SuiteDescription: "Router conformance",
+		SuitePath:        "/src/suite/e2e",
 		SuiteSucceeded:   true,
 		StartTime:        time.Date(2026, 11, 23, 5, 0, 0, 0, time.UTC),
 		RunTime:          370 * time.Second,
-		SuiteConfig:      types.SuiteConfig{ParallelTotal: 4},
+		PreRunStats:      types.PreRunStats{TotalSpecs: 10, SpecsThatWillRun: 10},
+		SuiteConfig:      types.SuiteConfig{ParallelTotal: 4, RandomSeed: 1763874000, Timeout: contract.CertificationTimeouts().Run},
 		SpecReports: types.SpecReports{
 			{LeafNodeType: types.NodeTypeSynchronizedBeforeSuite, State: types.SpecStatePassed},
 			passed("Router", "serves an edge route", []string{"router"}, idLabel(idEdge)),
@@ -114,6 +122,61 @@ func goodSuite() types.Report {
 			passed("Hermetic kind cluster", "has a Ready node", []string{"smoke"}, idLabel(idClusterNode)),
 		},
 	}
+	setRecord(&g, goodRecord())
+	return g
+}
+
+// goodRecord is the suite's record of a certification run of every
+// feature, as goodMeta describes it.
+func goodRecord() RunRecord {
+	meta := goodMeta()
+	meta.Claimed = allFeatures()
+	return RunRecord{Meta: meta, Certify: true, Timeouts: contract.CertificationTimeouts()}
+}
+
+// recordNode is the name of the suite's ReportAfterSuite node, which
+// records the run.
+const recordNode = "conformance report"
+
+// setRecord puts rec on the report's "conformance report" node, as the
+// suite records its run (AddReportEntry(RunRecordEntry, ...)), adding the
+// node when the report has none.
+func setRecord(g *types.Report, rec RunRecord) {
+	value := types.WrapEntryValue(rec)
+	// As report.json has it (Ginkgo fills AsJSON when it writes the
+	// report), so that the record reads back from memory too.
+	j, err := json.Marshal(rec)
+	if err != nil {
+		panic(err)
+	}
+	value.AsJSON = string(j)
+	entry := types.ReportEntry{Name: RunRecordEntry, Value: value, Time: g.StartTime.Add(g.RunTime)}
+	for i, s := range g.SpecReports {
+		if s.LeafNodeType == types.NodeTypeReportAfterSuite && s.LeafNodeText == recordNode {
+			g.SpecReports[i].ReportEntries = types.ReportEntries{entry}
+			return
+		}
+	}
+	g.SpecReports = append(g.SpecReports, types.SpecReport{LeafNodeType: types.NodeTypeReportAfterSuite, LeafNodeText: recordNode,
+		State: types.SpecStatePassed, RunTime: 40 * time.Millisecond, ReportEntries: types.ReportEntries{entry}})
+}
+
+// editRecord changes the report's run record.
+func editRecord(g *types.Report, change func(*RunRecord)) {
+	rec, err := ReadRunRecord(*g)
+	if err != nil {
+		panic(err)
+	}
+	change(&rec)
+	setRecord(g, rec)
+}
+
+// dropRecord takes the run record off the report, as a suite before the
+// record wrote it.
+func dropRecord(g *types.Report) {
+	g.SpecReports = slices.DeleteFunc(g.SpecReports, func(s types.SpecReport) bool {
+		return s.LeafNodeType == types.NodeTypeReportAfterSuite && s.LeafNodeText == recordNode
+	})
 }
 
 // setSpec replaces the state of the It named name.
@@ -121,6 +184,11 @@ func setSpec(r *types.Report, name string, state types.SpecState, message string
 	s := specNamed(r, name)
 	s.State = state
 	s.Failure = types.Failure{Message: message}
+	if state.Is(types.SpecStateFailureStates) {
+		// As Ginkgo records a failure in the It itself: the console
+		// prints "[It]" before its text.
+		s.Failure.FailureNodeContext, s.Failure.FailureNodeType = types.FailureNodeIsLeafNode, types.NodeTypeIt
+	}
 	if state == types.SpecStateSkipped && message == "" {
 		s.NumAttempts = 0
 	}

@@ -112,20 +112,22 @@ func TestVerifyBundleRefusesRetriedSpecsAndTheTestHook(t *testing.T) {
 	flake(&flaked, specHSTS, "no header")
 	retries := goodSuite()
 	retries.SuiteConfig.FlakeAttempts = 2
-	hooked := goodMeta()
-	hooked.Options[OptionFailOnce] = "HSTS"
-	good := bundleOf(t, goodSuite(), goodMeta())
+	hooked, hookedOption := goodSuite(), goodSuite()
+	editRecord(&hooked, func(r *RunRecord) { r.FailOnceHook, r.Options[OptionFailOnce] = "HSTS", "HSTS" })
+	editRecord(&hookedOption, func(r *RunRecord) { r.Options[OptionFailOnce] = "HSTS" })
+	good := bundleOf(t, goodSuite())
 	for _, tc := range []struct {
 		name   string
 		bundle string
 		reason string
 	}{
-		{"a flaked spec", bundleOf(t, flaked, goodMeta()), `the run retried failing specs (--flake-attempts=2)`},
-		{"a flaked spec, the flag edited out of report.json", tamper(t, bundleOf(t, flaked, goodMeta()), true, editGinkgo(t, func(r *types.Report) {
+		{"a flaked spec", bundleOf(t, flaked), `--flake-attempts=2 retries failing specs: a certification counts every spec as it ran (unset FLAKE_ATTEMPTS)`},
+		{"a flaked spec, the flag edited out of report.json", tamper(t, bundleOf(t, flaked), true, editGinkgo(t, func(r *types.Report) {
 			r.SuiteConfig.FlakeAttempts = 0
 		})), `spec "HSTS per route sets the header on edge routes" ran 2 times: a certification run runs every spec once`},
-		{"retries allowed, none needed", bundleOf(t, retries, goodMeta()), `the run retried failing specs (--flake-attempts=2)`},
-		{"the test hook", bundleOf(t, goodSuite(), hooked), `the run had the test-only hook test.fail-once="HSTS" set`},
+		{"retries allowed, none needed", bundleOf(t, retries), `--flake-attempts=2 retries failing specs: a certification counts every spec as it ran (unset FLAKE_ATTEMPTS)`},
+		{"the test hook", bundleOf(t, hooked), `the test-only hook "HSTS" fails specs on purpose: unset ROUTER_CONFORMANCE_TEST_FAIL_ONCE`},
+		{"the test hook among the options only", bundleOf(t, hookedOption), `the run had the test-only hook test.fail-once="HSTS" set`},
 		{"a spec run twice in a report.json edited", tamper(t, good, true, editGinkgo(t, func(r *types.Report) {
 			for i := range r.SpecReports {
 				if r.SpecReports[i].FullText() == specEdge {

@@ -3,9 +3,11 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/onsi/ginkgo/v2/types"
 	"sigs.k8s.io/yaml"
@@ -13,98 +15,276 @@ import (
 	"github.com/router-conformance/suite/contract"
 )
 
-// VerifyBundle checks a bundle as a certifier would, and returns its
-// report when every check holds; the error is one line saying which did
-// not. The checks: the checksums (no file missing or unlisted); the suite
-// that ran is this verifier's version and was built from a clean tree;
-// every spec ran once (no retries, no test hook); report.json and
-// specs.json hold exactly the published specs of that version, labelled
-// as published; no filter chose the specs and every spec of a claimed
-// feature ran; the verdict re-derived from report.json
-// is conformance.yaml's; the implementation names who answers for it.
+// VerifyOptions are what a certifier decides about the bundles it
+// accepts.
+type VerifyOptions struct {
+	// AllowDev accepts a bundle of a development build of the suite (a
+	// version with a pre-release part: DevVersion); its line says so.
+	AllowDev bool
+	// Commit is the suite commit the bundle must have been made by; ""
+	// is this verifier's own build's (SuiteCommit).
+	Commit string
+}
+
+// Verified is a bundle that verified: its verdict, derived from its
+// report.json, and what the verdict judged.
+type Verified struct {
+	// Report is the verdict the suite writes for the bundle's report.json
+	// (the bundle's conformance.yaml is exactly it).
+	Report Report
+	// DevBuild: the suite was a development build, accepted with
+	// AllowDev.
+	DevBuild bool
+	// RouterSpecs and PlatformSpecs count the specs of the claimed
+	// features (the harness apart) that ran, by what they judge.
+	RouterSpecs, PlatformSpecs int
+}
+
+// Verify checks a bundle as a certifier does. The error is the one line
+// that says why the bundle is refused: incomplete, inconsistent, not
+// certifiable, or made by another build of the suite. Every such check
+// holds before the verdict is looked at, so a bundle that verifies is a
+// tested run's, whatever its verdict (Verified.ExitCode).
 //
-// The bundle is not signed: the checks prove it consistent and complete,
-// not who made it.
-func VerifyBundle(path string) (Report, error) {
-	return verifier{published: PublishedSpecs(), suiteVersion: SuiteVersion}.verify(path)
+// The checks, in order: the checksums (no file missing or unlisted); the
+// suite that ran is this verifier's module and version (by the run record
+// the suite wrote into report.json, ReadRunRecord); every file of a
+// bundle present, and the record; the build named its commit, was clean,
+// is this verifier's commit, and a release unless AllowDev; the
+// certification rules (Certifiable) on the record
+// and report.json's Ginkgo configuration; every spec ran once and no
+// filter chose them; specs.json and report.json hold exactly the
+// published specs; no spec passed in zero time, and every spec of an
+// unclaimed feature was skipped by the suite for it; junit.xml and the
+// console (e2e.log) say of every spec what report.json says;
+// conformance.yaml, conformance.json and summary.md are exactly what the
+// suite writes for report.json; every spec of a claimed feature ran
+// (unless the run ended in error).
+//
+// The bundle is not signed: the checks prove it complete and consistent
+// with itself and with the suite's build, not who made it.
+func Verify(path string, o VerifyOptions) (Verified, error) {
+	commit := o.Commit
+	if commit == "" {
+		commit = SuiteCommit
+	}
+	return verifier{published: PublishedSpecs(), suiteVersion: SuiteVersion, commit: commit, allowDev: o.AllowDev}.verify(path)
 }
 
 // verifier holds what the bundle is checked against: this suite's spec
-// list and version (tests set their own).
+// list, version and commit (tests set their own), and whether a
+// development build is accepted.
 type verifier struct {
 	published    []PublishedSpec
 	suiteVersion string
+	commit       string
+	allowDev     bool
 }
 
-func (v verifier) verify(file string) (Report, error) {
+func (v verifier) verify(file string) (Verified, error) {
 	contents, err := readBundle(file)
 	if err != nil {
-		return Report{}, fmt.Errorf("bundle: %w", err)
+		return Verified{}, fmt.Errorf("bundle: %w", err)
 	}
 	if err := checkSums(contents); err != nil {
-		return Report{}, err
+		return Verified{}, err
 	}
-	for _, name := range []string{ConformanceYAML, ReportJSON, SpecsJSON} {
-		if _, ok := contents[name]; !ok {
-			return Report{}, fmt.Errorf("the bundle lacks %s", name)
+	g, record, recordErr := readRecord(contents)
+	// The suite's version first: a bundle of another version has another
+	// schema, other files and another spec list, and the line should say
+	// which verifier it needs.
+	if s, ok := bundleSuite(contents, record, recordErr); ok {
+		if err := v.checkSuite(s); err != nil {
+			return Verified{}, err
 		}
 	}
-	var rep Report
-	if err := yaml.UnmarshalStrict(contents[ConformanceYAML], &rep); err != nil {
-		return Report{}, fmt.Errorf("%s: %v", ConformanceYAML, oneLine(err))
+	for _, name := range bundleRequired {
+		if _, ok := contents[name]; !ok {
+			return Verified{}, fmt.Errorf("the bundle lacks %s", name)
+		}
 	}
-	// The version first: a bundle of another suite version has another
-	// schema and spec list, and the line should say so.
-	if err := v.checkSuite(rep.Suite); err != nil {
-		return Report{}, err
+	if recordErr != nil {
+		return Verified{}, recordErr
 	}
-	if rep.APIVersion != APIVersion || rep.Kind != Kind {
-		return Report{}, fmt.Errorf("%s is %s %s, not %s %s", ConformanceYAML, rep.Kind, rep.APIVersion, Kind, APIVersion)
+	if err := v.checkBuild(record.Suite); err != nil {
+		return Verified{}, err
 	}
-	var suites []types.Report
-	if err := json.Unmarshal(contents[ReportJSON], &suites); err != nil {
-		return Report{}, fmt.Errorf("%s: %v", ReportJSON, oneLine(err))
+
+	// The run: certifiable, every spec once, no filter.
+	specs, run := FromGinkgo(g)
+	derived := Build(record.Meta, record.Claimed, specs, run)
+	if err := certifiable(g, record, derived.Result); err != nil {
+		return Verified{}, err
 	}
-	if len(suites) != 1 {
-		return Report{}, fmt.Errorf("%s holds %d suites, not 1", ReportJSON, len(suites))
+	if err := oneAttemptEach(g, record.Options); err != nil {
+		return Verified{}, err
 	}
-	if err := oneAttemptEach(suites[0], rep.Options); err != nil {
-		return Report{}, err
+	if run.Filtered() {
+		return Verified{}, fmt.Errorf("the run was filtered: %s", run.Filters())
 	}
-	specs, run := FromGinkgo(suites[0])
+
+	// report.json's specs: the published ones, as a run leaves them.
 	bundled, err := parsePublished(contents[SpecsJSON])
 	if err != nil {
-		return Report{}, fmt.Errorf("%v", oneLine(err))
+		return Verified{}, fmt.Errorf("%v", oneLine(err))
 	}
 	if err := sameSpecs(bundled, v.published, SpecsJSON, "the published list of suite "+v.suiteVersion); err != nil {
-		return Report{}, err
+		return Verified{}, err
 	}
 	if err := sameSpecs(publish(specs), v.published, ReportJSON, "the published list"); err != nil {
-		return Report{}, err
+		return Verified{}, err
 	}
-	derived := Build(rep.Meta, rep.Claimed, specs, run)
-	if err := everySpecRan(derived); err != nil {
-		return Report{}, err
+	if err := specsAsRun(specs, record.Claimed, run); err != nil {
+		return Verified{}, err
 	}
-	if err := sameVerdict(rep, derived); err != nil {
-		return Report{}, err
+
+	// The run's other records agree with report.json, spec by spec.
+	if err := checkJUnit(contents[JUnitXML], specs); err != nil {
+		return Verified{}, err
 	}
-	if err := rep.Implementation.Validate(); err != nil {
-		return Report{}, err
+	if err := checkConsole(contents[E2ELog], g, specs); err != nil {
+		return Verified{}, err
 	}
-	return rep, nil
+
+	// The views are exactly what the suite writes for report.json.
+	if err := checkViews(contents, derived); err != nil {
+		return Verified{}, err
+	}
+	if derived.Result != Error {
+		if err := everySpecRan(derived); err != nil {
+			return Verified{}, err
+		}
+	}
+	return verified(derived, DevVersion(record.Suite.Version)), nil
 }
 
+// readRecord reads report.json (one Ginkgo suite) and the suite's run
+// record in it.
+func readRecord(contents map[string][]byte) (types.Report, RunRecord, error) {
+	data, ok := contents[ReportJSON]
+	if !ok {
+		return types.Report{}, RunRecord{}, fmt.Errorf("the bundle lacks %s", ReportJSON)
+	}
+	var suites []types.Report
+	if err := json.Unmarshal(data, &suites); err != nil {
+		return types.Report{}, RunRecord{}, fmt.Errorf("%s: %v", ReportJSON, oneLine(err))
+	}
+	if len(suites) != 1 {
+		return types.Report{}, RunRecord{}, fmt.Errorf("%s holds %d suites, not 1", ReportJSON, len(suites))
+	}
+	record, err := ReadRunRecord(suites[0])
+	if err != nil {
+		return suites[0], RunRecord{}, errors.New(oneLine(err))
+	}
+	return suites[0], record, nil
+}
+
+// bundleSuite is the suite build that made the bundle: the run record's
+// or, in a bundle without one (a suite before the record), what its
+// conformance.yaml says; false when neither says.
+func bundleSuite(contents map[string][]byte, record RunRecord, recordErr error) (Suite, bool) {
+	if recordErr == nil {
+		return record.Suite, true
+	}
+	var peek struct {
+		Suite Suite `json:"suite"`
+	}
+	if err := yaml.Unmarshal(contents[ConformanceYAML], &peek); err != nil || peek.Suite.Version == "" {
+		return Suite{}, false
+	}
+	return peek.Suite, true
+}
+
+// checkSuite: the bundle is of this verifier's module and version.
 func (v verifier) checkSuite(s Suite) error {
 	switch {
 	case s.Module != SuiteModule:
 		return fmt.Errorf("the suite is %s, not %s", s.Module, SuiteModule)
 	case s.Version != v.suiteVersion:
 		return fmt.Errorf("the bundle was made by suite %s, this verifier is %s: verify it with the verifier of %s", s.Version, v.suiteVersion, s.Version)
-	case s.Dirty:
-		return fmt.Errorf("the suite was built from a dirty or unknown tree (commit %s)", s.Commit)
 	}
 	return nil
+}
+
+// checkBuild: the suite build names its commit and was clean
+// (CertifiableBuild), is the build of this verifier's commit, and is a
+// release unless development builds are allowed.
+func (v verifier) checkBuild(s Suite) error {
+	if err := CertifiableBuild(s); err != nil {
+		return err
+	}
+	switch {
+	case v.commit == "" || v.commit == "unknown":
+		return fmt.Errorf("the bundle was made by suite commit %s, this verifier names no commit: build it from a checkout of %s with the suite's LDFLAGS (reports.SuiteCommit)", s.Commit, s.Commit)
+	case s.Commit != v.commit:
+		return fmt.Errorf("the bundle was made by suite commit %s, this verifier was built from %s: verify it with the verifier built from %s", s.Commit, v.commit, s.Commit)
+	case DevVersion(s.Version) && !v.allowDev:
+		return fmt.Errorf("the bundle was made by suite %s, which is a development build: verify it with -allow-dev to accept it", s.Version)
+	}
+	return nil
+}
+
+// certifiable applies the certification rules to the run record and
+// report.json's Ginkgo configuration. A run that judged the router names
+// its image by ID; a run that ended in error before the router image was
+// known (the record names no image ID) is held to the rules as the suite
+// held it before the image was known: the image ID, and the version that
+// may come from the image, are not required of it.
+func certifiable(g types.Report, record RunRecord, result Result) error {
+	c := record.Certification(g.SuiteConfig)
+	c.ImageKnown = false
+	if err := Certifiable(c); err != nil {
+		return err
+	}
+	if result == Error && record.Implementation.ImageID == "" {
+		return nil
+	}
+	if record.Implementation.Image == "" && record.Implementation.ImageID == "" {
+		return errors.New("the run record names no router image: a run that judged a router names its image by ID")
+	}
+	c.ImageKnown = true
+	return Certifiable(c)
+}
+
+// specsAsRun: what only a run that ran its specs leaves in report.json.
+// No spec passed in zero time (a dry run, a report written by hand), and
+// every spec of a feature the run does not claim was skipped by the suite
+// for that reason (or never started, in a run that ended in error).
+func specsAsRun(specs []SpecResult, claimed []contract.Feature, run RunOutcome) error {
+	sorted := slices.SortedFunc(slices.Values(specs), func(a, b SpecResult) int { return strings.Compare(string(a.ID), string(b.ID)) })
+	for _, s := range sorted {
+		if s.State == Passed && s.Duration <= 0 {
+			return fmt.Errorf("spec %s passed in zero time: no run of it is recorded in %s", s.ID, ReportJSON)
+		}
+	}
+	for _, s := range sorted {
+		features := contract.FeaturesOf(s.Labels)
+		if len(features) == 0 || slices.Contains(claimed, features[0]) {
+			continue
+		}
+		var want string
+		for _, f := range features {
+			if !slices.Contains(claimed, f) {
+				want = NeedsFeatureReason(f)
+				break
+			}
+		}
+		switch {
+		case s.State != Skipped:
+			return fmt.Errorf("spec %s of unclaimed feature %s %s: the suite skips every spec of a feature the run does not claim", s.ID, features[0], s.State)
+		case s.Reason == want, s.Reason == ReasonPending, run.Error && s.Reason == ReasonNeverStarted:
+		default:
+			return fmt.Errorf("spec %s of unclaimed feature %s was skipped with %q, not the suite's %q", s.ID, features[0], s.Reason, want)
+		}
+	}
+	return nil
+}
+
+// NeedsFeatureReason is the suite's Skip message for a spec that needs a
+// feature the run does not claim (framework.SkipUnrunnable): the verifier
+// holds every spec of an unclaimed feature to it.
+func NeedsFeatureReason(f contract.Feature) string {
+	return "needs feature " + string(f) + ", which this run does not claim: reported as unsupported"
 }
 
 // sameSpecs compares a spec list with the published one by ID, as
@@ -146,12 +326,9 @@ func sameSpecs(got, published []PublishedSpec, gotName, publishedName string) er
 	return nil
 }
 
-// everySpecRun: a certifiable run has no filter and ran every spec of
-// every claimed feature.
+// everySpecRan: a certifiable run that completed ran every spec of every
+// claimed feature.
 func everySpecRan(r Report) error {
-	if r.Run.Filtered() {
-		return fmt.Errorf("the run was filtered: %s", r.Run.Filters())
-	}
 	for _, f := range r.Features {
 		if !f.Claimed {
 			continue
@@ -163,31 +340,89 @@ func everySpecRan(r Report) error {
 	return nil
 }
 
-// sameVerdict compares conformance.yaml with the report re-derived from
+// checkViews: conformance.yaml, conformance.json and summary.md are what
+// the suite writes for the derived report (Report.Write), byte for byte;
+// the first that is not is named, with its first difference when it
+// parses.
+func checkViews(contents map[string][]byte, derived Report) error {
+	views, err := derived.views()
+	if err != nil {
+		return err
+	}
+	for _, w := range views {
+		if !bytes.Equal(contents[w.name], w.data) {
+			return viewDiffers(w.name, contents[w.name], derived)
+		}
+	}
+	return nil
+}
+
+// viewDiffers says how a bundle's conformance.yaml or conformance.json
+// differs from the report the suite writes for report.json.
+func viewDiffers(name string, data []byte, derived Report) error {
+	generic := fmt.Errorf("%s is not what the suite writes for %s", name, ReportJSON)
+	var stated Report
+	var err error
+	switch name {
+	case ConformanceYAML:
+		err = yaml.UnmarshalStrict(data, &stated)
+	case ConformanceJSON:
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		err = dec.Decode(&stated)
+	default:
+		return generic
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %v", name, oneLine(err))
+	}
+	switch {
+	case stated.APIVersion != derived.APIVersion || stated.Kind != derived.Kind:
+		return fmt.Errorf("%s is %s %s, not %s %s", name, stated.Kind, stated.APIVersion, derived.Kind, derived.APIVersion)
+	case !slices.Equal(stated.Claimed, derived.Claimed):
+		return fmt.Errorf("%s claims %s, the run record in %s %s: %s is a view of the record, never an input",
+			name, featureList(stated.Claimed), ReportJSON, featureList(derived.Claimed), name)
+	case !sameJSON(stated.Implementation, derived.Implementation):
+		return fmt.Errorf("%s's implementation differs from the run record's in %s", name, ReportJSON)
+	case !sameJSON(stated.Suite, derived.Suite):
+		return fmt.Errorf("%s's suite differs from the run record's in %s", name, ReportJSON)
+	}
+	if err := sameVerdict(name, stated, derived); err != nil {
+		return err
+	}
+	return generic
+}
+
+// featureList is "[router, hsts]" ("[]" when none).
+func featureList(features []contract.Feature) string {
+	return "[" + joinFeatures(features) + "]"
+}
+
+// sameVerdict compares a stated report with the one derived from
 // report.json, and names the first difference.
-func sameVerdict(stated, derived Report) error {
+func sameVerdict(name string, stated, derived Report) error {
 	if stated.Result != derived.Result {
-		return fmt.Errorf("%s says %s, report.json gives %s", ConformanceYAML, stated.Result, derived.Result)
+		return fmt.Errorf("%s says %s, %s gives %s", name, stated.Result, ReportJSON, derived.Result)
 	}
 	if stated.Reason != derived.Reason {
-		return fmt.Errorf("%s gives the reason %q, report.json %q", ConformanceYAML, stated.Reason, derived.Reason)
+		return fmt.Errorf("%s gives the reason %q, %s %q", name, stated.Reason, ReportJSON, derived.Reason)
 	}
 	if !sameJSON(stated.Run, derived.Run) {
-		return fmt.Errorf("%s's run outcome differs from report.json's", ConformanceYAML)
+		return fmt.Errorf("%s's run outcome differs from %s's", name, ReportJSON)
 	}
 	for _, d := range derived.Features {
 		s, ok := stated.Feature(d.Feature)
 		switch {
 		case !ok:
-			return fmt.Errorf("%s lacks feature %s", ConformanceYAML, d.Feature)
+			return fmt.Errorf("%s lacks feature %s", name, d.Feature)
 		case s.Result != d.Result:
-			return fmt.Errorf("feature %s: %s says %s, report.json gives %s", d.Feature, ConformanceYAML, s.Result, d.Result)
+			return fmt.Errorf("feature %s: %s says %s, %s gives %s", d.Feature, name, s.Result, ReportJSON, d.Result)
 		case !sameJSON(s, d):
-			return fmt.Errorf("feature %s: %s's specs differ from report.json's", d.Feature, ConformanceYAML)
+			return fmt.Errorf("feature %s: %s's specs differ from %s's", d.Feature, name, ReportJSON)
 		}
 	}
 	if !sameJSON(stated, derived) {
-		return fmt.Errorf("%s differs from the report re-derived from report.json", ConformanceYAML)
+		return fmt.Errorf("%s differs from the report re-derived from %s", name, ReportJSON)
 	}
 	return nil
 }

@@ -26,19 +26,33 @@ func (r Report) Write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	j, y, err := r.marshal()
+	views, err := r.views()
 	if err != nil {
 		return err
 	}
-	for _, f := range []struct {
-		name string
-		data []byte
-	}{{ConformanceJSON, j}, {ConformanceYAML, y}, {SummaryMD, []byte(r.Summary())}} {
-		if err := os.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
+	for _, v := range views {
+		if err := os.WriteFile(filepath.Join(dir, v.name), v.data, 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// view is one file Write writes.
+type view struct {
+	name string
+	data []byte
+}
+
+// views are the files Write writes, as it writes them: the verifier
+// renders a bundle's report with this and compares it with the bundle's
+// files, in this order (conformance.yaml first: the one a person reads).
+func (r Report) views() ([]view, error) {
+	j, y, err := r.marshal()
+	if err != nil {
+		return nil, err
+	}
+	return []view{{ConformanceYAML, y}, {ConformanceJSON, j}, {SummaryMD, []byte(r.Summary())}}, nil
 }
 
 // marshal is the report as JSON and as YAML.
@@ -95,6 +109,10 @@ func (r Report) Summary() string {
 	if r.Flaked > 0 {
 		fmt.Fprintf(&b, "Flaked: %d specs failed, then passed on a retry (below).\n\n", r.Flaked)
 	}
+	if nj := r.NotJudged(); len(nj) > 0 {
+		fmt.Fprintf(&b, "Not judged: %s. Every spec of these claimed features judges the platform, and on this run the suite's own stand-ins were the platform: "+
+			"their specs passed against the stand-ins, which says nothing of the router.\n\n", mdText(joinFeatures(nj)))
+	}
 	r.provenance(&b)
 	b.WriteString("\n## Features\n\n")
 	r.featureTable(&b, false)
@@ -128,11 +146,7 @@ func (r Report) provenance(b *strings.Builder) {
 	row("platform", mdText(r.Platform))
 	row("Kubernetes", mdText(r.KubernetesVersion))
 	row("node image", strings.TrimSpace(code(r.NodeImage.Ref)+" "+code(r.NodeImage.ID)))
-	claimed := make([]string, len(r.Claimed))
-	for i, f := range r.Claimed {
-		claimed[i] = string(f)
-	}
-	row("claimed", mdText(strings.Join(claimed, ", ")))
+	row("claimed", mdText(joinFeatures(r.Claimed)))
 	row("date", r.Date.UTC().Format(time.RFC3339))
 	row("duration", r.Duration.String())
 	row("run filter", mdText(r.Run.Filters()))
@@ -183,6 +197,15 @@ func (r Report) featureDetails(b *strings.Builder, f FeatureResult) {
 	for _, l := range lines {
 		fmt.Fprintf(b, "- %s (judges the %s) %s %s: %s\n", l.state, l.judged, code(string(l.spec.ID)), mdText(l.spec.Name), code(l.spec.Reason))
 	}
+}
+
+// joinFeatures is "router, hsts, ...".
+func joinFeatures(features []contract.Feature) string {
+	s := make([]string, len(features))
+	for i, f := range features {
+		s[i] = string(f)
+	}
+	return strings.Join(s, ", ")
 }
 
 // mdText keeps a value on its table row.

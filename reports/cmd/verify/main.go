@@ -1,15 +1,22 @@
 // Command verify checks a conformance bundle as a certifier would
-// (reports.VerifyBundle):
+// (reports.Verify):
 //
-//	go run ./reports/cmd/verify _output/conformance-bundle.tar.gz
+//	go run ./reports/cmd/verify [-allow-dev] [-v] _output/acme-acme_router-1.2.3.tar.gz
 //
-// It prints "OK: <implementation> <version>: <result>" when every check
-// holds, else "FAIL: <reason>". Exit status: 0 for a verified passed
-// verdict, 2 for a verified verdict that is not passed (nothing but passed
-// is passing), 1 when the bundle fails verification.
+// It prints one line: "OK: <project> <version>: <result> ..." (what was
+// claimed, unsupported and not judged, how many specs judged the router
+// and the platform, the image) when the bundle verifies, else
+// "FAIL: <reason>". Exit status: 0 for a verified passed verdict, 2 for a
+// verified verdict that is not passed (nothing but passed is passing), 1
+// when the bundle fails verification or the command line is wrong.
+//
+// -allow-dev accepts a bundle of a development build of the suite (a
+// version such as v0.3.0-dev); -v prints, below the line, the verdict
+// feature by feature and the image.
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,24 +24,35 @@ import (
 	"github.com/router-conformance/suite/reports"
 )
 
+const usage = "usage: verify [-allow-dev] [-v] <bundle.tar.gz>"
+
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: verify <bundle.tar.gz>")
-		os.Exit(1)
-	}
-	os.Exit(run(os.Args[1], os.Stdout))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run verifies one bundle, prints its line and returns the exit status.
-func run(bundle string, w io.Writer) int {
-	r, err := reports.VerifyBundle(bundle)
-	if err != nil {
-		fmt.Fprintln(w, "FAIL:", err)
+// run verifies the bundle args name, prints its line (and with -v the
+// table) and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("verify", flag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	allowDev := flags.Bool("allow-dev", false, "accept a bundle of a development build of the suite")
+	verbose := flags.Bool("v", false, "print the verdict feature by feature and the image")
+	if err := flags.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "%s (%v)\n", usage, err)
 		return 1
 	}
-	fmt.Fprintf(w, "OK: %s %s: %s\n", r.Implementation.Project, r.Implementation.Version, r.Result)
-	if !r.Passed() {
-		return 2
+	if flags.NArg() != 1 {
+		fmt.Fprintln(stderr, usage)
+		return 1
 	}
-	return 0
+	v, err := reports.Verify(flags.Arg(0), reports.VerifyOptions{AllowDev: *allowDev})
+	if err != nil {
+		fmt.Fprintln(stdout, "FAIL:", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, v.Line())
+	if *verbose {
+		fmt.Fprint(stdout, v.Table())
+	}
+	return v.ExitCode()
 }
