@@ -2,7 +2,6 @@ package reports
 
 import (
 	"bytes"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -112,7 +111,7 @@ func TestVerifyAcceptsEveryHonestBundle(t *testing.T) {
 func TestVerifyRefusesEveryShortcut(t *testing.T) {
 	// forge is a run directory of g with its report.json and views
 	// replaced by those of forged: what regenerating conformance.* and
-	// summary.md after editing report.json leaves (repeat-summary,
+	// summary.md after editing report.json leaves (Repeats,
 	// Build and Write); junit.xml and e2e.log are still g's.
 	forge := func(g, forged types.Report) string {
 		dir := runDir(t, g)
@@ -352,29 +351,21 @@ func TestVerifiedTable(t *testing.T) {
 	}
 }
 
-// The forger's own tool is the suite's: reports/cmd/repeat-summary
-// re-derives conformance.* and summary.md from the report.json it is
-// given, so a spec flipped to passed there gets views that agree. The run's
-// junit.xml still says what happened.
-func TestVerifyRefusesAFlippedSpecWhoseViewsRepeatSummaryRegenerated(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds reports/cmd/repeat-summary")
-	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build reports/cmd/repeat-summary")
-	}
+// The forger's own tool is the suite's: the repeat summary (Repeats,
+// REPEAT=N) re-derives conformance.* and summary.md from the report.json
+// it is given, so a spec flipped to passed there gets views that agree.
+// The run's junit.xml still says what happened.
+func TestVerifyRefusesAFlippedSpecWhoseViewsTheRepeatSummaryRegenerated(t *testing.T) {
 	dir := runDir(t, failedSuite())
 	flipped := failedSuite()
 	setSpec(&flipped, specRevoked, types.SpecStatePassed, "")
 	flipped.SuiteSucceeded = true
 	writeReportJSON(t, dir, flipped)
-	cmd := exec.Command(goBin, "run", "./cmd/repeat-summary", "-dir", dir, filepath.Join(dir, ReportJSON))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("repeat-summary: %v\n%s", err, out)
+	if _, err := Repeats(dir, []string{filepath.Join(dir, ReportJSON)}); err != nil {
+		t.Fatal(err)
 	}
 	if got := ReadResult(dir); got != Passed {
-		t.Fatalf("repeat-summary wrote %q, not the forged passed", got)
+		t.Fatalf("the repeat summary wrote %q, not the forged passed", got)
 	}
 	want := "FAIL: spec client-tls/revoked-refused is passed in report.json, failed in junit.xml"
 	if line, status := verifierLine(testVerifier, bundleOfDir(t, dir)); line != want || status != 1 {

@@ -1,5 +1,6 @@
 // Command bundle packs a certification run's reports into one archive a
-// certifier can check (`make certify` runs it; reports.WriteBundle):
+// certifier can check (reports.BundleRun, as the run path's certify
+// does):
 //
 //	go run ./reports/cmd/bundle -dir _output
 //
@@ -11,13 +12,10 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/router-conformance/suite/reports"
@@ -46,36 +44,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// files are the run's files a bundle holds (reports.WriteBundle refuses
-// a bundle without any of them); failures/ is added when there is one.
-var files = []string{reports.ConformanceYAML, reports.ConformanceJSON, reports.ReportJSON, reports.JUnitXML, reports.E2ELog, reports.SummaryMD}
-
-// bundle writes the archive and returns its path.
+// bundle writes the archive and returns its path (reports.BundleRun).
 func bundle(dir string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(dir, reports.ConformanceJSON))
-	if err != nil {
-		return "", fmt.Errorf("%w (run make certify: the bundle is made from a finished run)", err)
-	}
-	var r reports.Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		return "", fmt.Errorf("%s: %w", reports.ConformanceJSON, err)
-	}
-	list := append([]string(nil), files...)
-	if _, err := os.Stat(filepath.Join(dir, "failures")); err == nil {
-		list = append(list, "failures")
-	}
-	impl := r.Implementation
-	name := strings.Join([]string{slug(impl.Organization), slug(impl.Project), slug(impl.Version)}, "-") + ".tar.gz"
-	out := filepath.Join(dir, name)
-	return out, reports.WriteBundle(dir, out, list)
-}
-
-var unsafe = regexp.MustCompile(`[^A-Za-z0-9._]+`)
-
-// slug keeps a name safe as part of a file name.
-func slug(s string) string {
-	if s = strings.Trim(unsafe.ReplaceAllString(s, "_"), "_"); s == "" {
-		return "unknown"
-	}
-	return s
+	return reports.BundleRun(dir)
 }
