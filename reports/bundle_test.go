@@ -310,6 +310,13 @@ func TestVerifyBundleOfAGoodRun(t *testing.T) {
 	if v, err := testVerifier.verify(bundleOf(t, g)); err != nil || v.Report.Result != Failed || v.ExitCode() != 2 {
 		t.Errorf("a failed run: %v %s", err, v.Report.Result)
 	}
+	// A claimed feature whose disruptive spec the run skipped (an existing
+	// cluster without -allow-disruptive) is honestly not run: partial.
+	skipped := goodSuite()
+	setSpec(&skipped, specComponent, types.SpecStateSkipped, "disruptive: changes the cluster's Ingress config")
+	if v, err := testVerifier.verify(bundleOf(t, skipped)); err != nil || v.Report.Result != Partial || v.ExitCode() != 2 {
+		t.Errorf("a run that skipped a claimed feature's spec: %v %s", err, v.Report.Result)
+	}
 }
 
 func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
@@ -320,9 +327,6 @@ func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
 	setSpec(&filtered, specDelegation, types.SpecStateSkipped, "")
 	programmatic := goodSuite()
 	programmatic.SuiteHasProgrammaticFocus = true
-	skipped := goodSuite()
-	setSpec(&skipped, specComponent, types.SpecStateSkipped, "disruptive: changes the cluster's Ingress config")
-
 	dirty, oldSuite, noContact := goodSuite(), goodSuite(), goodSuite()
 	editRecord(&dirty, func(r *RunRecord) { r.Suite.Dirty = true })
 	editRecord(&oldSuite, func(r *RunRecord) { r.Suite.Version = "v0.1.9" })
@@ -421,8 +425,6 @@ func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
 			`the label filter "!delegation" chose the specs: a certification runs the whole claimed suite (drop FOCUS)`},
 		{"a programmatically focused run", func() string { return bundleOf(t, programmatic) },
 			`the run was filtered: focus "programmatic focus (FIt, FDescribe...)"`},
-		{"a skipped spec of a claimed feature", func() string { return bundleOf(t, skipped) },
-			`claimed feature component-routes has a spec that did not run: component-routes/custom-host-moved ("Component routes moves the route to its custom host"): disruptive: changes the cluster's Ingress config`},
 		{"a dirty suite", func() string { return bundleOf(t, dirty) },
 			"the suite was built from a tree with uncommitted changes (commit 0123abc): commit or stash them"},
 		{"another suite version", func() string { return bundleOf(t, oldSuite) },

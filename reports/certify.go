@@ -17,7 +17,7 @@ import (
 // before any spec is scheduled (Certifiable, from conformance.Declare and
 // after the profile is up), the run path before it starts anything
 // (CertifiableRun), and the verifier again on the record the suite left
-// in report.json (Certifiable, from VerifyBundle).
+// in report.json (Certifiable, from Verify).
 
 // Certification is what a run's certifiability depends on.
 type Certification struct {

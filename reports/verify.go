@@ -150,11 +150,6 @@ func (v verifier) verify(file string) (Verified, error) {
 	if err := checkViews(contents, derived); err != nil {
 		return Verified{}, err
 	}
-	if derived.Result != Error {
-		if err := everySpecRan(derived); err != nil {
-			return Verified{}, err
-		}
-	}
 	return verified(derived, DevVersion(record.Suite.Version)), nil
 }
 
@@ -321,20 +316,6 @@ func sameSpecs(got, published []PublishedSpec, gotName, publishedName string) er
 		if !slices.Equal(s.Features, want.Features) || s.Judges != want.Judges {
 			return fmt.Errorf("spec %s has features %v judging the %s in %s, but %v judging the %s in %s",
 				s.ID, s.Features, s.Judges, gotName, want.Features, want.Judges, publishedName)
-		}
-	}
-	return nil
-}
-
-// everySpecRan: a certifiable run that completed ran every spec of every
-// claimed feature.
-func everySpecRan(r Report) error {
-	for _, f := range r.Features {
-		if !f.Claimed {
-			continue
-		}
-		if s := slices.Concat(f.Router.Skipped, f.Platform.Skipped); len(s) > 0 {
-			return fmt.Errorf("claimed feature %s has a spec that did not run: %s (%q): %s", f.Feature, s[0].ID, s[0].Name, s[0].Reason)
 		}
 	}
 	return nil

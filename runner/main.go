@@ -56,13 +56,19 @@ func Main(where string, b Binaries, setByBinaries []string, args []string, stdou
 		return Run(ctx, b, o, stdout, stderr)
 	case "verify":
 		fs := flag.NewFlagSet(where+" verify", flag.ContinueOnError)
-		fs.SetOutput(stderr)
+		fs.SetOutput(io.Discard)
 		allowDev := fs.Bool("allow-dev", false, "accept a bundle of a development build (a version with a pre-release part, e.g. v0.3.0-dev)")
-		if err := fs.Parse(args); err != nil || fs.NArg() != 1 {
-			fmt.Fprintf(stderr, "%s verify: give one bundle: %s verify [-allow-dev] <organization>-<project>-<version>.tar.gz\n", where, where)
+		verbose := fs.Bool("v", false, "print the verdict feature by feature and the image")
+		usage := fmt.Sprintf("%s verify: give one bundle: %s verify [-allow-dev] [-v] <organization>-<project>-<version>.tar.gz", where, where)
+		if err := fs.Parse(args); err != nil {
+			fmt.Fprintf(stderr, "%s (%v)\n", usage, err)
 			return ExitUsage
 		}
-		return Verify(fs.Arg(0), b.Build, *allowDev, stdout)
+		if fs.NArg() != 1 {
+			fmt.Fprintln(stderr, usage)
+			return ExitUsage
+		}
+		return verify(fs.Arg(0), b.Build, *allowDev, *verbose, stdout)
 	case "help", "-help", "--help", "-h":
 		fmt.Fprint(stdout, Usage(where))
 		return ExitPassed

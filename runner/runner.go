@@ -150,24 +150,28 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 		fmt.Fprintln(after, "bundle:", bundle)
 		// The run checks its own bundle; a development build says so on the
 		// line (a certifier's verify refuses it without -allow-dev).
-		if s := Verify(bundle, b.Build, true, after); s != ExitPassed {
+		if s := verify(bundle, b.Build, true, false, after); s != ExitPassed {
 			status = s
 		}
 	}
 	return verdict(reportDir, status, after)
 }
 
-// Verify checks a bundle as a certifier does, against the build the
-// verifier is (its commit is the one the bundle must name), prints its
-// one line and returns the exit status: 0 a verified passed verdict, 2 a
-// verified verdict that is not passed, 1 a bundle that fails.
-func Verify(bundle string, b Build, allowDev bool, w io.Writer) int {
+// verify checks a bundle as a certifier does, against the build the
+// verifier is (its commit is the one the bundle must name), prints its one
+// line (and with verbose the table) and returns the exit status: 0 a
+// verified passed verdict, 2 a verified verdict that is not passed, 1 a
+// bundle that fails.
+func verify(bundle string, b Build, allowDev, verbose bool, w io.Writer) int {
 	v, err := reports.Verify(bundle, reports.VerifyOptions{AllowDev: allowDev, Commit: b.Commit})
 	if err != nil {
 		fmt.Fprintln(w, "FAIL:", err)
 		return ExitNotPass
 	}
 	fmt.Fprintln(w, v.Line())
+	if verbose {
+		fmt.Fprint(w, v.Table())
+	}
 	return v.ExitCode()
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/reports"
 )
 
 // Needs labels a container or spec with the features it needs: it runs
@@ -75,7 +76,7 @@ func (f *Framework) SkipUnrunnable() {
 	claimed := f.Claimed()
 	for _, feature := range contract.FeaturesOf(labels) {
 		if !claimed[feature] {
-			Skip("needs feature " + string(feature) + ", which this run does not claim: reported as unsupported")
+			Skip(reports.NeedsFeatureReason(feature))
 		}
 	}
 	if slices.Contains(labels, contract.DisruptiveLabel) && !f.Caps.OwnsCluster && !f.Opts.AllowDisruptive {

@@ -143,15 +143,3 @@ func WriteDir(dir string, g types.Report) error {
 	specs, run := reports.FromGinkgo(g)
 	return reports.Build(rec.Meta, rec.Claimed, specs, run).Write(dir)
 }
-
-// HasIDs says whether every spec of the published list has an ID: until
-// reports/specs.json is regenerated with them (make specs), no run can
-// match it.
-func HasIDs(published []reports.PublishedSpec) bool {
-	for _, s := range published {
-		if s.ID == "" {
-			return false
-		}
-	}
-	return true
-}
