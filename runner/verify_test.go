@@ -10,8 +10,8 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/router-conformance/suite/contract"
-	"github.com/router-conformance/suite/reports"
 	"github.com/router-conformance/suite/internal/runfixture"
+	"github.com/router-conformance/suite/reports"
 )
 
 // verifierBuild is the build the run path verifies as (its commit is the
