@@ -120,22 +120,10 @@ func Run(env Env, stdout, stderr io.Writer) int {
 	if err != nil {
 		summary = []byte(fmt.Sprintf("no summary.md was written: %v\n", err))
 	}
-	if err := appendTo(filepath.Join(results, "e2e.log"), fmt.Sprintf("\n%s%s\n%s%s\n", after.String(), SummaryBegin, summary, SummaryEnd)); err != nil {
+	if err := reports.AppendFile(filepath.Join(results, "e2e.log"), fmt.Sprintf("\n%s%s\n%s%s\n", after.String(), SummaryBegin, summary, SummaryEnd)); err != nil {
 		fmt.Fprintf(stderr, "conformance-runner: e2e.log: %v\n", err)
 	}
 	return status
-}
-
-func appendTo(path, text string) error {
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.WriteString(text); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // The summary's markers in e2e.log (SummaryFromLog reads it back).

@@ -71,7 +71,7 @@ func Repeats(dir string, files []string) ([]string, error) {
 			return nil, err
 		}
 		note := fmt.Sprintf("\nThe verdict above is run %d's of %d, the worst of them (error > failed > partial > passed).\n", i+1, len(verdicts))
-		if err := appendFile(filepath.Join(dir, SummaryMD), note); err != nil {
+		if err := AppendFile(filepath.Join(dir, SummaryMD), note); err != nil {
 			return nil, err
 		}
 		lines = append(lines, fmt.Sprintf("%s: run %d of %d, %s (the worst)", ConformanceYAML, i+1, len(verdicts), verdicts[i].Result))
@@ -100,8 +100,9 @@ func readSuite(file string) (types.Report, error) {
 	return suites[0], nil
 }
 
-func appendFile(path, text string) error {
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
+// AppendFile adds text at the end of the file at path, made if missing.
+func AppendFile(path, text string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
 	}
