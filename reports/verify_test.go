@@ -220,7 +220,7 @@ func TestVerifyRefusesEveryShortcut(t *testing.T) {
 			return bundleOf(t, withRecord(goodSuite(), func(r *RunRecord) { r.Timeouts.Converge = 24 * time.Hour }))
 		}, "FAIL: a certification run waits exactly the documented times (contract/timeouts.go): -timeout-converge 24h0m0s (want 30s)"},
 		{"Ginkgo's timeout not the run's", testVerifier, func() string { return bundleOf(t, otherTimeout) },
-			"FAIL: Ginkgo's --timeout is 2h0m0s, the run's -timeout-run 1h25m0s: the run path passes it"},
+			"FAIL: Ginkgo's --timeout is 2h0m0s, more than the run's -timeout-run 1h25m0s: the run path passes it"},
 		{"a reused cluster", testVerifier, func() string {
 			return bundleOf(t, withRecord(goodSuite(), func(r *RunRecord) { r.Reuse = true }))
 		}, "FAIL: a certification run makes its own cluster: drop -reuse (REUSE=1)"},

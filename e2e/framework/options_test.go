@@ -195,6 +195,12 @@ func TestCertificationShortcutsAreRefused(t *testing.T) {
 	if err := check(withProject, ginkgo, other); err != nil {
 		t.Errorf("the documented certification of another router: %v", err)
 	}
+	// A parallel process is given what is left of the run's timeout.
+	left := ginkgo
+	left.Timeout = contract.DefaultTimeouts().Run - 7*time.Minute
+	if err := check(named, left, kindCaps); err != nil {
+		t.Errorf("a process's remaining timeout: %v", err)
+	}
 	t.Setenv(FailOnceEnv, "")
 	for _, tc := range []struct {
 		name string
@@ -210,7 +216,7 @@ func TestCertificationShortcutsAreRefused(t *testing.T) {
 		{"a skip", named, func(c *types.SuiteConfig) { c.SkipStrings = []string{"CRL"} }, kindCaps, "--skip left specs out: a certification runs the whole claimed suite"},
 		{"retries", named, func(c *types.SuiteConfig) { c.FlakeAttempts = 2 }, kindCaps, "--flake-attempts=2 retries failing specs: a certification counts every spec as it ran (unset FLAKE_ATTEMPTS)"},
 		{"repeats", named, func(c *types.SuiteConfig) { c.MustPassRepeatedly = 3 }, kindCaps, "--must-pass-repeatedly=3 repeats specs: a certification runs every spec once"},
-		{"another Ginkgo timeout", named, func(c *types.SuiteConfig) { c.Timeout = 24 * time.Hour }, kindCaps, "Ginkgo's --timeout is 24h0m0s, the run's -timeout-run 1h25m0s: the run path passes it"},
+		{"another Ginkgo timeout", named, func(c *types.SuiteConfig) { c.Timeout = 24 * time.Hour }, kindCaps, "Ginkgo's --timeout is 24h0m0s, more than the run's -timeout-run 1h25m0s: the run path passes it"},
 		{"-reuse", append(slices.Clone(named), "-reuse"), nil, kindCaps, "a certification run makes its own cluster: drop -reuse (REUSE=1)"},
 		{"a shorter wait", append(slices.Clone(named), "-timeout-converge", "10s"), nil, kindCaps, "a certification run waits exactly the documented times (contract/timeouts.go): -timeout-converge 10s (want 30s)"},
 		// Longer is refused too: a flapping router retried until it
