@@ -124,12 +124,16 @@ func (existingProfile) Down(context.Context, bool, func(string, ...any)) error {
 
 // deployedRouter reads the default IngressController's router image from
 // its running pods: the image ID the kubelet reports is what was judged.
+// Every router pod must run that one image (a rollout half done, or a pod
+// patched by hand, would judge two routers under one name).
 func deployedRouter(ctx context.Context, cs kubernetes.Interface) (framework.RouterImage, error) {
 	sel := contract.RouterDeploymentLabel + "=" + contract.DefaultIngressController
 	pods, err := cs.CoreV1().Pods(contract.RouterNamespace).List(ctx, metav1.ListOptions{LabelSelector: sel})
 	if err != nil {
 		return framework.RouterImage{}, fmt.Errorf("list the router pods (%s in %s): %w", sel, contract.RouterNamespace, err)
 	}
+	var found *framework.RouterImage
+	var first string
 	for _, pod := range pods.Items {
 		// The reference is the pod spec's, as deployed: the status's
 		// image is the runtime's name for it, which for an image pulled
@@ -139,15 +143,23 @@ func deployedRouter(ctx context.Context, cs kubernetes.Interface) (framework.Rou
 			deployed[c.Name] = c.Image
 		}
 		for _, st := range pod.Status.ContainerStatuses {
-			if st.Name == "router" && st.ImageID != "" {
-				img := framework.RouterImage{Ref: deployed[st.Name], ID: st.ImageID}
-				// A kubelet image ID is repo@sha256:...
-				if i := strings.LastIndex(st.ImageID, "@"); i >= 0 {
-					img.Digest = st.ImageID[i+1:]
-				}
-				return img, nil
+			if st.Name != "router" || st.ImageID == "" {
+				continue
+			}
+			img := framework.RouterImage{Ref: deployed[st.Name], ID: st.ImageID}
+			// A kubelet image ID is repo@sha256:...
+			if i := strings.LastIndex(st.ImageID, "@"); i >= 0 {
+				img.Digest = st.ImageID[i+1:]
+			}
+			if found == nil {
+				found, first = &img, pod.Name
+			} else if img.ID != found.ID {
+				return framework.RouterImage{}, fmt.Errorf("the router pods run two images: %s %s, %s %s: wait until the router's rollout is done, one image judged at a time", first, found.ID, pod.Name, img.ID)
 			}
 		}
 	}
-	return framework.RouterImage{}, fmt.Errorf("no running router container in %s (pods %s): is the default IngressController's router deployed?", contract.RouterNamespace, sel)
+	if found == nil {
+		return framework.RouterImage{}, fmt.Errorf("no running router container in %s (pods %s): is the default IngressController's router deployed?", contract.RouterNamespace, sel)
+	}
+	return *found, nil
 }

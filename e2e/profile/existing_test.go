@@ -31,6 +31,19 @@ func TestDeployedRouterIsTheImageThePodSpecNames(t *testing.T) {
 	if img.Ref != ref || img.ID != ref || img.Digest != "sha256:4242" {
 		t.Errorf("router image %+v, want ref and id %s, digest sha256:4242", img, ref)
 	}
+	// Two replicas of one image are one router; a second image is refused.
+	twin := pod.DeepCopy()
+	twin.Name = "router-default-2"
+	if img, err := deployedRouter(context.Background(), fake.NewClientset(pod, twin)); err != nil || img.ID != ref {
+		t.Errorf("two replicas of one image: %+v %v", img, err)
+	}
+	other := pod.DeepCopy()
+	other.Name = "router-default-3"
+	other.Status.ContainerStatuses[0].ImageID = "registry.example/router@sha256:4343"
+	want := "the router pods run two images: router-default-1 " + ref + ", router-default-3 registry.example/router@sha256:4343: wait until the router's rollout is done, one image judged at a time"
+	if _, err := deployedRouter(context.Background(), fake.NewClientset(pod, other)); err == nil || err.Error() != want {
+		t.Errorf("two images: %v\nwant %q", err, want)
+	}
 	// No router pod: one line saying what is missing.
 	if _, err := deployedRouter(context.Background(), fake.NewClientset()); err == nil {
 		t.Error("no router pod, no error")
