@@ -105,6 +105,11 @@ run_flags = -procs=$(PROCS) -repeat=$(REPEAT) -reports=$(1) $(if $(FOCUS),-focus
 SUITE_FLAGS = -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse) $(if $(ROUTER_IMAGE),-router-image=$(ROUTER_IMAGE)) $(IMPLEMENTATION_ARGS) $(ARGS)
 # ALLOW_DEV=1: make verify accepts a bundle of a development build.
 ALLOW_DEV ?=
+# SIGN_KEY=<PEM private key>: make certify signs the bundle's attestation
+# (in-toto Statement, DSSE); KEY=<PEM public key>: make verify requires a
+# signature by it (ECDSA P-256 or Ed25519).
+SIGN_KEY ?=
+KEY ?=
 
 .PHONY: help
 help: ## list the targets
@@ -157,7 +162,7 @@ e2e: docker $(if $(PREBUILD),e2e-images) ## bring up the hermetic cluster, run t
 
 .PHONY: certify
 certify: docker ## a certification run: the whole claimed suite once, then $(REPORTS)/<org>-<project>-<version>.tar.gz, verified (IMPLEMENTATION_ORGANIZATION, _PROJECT, _URL, _CONTACT required; the rules: reports/certify.go)
-	@$(RUN) certify $(call run_flags,$(REPORTS)) $(SUITE_FLAGS)
+	@$(RUN) certify $(call run_flags,$(REPORTS)) $(if $(SIGN_KEY),-sign-key=$(SIGN_KEY)) $(SUITE_FLAGS)
 
 .PHONY: e2e-images
 e2e-images: docker ## build the node image and the component images make e2e needs, progress on the console (cached: a warm run builds nothing; ROUTER_IMAGE: no reference router)
@@ -214,7 +219,7 @@ e2e-kit: docker ## the kit's proof: make kit, then run it unpacked in an empty d
 .PHONY: verify
 verify: ## check a certification bundle as a certifier does: BUNDLE=<file.tar.gz> (ALLOW_DEV=1: of a development build)
 	@test -n "$(BUNDLE)" || { echo "error: set BUNDLE to a bundle made by make certify" >&2; exit 2; }
-	@$(RUN) verify $(if $(ALLOW_DEV),-allow-dev) $(BUNDLE)
+	@$(RUN) verify $(if $(ALLOW_DEV),-allow-dev) $(if $(KEY),-key=$(KEY)) $(BUNDLE)
 
 .PHONY: specs
 specs: ## write reports/specs.json (the spec list this suite version publishes) and docs/conformance-specs.md (the catalogue), from the spec tree

@@ -46,21 +46,23 @@ const maxBundleBytes = 1 << 30
 // machine, so one run's files always give the same bytes. Every listed
 // path must exist, and the files must include report.json, junit.xml,
 // e2e.log, conformance.yaml, conformance.json and summary.md: a bundle
-// without one of them is refused. specs.json and SHA256SUMS are the
+// without one of them is refused. specs.json, SHA256SUMS and the
+// attestation (the in-toto Statement of conformance.json's run, when it
+// judged an image by content; with key, its DSSE envelope too) are the
 // bundle's own.
-func WriteBundle(reportDir, out string, files []string) error {
-	return writeBundle(reportDir, out, files, PublishedSpecs())
+func WriteBundle(reportDir, out string, files []string, key *Key) error {
+	return writeBundle(reportDir, out, files, PublishedSpecs(), key)
 }
 
 // writeBundle is WriteBundle with the published list given (tests).
-func writeBundle(reportDir, out string, files []string, published []PublishedSpec) error {
+func writeBundle(reportDir, out string, files []string, published []PublishedSpec, key *Key) error {
 	names := make([]string, len(files))
 	for i, f := range files {
 		name := filepath.ToSlash(filepath.Clean(f))
 		if !fs.ValidPath(name) || name == "." {
 			return fmt.Errorf("bundle: %q is not a path inside the report directory", f)
 		}
-		if name == SpecsJSON || name == SHA256SUMS {
+		if name == SpecsJSON || name == SHA256SUMS || name == StatementFile || name == EnvelopeFile {
 			return fmt.Errorf("bundle: %s is written by the bundle itself", name)
 		}
 		names[i] = name
@@ -85,6 +87,9 @@ func writeBundle(reportDir, out string, files []string, published []PublishedSpe
 		return err
 	}
 	contents[SpecsJSON] = append(specs, '\n')
+	if err := attest(contents, key); err != nil {
+		return fmt.Errorf("bundle: %w", err)
+	}
 	contents[SHA256SUMS] = sha256sums(contents)
 	data, err := packBundle(contents)
 	if err != nil {

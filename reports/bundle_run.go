@@ -15,9 +15,9 @@ import (
 var BundleFiles = []string{ConformanceYAML, ConformanceJSON, ReportJSON, "junit.xml", "e2e.log", SummaryMD}
 
 // BundleRun packs the certification run in dir into
-// <dir>/<organization>-<project>-<version>.tar.gz (WriteBundle) and
-// returns its path.
-func BundleRun(dir string) (string, error) {
+// <dir>/<organization>-<project>-<version>.tar.gz (WriteBundle; signed
+// with key when one is given) and returns its path.
+func BundleRun(dir string, key *Key) (string, error) {
 	data, err := os.ReadFile(filepath.Join(dir, ConformanceJSON))
 	if err != nil {
 		return "", fmt.Errorf("%w (the bundle is made from a finished run: make certify)", err)
@@ -33,7 +33,7 @@ func BundleRun(dir string) (string, error) {
 	impl := r.Implementation
 	name := strings.Join([]string{slug(impl.Organization), slug(impl.Project), slug(impl.Version)}, "-") + ".tar.gz"
 	out := filepath.Join(dir, name)
-	return out, WriteBundle(dir, out, files)
+	return out, WriteBundle(dir, out, files, key)
 }
 
 var unsafeInName = regexp.MustCompile(`[^A-Za-z0-9._]+`)

@@ -24,7 +24,7 @@ func runDir(t *testing.T) string {
 // the bundle verifies.
 func TestBundleOfARunVerifies(t *testing.T) {
 	dir := runDir(t)
-	got, err := reports.BundleRun(dir)
+	got, err := reports.BundleRun(dir, nil)
 	if want := filepath.Join(dir, "Acme-acme_router-1.2.3.tar.gz"); got != want || err != nil {
 		t.Fatalf("%q %v, want %q", got, err, want)
 	}
@@ -44,7 +44,7 @@ func TestBundleRefusesARunWithoutAFile(t *testing.T) {
 			if err := os.Remove(filepath.Join(dir, name)); err != nil {
 				t.Fatal(err)
 			}
-			_, err := reports.BundleRun(dir)
+			_, err := reports.BundleRun(dir, nil)
 			if want := "bundle: the report directory lacks " + name + ": " + every; err == nil || err.Error() != want {
 				t.Errorf("%v, want %q", err, want)
 			}

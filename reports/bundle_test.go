@@ -127,7 +127,7 @@ func bundleOf(t *testing.T, g types.Report) string {
 func bundleOfDir(t *testing.T, dir string) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "bundle.tar.gz")
-	if err := writeBundle(dir, out, bundleFiles, goodPublished()); err != nil {
+	if err := writeBundle(dir, out, bundleFiles, goodPublished(), nil); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -176,7 +176,7 @@ func TestWriteBundleIsDeterministicAndSumsEveryFile(t *testing.T) {
 	dir := runDir(t, goodSuite())
 	a, b := filepath.Join(t.TempDir(), "a.tar.gz"), filepath.Join(t.TempDir(), "b.tar.gz")
 	for _, out := range []string{a, b} {
-		if err := writeBundle(dir, out, bundleFiles, goodPublished()); err != nil {
+		if err := writeBundle(dir, out, bundleFiles, goodPublished(), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -186,7 +186,7 @@ func TestWriteBundleIsDeterministicAndSumsEveryFile(t *testing.T) {
 		t.Errorf("two bundles of one run differ")
 	}
 	names, contents := untar(t, a)
-	want := []string{SHA256SUMS, ConformanceJSON, ConformanceYAML, E2ELog, "failures/client-tls-refuses/failure.txt",
+	want := []string{SHA256SUMS, StatementFile, ConformanceJSON, ConformanceYAML, E2ELog, "failures/client-tls-refuses/failure.txt",
 		"failures/client-tls-refuses/router/haproxy.config", JUnitXML, ReportJSON, SpecsJSON, SummaryMD}
 	if !slices.Equal(names, want) {
 		t.Errorf("entries %v, want %v", names, want)
@@ -250,17 +250,17 @@ func TestWriteBundleRefusals(t *testing.T) {
 		{"../secrets", `bundle: "../secrets" is not a path inside the report directory`},
 		{"/etc/passwd", `bundle: "/etc/passwd" is not a path inside the report directory`},
 	} {
-		if err := writeBundle(dir, out, append(slices.Clone(bundleFiles), tc.file), nil); err == nil || err.Error() != tc.err {
+		if err := writeBundle(dir, out, append(slices.Clone(bundleFiles), tc.file), nil, nil); err == nil || err.Error() != tc.err {
 			t.Errorf("%s: error %v, want %q", tc.file, err, tc.err)
 		}
 	}
-	if err := writeBundle(dir, out, append(slices.Clone(bundleFiles), "missing.log"), nil); !errors.Is(err, fs.ErrNotExist) {
+	if err := writeBundle(dir, out, append(slices.Clone(bundleFiles), "missing.log"), nil, nil); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a missing file: error %v", err)
 	}
 	if err := os.Symlink("/etc/hostname", filepath.Join(dir, "failures", "link")); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeBundle(dir, out, bundleFiles, nil); err == nil || err.Error() != "bundle: failures/link is not a regular file" {
+	if err := writeBundle(dir, out, bundleFiles, nil, nil); err == nil || err.Error() != "bundle: failures/link is not a regular file" {
 		t.Errorf("a link: error %v", err)
 	}
 	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
@@ -278,14 +278,14 @@ func TestWriteBundleRefusesABundleWithoutAFileOfTheRun(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "b.tar.gz")
 			without := slices.DeleteFunc(slices.Clone(bundleFiles), func(f string) bool { return f == name })
 			want := "bundle: " + name + " is not among the files to bundle: " + every
-			if err := writeBundle(dir, out, without, nil); err == nil || err.Error() != want {
+			if err := writeBundle(dir, out, without, nil, nil); err == nil || err.Error() != want {
 				t.Errorf("%s left out: error %v\nwant %q", name, err, want)
 			}
 			if err := os.Remove(filepath.Join(dir, name)); err != nil {
 				t.Fatal(err)
 			}
 			want = "bundle: the report directory lacks " + name + ": " + every
-			if err := writeBundle(dir, out, bundleFiles, nil); err == nil || err.Error() != want {
+			if err := writeBundle(dir, out, bundleFiles, nil, nil); err == nil || err.Error() != want {
 				t.Errorf("%s missing: error %v\nwant %q", name, err, want)
 			}
 			if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
@@ -395,7 +395,7 @@ func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
 		{"a spec list that is not this suite's", func() string {
 			out := filepath.Join(t.TempDir(), "b.tar.gz")
 			published := slices.DeleteFunc(goodPublished(), func(s PublishedSpec) bool { return s.ID == idShard })
-			if err := writeBundle(runDir(t, goodSuite()), out, bundleFiles, published); err != nil {
+			if err := writeBundle(runDir(t, goodSuite()), out, bundleFiles, published, nil); err != nil {
 				t.Fatal(err)
 			}
 			return out
@@ -501,7 +501,7 @@ func TestVerifyBundleComparesSpecListsByID(t *testing.T) {
 			for i := range published {
 				published[i].ID = ""
 			}
-			if err := writeBundle(runDir(t, goodSuite()), out, bundleFiles, published); err != nil {
+			if err := writeBundle(runDir(t, goodSuite()), out, bundleFiles, published, nil); err != nil {
 				t.Fatal(err)
 			}
 			return out
@@ -510,7 +510,7 @@ func TestVerifyBundleComparesSpecListsByID(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "b.tar.gz")
 			published := append(goodPublished(), PublishedSpec{ID: "hsts/is-easy", Name: "HSTS per route is easy",
 				Features: []contract.Feature{contract.FeatureHSTS}, Judges: contract.JudgesRouter})
-			if err := writeBundle(runDir(t, goodSuite()), out, bundleFiles, published); err != nil {
+			if err := writeBundle(runDir(t, goodSuite()), out, bundleFiles, published, nil); err != nil {
 				t.Fatal(err)
 			}
 			return out

@@ -65,6 +65,9 @@ func (v Verified) Line() string {
 	}
 	parts = append(parts, fmt.Sprintf("judged %d router specs and %d platform specs (%s)", v.RouterSpecs, v.PlatformSpecs, platformName(r.Platform)))
 	parts = append(parts, imageName(r.Implementation))
+	if v.SignedBy != "" {
+		parts = append(parts, "signature OK (key "+v.SignedBy+")")
+	}
 	line := head + " — " + strings.Join(parts, "; ")
 	return strings.Join(strings.Fields(line), " ")
 }

@@ -24,6 +24,9 @@ type VerifyOptions struct {
 	// Commit is the suite commit the bundle must have been made by; ""
 	// is this verifier's own build's (SuiteCommit).
 	Commit string
+	// Key, when given, must have signed the bundle's attestation (its
+	// DSSE envelope): who made it, as the certifier knows their key.
+	Key *Key
 }
 
 // Verified is a bundle that verified: its verdict, derived from its
@@ -38,6 +41,9 @@ type Verified struct {
 	// RouterSpecs and PlatformSpecs count the specs of the claimed
 	// features (the harness apart) that ran, by what they judge.
 	RouterSpecs, PlatformSpecs int
+	// SignedBy is the ID of the key whose signature of the attestation
+	// verified ("" when no key was given).
+	SignedBy string
 }
 
 // Verify checks a bundle as a certifier does. The error is the one line
@@ -68,7 +74,7 @@ func Verify(path string, o VerifyOptions) (Verified, error) {
 	if commit == "" {
 		commit = SuiteCommit
 	}
-	return verifier{published: PublishedSpecs(), suiteVersion: SuiteVersion, commit: commit, allowDev: o.AllowDev}.verify(path)
+	return verifier{published: PublishedSpecs(), suiteVersion: SuiteVersion, commit: commit, allowDev: o.AllowDev, key: o.Key}.verify(path)
 }
 
 // verifier holds what the bundle is checked against: this suite's spec
@@ -79,6 +85,7 @@ type verifier struct {
 	suiteVersion string
 	commit       string
 	allowDev     bool
+	key          *Key
 }
 
 func (v verifier) verify(file string) (Verified, error) {
@@ -150,7 +157,13 @@ func (v verifier) verify(file string) (Verified, error) {
 	if err := checkViews(contents, derived); err != nil {
 		return Verified{}, err
 	}
-	return verified(derived, DevVersion(record.Suite.Version)), nil
+	signedBy, err := v.checkAttestation(contents, derived)
+	if err != nil {
+		return Verified{}, err
+	}
+	out := verified(derived, DevVersion(record.Suite.Version))
+	out.SignedBy = signedBy
+	return out, nil
 }
 
 // readRecord reads report.json (one Ginkgo suite) and the suite's run

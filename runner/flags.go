@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/reports"
 )
 
 // Options of one invocation of the run path: its own flags, and the
@@ -29,6 +30,8 @@ type Options struct {
 	Cluster     string
 	// Certify: make certify, ./run certify.
 	Certify bool
+	// SignKey signs a certification's attestation (-sign-key).
+	SignKey *reports.Key
 	// GinkgoArgs are more arguments for Ginkgo's CLI (the in-cluster
 	// runner's --focus/--skip/--dry-run from hydrophone's environment).
 	GinkgoArgs []string
@@ -57,6 +60,10 @@ func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Wr
 	fs.IntVar(&o.Repeat, "repeat", 1, "run the suite N times on one cluster (REPEAT)")
 	fs.IntVar(&o.FlakeAttempts, "flake-attempts", 0, "run a failing spec up to N times (FLAKE_ATTEMPTS)")
 	fs.StringVar(&o.ReportDir, "reports", "_output", "where the reports go (REPORTS)")
+	signKey := ""
+	if o.Certify {
+		fs.StringVar(&signKey, "sign-key", "", "certify: sign the bundle's attestation (an in-toto Statement, as a DSSE envelope) with this PEM key: PKCS #8 ECDSA P-256 or Ed25519 (SIGN_KEY)")
+	}
 	skip := map[string]bool{}
 	for k := range ownFlags {
 		skip[k] = true
@@ -90,6 +97,13 @@ func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Wr
 	}
 	if o.Procs < 1 || o.Repeat < 1 || o.FlakeAttempts < 0 {
 		return Options{}, errors.New("-procs and -repeat must be at least 1, -flake-attempts at least 0")
+	}
+	if signKey != "" {
+		k, err := reports.LoadPrivateKey(signKey)
+		if err != nil {
+			return Options{}, fmt.Errorf("-sign-key: %w", err)
+		}
+		o.SignKey = k
 	}
 	return o, nil
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os/signal"
 	"syscall"
+
+	"github.com/router-conformance/suite/reports"
 )
 
 // Usage is the run path's help; where names how it was called (make's
@@ -59,7 +61,8 @@ func Main(where string, b Binaries, setByBinaries []string, args []string, stdou
 		fs.SetOutput(io.Discard)
 		allowDev := fs.Bool("allow-dev", false, "accept a bundle of a development build (a version with a pre-release part, e.g. v0.3.0-dev)")
 		verbose := fs.Bool("v", false, "print the verdict feature by feature and the image")
-		usage := fmt.Sprintf("%s verify: give one bundle: %s verify [-allow-dev] [-v] <organization>-<project>-<version>.tar.gz", where, where)
+		keyFile := fs.String("key", "", "require a signature of the bundle's attestation by this PEM public key (KEY)")
+		usage := fmt.Sprintf("%s verify: give one bundle: %s verify [-allow-dev] [-v] [-key <public key>] <organization>-<project>-<version>.tar.gz", where, where)
 		if err := fs.Parse(args); err != nil {
 			fmt.Fprintf(stderr, "%s (%v)\n", usage, err)
 			return ExitUsage
@@ -68,7 +71,16 @@ func Main(where string, b Binaries, setByBinaries []string, args []string, stdou
 			fmt.Fprintln(stderr, usage)
 			return ExitUsage
 		}
-		return verify(fs.Arg(0), b.Build, *allowDev, *verbose, stdout)
+		var key *reports.Key
+		if *keyFile != "" {
+			k, err := reports.LoadPublicKey(*keyFile)
+			if err != nil {
+				fmt.Fprintf(stderr, "%s verify: -key: %v\n", where, err)
+				return ExitUsage
+			}
+			key = k
+		}
+		return verify(fs.Arg(0), b.Build, *allowDev, *verbose, key, stdout)
 	case "help", "-help", "--help", "-h":
 		fmt.Fprint(stdout, Usage(where))
 		return ExitPassed

@@ -142,7 +142,7 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 	}
 	if o.Certify {
 		log.Close() // the bundle takes e2e.log whole: what follows is not in it
-		bundle, err := reports.BundleRun(reportDir)
+		bundle, err := reports.BundleRun(reportDir, o.SignKey)
 		if err != nil {
 			fmt.Fprintf(stderr, "certify: no bundle: %v\n", err)
 			return ExitNotPass
@@ -150,7 +150,7 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 		fmt.Fprintln(after, "bundle:", bundle)
 		// The run checks its own bundle; a development build says so on the
 		// line (a certifier's verify refuses it without -allow-dev).
-		if s := verify(bundle, b.Build, true, false, after); s != ExitPassed {
+		if s := verify(bundle, b.Build, true, false, nil, after); s != ExitPassed {
 			status = s
 		}
 	}
@@ -162,8 +162,8 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 // line (and with verbose the table) and returns the exit status: 0 a
 // verified passed verdict, 2 a verified verdict that is not passed, 1 a
 // bundle that fails.
-func verify(bundle string, b Build, allowDev, verbose bool, w io.Writer) int {
-	v, err := reports.Verify(bundle, reports.VerifyOptions{AllowDev: allowDev, Commit: b.Commit})
+func verify(bundle string, b Build, allowDev, verbose bool, key *reports.Key, w io.Writer) int {
+	v, err := reports.Verify(bundle, reports.VerifyOptions{AllowDev: allowDev, Commit: b.Commit, Key: key})
 	if err != nil {
 		fmt.Fprintln(w, "FAIL:", err)
 		return ExitNotPass

@@ -36,7 +36,7 @@ func bundleRun(t *testing.T, g types.Report) string {
 	}
 	bundle := filepath.Join(dir, "bundle.tar.gz")
 	files := []string{reports.ConformanceYAML, reports.ConformanceJSON, reports.ReportJSON, reports.JUnitXML, reports.E2ELog, reports.SummaryMD}
-	if err := reports.WriteBundle(dir, bundle, files); err != nil {
+	if err := reports.WriteBundle(dir, bundle, files, nil); err != nil {
 		t.Fatal(err)
 	}
 	return bundle
@@ -155,7 +155,7 @@ func TestVerifyFailsInOneLine(t *testing.T) {
 }
 
 func TestVerifyUsage(t *testing.T) {
-	const usage = "verify-test verify: give one bundle: verify-test verify [-allow-dev] [-v] <organization>-<project>-<version>.tar.gz"
+	const usage = "verify-test verify: give one bundle: verify-test verify [-allow-dev] [-v] [-key <public key>] <organization>-<project>-<version>.tar.gz"
 	for _, tc := range []struct {
 		args   []string
 		stderr string

@@ -169,7 +169,8 @@ func (w *irWorld) get(t *testing.T, r httpclient.Request) *httpclient.Response {
 	if r.HTTPS {
 		r.Addr = w.base.HTTPSBind
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	r.Timeout = 10 * time.Second
+	ctx, cancel := context.WithTimeout(context.Background(), r.Timeout)
 	defer cancel()
 	resp, err := httpclient.Do(ctx, r)
 	if err != nil {

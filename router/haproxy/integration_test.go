@@ -140,7 +140,8 @@ func (w *world) get(t *testing.T, r httpclient.Request) (*httpclient.Response, e
 	if r.Path == "" {
 		r.Path = "/"
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	r.Timeout = 10 * time.Second
+	ctx, cancel := context.WithTimeout(context.Background(), r.Timeout)
 	defer cancel()
 	return httpclient.Do(ctx, r)
 }
