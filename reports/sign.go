@@ -119,7 +119,7 @@ func newKey(private crypto.Signer, public crypto.PublicKey) (*Key, error) {
 
 // The dsse.Signer and dsse.Verifier of a Key: ECDSA signs SHA-256 of the
 // message (ASN.1), Ed25519 the message itself.
-func (k *Key) KeyID() (string, error)  { return k.id, nil }
+func (k *Key) KeyID() (string, error)   { return k.id, nil }
 func (k *Key) Public() crypto.PublicKey { return k.public }
 
 func (k *Key) Sign(_ context.Context, data []byte) ([]byte, error) {
