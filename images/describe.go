@@ -100,3 +100,26 @@ func dockerOutput(ctx context.Context, args ...string) (string, error) {
 	}
 	return strings.TrimSpace(stdout.String()), nil
 }
+
+// TagByID finds a local image by its content ID and gives it a tag of
+// the suite's own (router-conformance/reproduce:<ID's first 12 hex>), so
+// that a run deploys exactly that image whatever other tags now point
+// at; it returns the tag.
+func TagByID(ctx context.Context, id string) (string, error) {
+	got, err := dockerOutput(ctx, "image", "inspect", "--format", "{{.Id}}", id)
+	if err != nil {
+		return "", err
+	}
+	if got != id {
+		return "", fmt.Errorf("docker names %s as %s", id, got)
+	}
+	hexID := strings.TrimPrefix(id, "sha256:")
+	if len(hexID) < 12 {
+		return "", fmt.Errorf("%q is no image ID", id)
+	}
+	tag := "router-conformance/reproduce:" + hexID[:12]
+	if _, err := dockerOutput(ctx, "tag", id, tag); err != nil {
+		return "", err
+	}
+	return tag, nil
+}

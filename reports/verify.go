@@ -168,6 +168,16 @@ func (v verifier) verify(file string) (Verified, error) {
 
 // readRecord reads report.json (one Ginkgo suite) and the suite's run
 // record in it.
+// ReadBundleRun reads a bundle's report.json: Ginkgo's report and the
+// suite's run record (reproduction reruns what it records).
+func ReadBundleRun(path string) (types.Report, RunRecord, error) {
+	contents, err := readBundle(path)
+	if err != nil {
+		return types.Report{}, RunRecord{}, fmt.Errorf("bundle: %w", err)
+	}
+	return readRecord(contents)
+}
+
 func readRecord(contents map[string][]byte) (types.Report, RunRecord, error) {
 	data, ok := contents[ReportJSON]
 	if !ok {

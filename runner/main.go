@@ -22,7 +22,9 @@ func Usage(where string) string {
                the reports
   certify      a certification run, then its bundle, verified
   verify F     check a certification bundle [-allow-dev: accept a bundle
-               of a development build]
+               of a development build; -key K: require its signature by K]
+  reproduce F  rerun a bundle's run here (its router image loaded by ID,
+               its claims, the same suite build) and compare spec by spec
 
 e2e and certify take the run's flags (-procs, -focus, -repeat,
 -flake-attempts, -reports) and every flag of the suite (-router-image,
@@ -81,6 +83,26 @@ func Main(where string, b Binaries, setByBinaries []string, args []string, stdou
 			key = k
 		}
 		return verify(fs.Arg(0), b.Build, *allowDev, *verbose, key, stdout)
+	case "reproduce":
+		fs := flag.NewFlagSet(where+" reproduce", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		allowDev := fs.Bool("allow-dev", false, "accept a bundle of a development build")
+		o := Options{Procs: 4, Repeat: 1}
+		fs.IntVar(&o.Procs, "procs", 4, "parallel Ginkgo processes")
+		fs.StringVar(&o.ReportDir, "reports", "_output/reproduce", "where the rerun's reports and the comparison go")
+		usage := fmt.Sprintf("%s reproduce: give one bundle: %s reproduce [-allow-dev] [-procs N] [-reports DIR] <bundle.tar.gz>", where, where)
+		if err := fs.Parse(args); err != nil {
+			fmt.Fprintf(stderr, "%s (%v)\n", usage, err)
+			return ExitUsage
+		}
+		if fs.NArg() != 1 || o.Procs < 1 {
+			fmt.Fprintln(stderr, usage)
+			return ExitUsage
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+		defer stop()
+		signal.Ignore(syscall.SIGINT)
+		return Reproduce(ctx, b, fs.Arg(0), *allowDev, o, stdout, stderr)
 	case "help", "-help", "--help", "-h":
 		fmt.Fprint(stdout, Usage(where))
 		return ExitPassed

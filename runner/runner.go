@@ -57,6 +57,14 @@ type Binaries struct {
 	Prepare func(context.Context) error
 }
 
+// prepare readies the binaries (Prepare), when they need it.
+func (b Binaries) prepare(ctx context.Context) error {
+	if b.Prepare == nil {
+		return nil
+	}
+	return b.Prepare(ctx)
+}
+
 // progress: while a node runs longer, Ginkgo says every minute what it
 // waits for (a report's cadence, not a wait).
 var progress = []string{"--poll-progress-after=60s", "--poll-progress-interval=60s"}
@@ -78,11 +86,9 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 			return ExitUsage
 		}
 	}
-	if b.Prepare != nil {
-		if err := b.Prepare(ctx); err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", name, err)
-			return ExitNotPass
-		}
+	if err := b.prepare(ctx); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return ExitNotPass
 	}
 	reportDir, err := filepath.Abs(o.ReportDir)
 	if err == nil {

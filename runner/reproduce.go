@@ -1,0 +1,138 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/images"
+	"github.com/router-conformance/suite/reports"
+)
+
+// Reproduce reruns a bundle's run on this machine, through the one run
+// path, and compares it spec by spec: what a certifier does with a
+// vendor's bundle. The bundle must verify against this build (the same
+// suite commit: the run is rerun with the same specs); its router image
+// must be in the local Docker engine by the bundle's image ID (the
+// certifier `docker load`s the vendor's image: a tag pointing elsewhere
+// is not the image judged); its claims, implementation and profile are
+// the bundle's. A router that passed once in twenty tries does not
+// reproduce.
+func Reproduce(ctx context.Context, b Binaries, bundle string, allowDev bool, o Options, stdout, stderr io.Writer) int {
+	refuse := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "reproduce: "+format+"\n", args...)
+		return ExitUsage
+	}
+	if _, err := reports.Verify(bundle, reports.VerifyOptions{AllowDev: allowDev, Commit: b.Build.Commit}); err != nil {
+		return refuse("the bundle does not verify against this build: %v", err)
+	}
+	g, rec, err := reports.ReadBundleRun(bundle)
+	if err != nil {
+		return refuse("%v", err)
+	}
+	if rec.Profile != framework.KindProfile {
+		return refuse("the bundle was made on the %s profile: rerun it there (make e2e-existing) and compare the two report.json (go run ./reports/cmd/compare); reproduce reruns kind runs", rec.Profile)
+	}
+	id := rec.Implementation.ImageID
+	if id == "" {
+		return refuse("the bundle names no router image ID: nothing to rerun")
+	}
+	if err := b.prepare(ctx); err != nil {
+		return refuse("%v", err)
+	}
+	ref, err := images.TagByID(ctx, id)
+	if err != nil {
+		return refuse("the router image %s (%s in the bundle) is not in the local Docker engine: docker load the vendor's image (%v)", id, rec.Implementation.Image, err)
+	}
+	o.Name, o.Certify, o.Repeat = "reproduce", false, 1
+	o.Suite = append(reproduceFlags(rec, ref), o.Suite...)
+	status := Run(ctx, Binaries{Ginkgo: b.Ginkgo, Suite: b.Suite, Compile: b.Compile, Dir: b.Dir, RepoRoot: b.RepoRoot, Images: b.Images, Build: b.Build},
+		o, stdout, stderr)
+
+	reportDir, _ := filepath.Abs(o.ReportDir)
+	original := filepath.Join(reportDir, "bundle-report.json")
+	if err := writeReport(original, g); err != nil {
+		return refuse("%v", err)
+	}
+	c, err := reports.CompareFiles("bundle", original, "reproduction", filepath.Join(reportDir, reports.ReportJSON), filepath.Join(reportDir, "reproduce.md"), stdout)
+	if err != nil {
+		fmt.Fprintln(stdout, "NOT REPRODUCED:", err)
+		return ExitNotPass
+	}
+	var problems []string
+	if n := c.Count(reports.Different); n > 0 {
+		problems = append(problems, fmt.Sprintf("%d specs differ", n))
+	}
+	if _, again, err := readRun(filepath.Join(reportDir, reports.ReportJSON)); err != nil {
+		problems = append(problems, "the rerun recorded nothing: "+err.Error())
+	} else if again.Implementation.ImageID != id {
+		problems = append(problems, fmt.Sprintf("the rerun judged image %s, not the bundle's %s", again.Implementation.ImageID, id))
+	}
+	impl := rec.Implementation
+	if len(problems) > 0 {
+		fmt.Fprintf(stdout, "NOT REPRODUCED: %s %s: %s\n", impl.Project, impl.Version, strings.Join(problems, "; "))
+		return ExitNotPass
+	}
+	fmt.Fprintf(stdout, "REPRODUCED: %s %s: %s (%d same)\n", impl.Project, impl.Version, reportResult(g, rec), c.Count(reports.Same))
+	if status != ExitPassed && reportResult(g, rec) == reports.Passed {
+		return ExitNotPass
+	}
+	return ExitPassed
+}
+
+// reproduceFlags are the suite flags of the bundle's run: its claims, its
+// implementation, the image by the local reference to its ID.
+func reproduceFlags(rec reports.RunRecord, ref string) []string {
+	impl := rec.Implementation
+	flags := []string{"-router-image=" + ref}
+	var claims []string
+	for _, f := range rec.Claimed {
+		claims = append(claims, string(f))
+	}
+	flags = append(flags, "-features="+strings.Join(claims, ","))
+	for flag, v := range map[string]string{"implementation-organization": impl.Organization, "implementation-project": impl.Project,
+		"implementation-url": impl.URL, "implementation-version": impl.Version} {
+		if v != "" {
+			flags = append(flags, "-"+flag+"="+v)
+		}
+	}
+	for _, c := range impl.Contact {
+		flags = append(flags, "-implementation-contact="+c)
+	}
+	return flags
+}
+
+// reportResult is the bundle's verdict, re-derived as the verifier does.
+func reportResult(g types.Report, rec reports.RunRecord) reports.Result {
+	specs, run := reports.FromGinkgo(g)
+	return reports.Build(rec.Meta, rec.Claimed, specs, run).Result
+}
+
+func writeReport(path string, g types.Report) error {
+	data, err := json.Marshal([]types.Report{g})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
+}
+
+// readRun reads a report.json the run path wrote and its record.
+func readRun(path string) (types.Report, reports.RunRecord, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return types.Report{}, reports.RunRecord{}, err
+	}
+	var suites []types.Report
+	if err := json.Unmarshal(data, &suites); err != nil || len(suites) != 1 {
+		return types.Report{}, reports.RunRecord{}, fmt.Errorf("%s is not one run's Ginkgo report", path)
+	}
+	rec, err := reports.ReadRunRecord(suites[0])
+	return suites[0], rec, err
+}
