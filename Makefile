@@ -77,6 +77,9 @@ KIND_JUNIT ?= $(REPORTS)/junit.xml
 # What the in-cluster run claims: its lab runs the reference router, so
 # delegation too; sharding, which -in-cluster can run.
 INCLUSTER_FEATURES ?= router,hsts,header-actions,sharding,hsts-policy,client-tls,component-routes,delegation
+# More suite flags for the pod's run, e.g. INCLUSTER_ARGS="-certify
+# -implementation-organization=Acme ..." (no spaces or commas in values).
+INCLUSTER_ARGS ?=
 # make e2e-kit: the features the kit's proof runs and must pass.
 KIT_FEATURES ?= router,hsts
 # make manifests: where the platform's manifests go and the pull policy of
@@ -201,7 +204,7 @@ e2e-existing: docker ## the existing profile proven: a lab cluster the suite did
 .PHONY: e2e-incluster
 e2e-incluster: docker ## the suite in the cluster: the conformance image run by hydrophone (pinned, built from the module) on a lab cluster, reaching routers through their Services; e2e.log and junit_01.xml compared spec by spec with make e2e's $(KIND_JUNIT), into $(INCLUSTER_REPORTS)
 	@rm -rf $(INCLUSTER_REPORTS)
-	go run ./incluster/cmd/e2e-incluster -kind-junit $(KIND_JUNIT) -out $(INCLUSTER_REPORTS) -parallel $(PROCS) $(if $(KEEP),-keep) -features=$(INCLUSTER_FEATURES)
+	go run ./incluster/cmd/e2e-incluster -kind-junit $(KIND_JUNIT) -out $(INCLUSTER_REPORTS) -parallel $(PROCS) $(foreach a,$(INCLUSTER_ARGS),-arg=$(a)) $(if $(KEEP),-keep) -features=$(INCLUSTER_FEATURES)
 
 .PHONY: kit
 kit: docker ## the air-gapped kit: $(REPORTS)/router-conformance-kit-<version>-<os>-<arch>.tar (every image, the compiled suite, ./run; README: Air-gapped machines)

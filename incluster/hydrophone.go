@@ -33,6 +33,10 @@ type ProveOptions struct {
 	Parallel int
 	// Features the in-cluster run claims ("": the profile's default).
 	Features []string
+	// ExtraArgs are more suite flags for the pod's run (-certify and the
+	// implementation's names make it a certification, bundled and
+	// verified in the pod through the one run path).
+	ExtraArgs []string
 	Keep     bool
 	Stdout   io.Writer
 	Logf     func(format string, args ...any)
@@ -96,6 +100,7 @@ func Prove(ctx context.Context, o ProveOptions) (err error) {
 	for _, f := range o.Features {
 		extra = append(extra, "--features="+f)
 	}
+	extra = append(extra, o.ExtraArgs...)
 	args := []string{"--kubeconfig", lab.Kubeconfig, "--conformance-image", suite, "--busybox-image", busybox,
 		"--output-dir", o.OutDir, "--parallel", strconv.Itoa(o.Parallel),
 		// The image has no shell for hydrophone's progress probe (sh -c
