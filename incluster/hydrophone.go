@@ -37,9 +37,9 @@ type ProveOptions struct {
 	// implementation's names make it a certification, bundled and
 	// verified in the pod through the one run path).
 	ExtraArgs []string
-	Keep     bool
-	Stdout   io.Writer
-	Logf     func(format string, args ...any)
+	Keep      bool
+	Stdout    io.Writer
+	Logf      func(format string, args ...any)
 }
 
 // Prove runs the suite as hydrophone runs a conformance image, on a lab
