@@ -77,8 +77,8 @@ KIND_JUNIT ?= $(REPORTS)/junit.xml
 # What the in-cluster run claims: its lab runs the reference router, so
 # delegation too; sharding, which -in-cluster can run.
 INCLUSTER_FEATURES ?= router,hsts,header-actions,sharding,hsts-policy,client-tls,component-routes,delegation
-# More suite flags for the pod's run, e.g. INCLUSTER_ARGS="-certify
-# -implementation-organization=Acme ..." (no spaces or commas in values).
+# More suite flags for the pod's run, e.g. INCLUSTER_ARGS="--certify=true
+# --implementation-organization=Acme ..." (hydrophone takes --key=value only; no spaces or commas in values).
 INCLUSTER_ARGS ?=
 # make e2e-kit: the features the kit's proof runs and must pass.
 KIT_FEATURES ?= router,hsts

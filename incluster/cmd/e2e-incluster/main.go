@@ -25,7 +25,7 @@ func main() {
 	flag.IntVar(&o.Parallel, "parallel", 4, "hydrophone --parallel: Ginkgo processes in the pod")
 	flag.BoolVar(&o.Keep, "keep", false, "keep the lab cluster afterwards (debugging)")
 	features := flag.String("features", "", "comma-separated features the in-cluster run claims (default: the existing profile's)")
-	flag.Func("arg", "a suite flag for the pod's run, e.g. -arg=-certify (repeatable; no commas: hydrophone splits on them)", func(v string) error {
+	flag.Func("arg", "a suite flag for the pod's run, --key=value as hydrophone takes it, e.g. -arg=--certify=true (repeatable; no commas: hydrophone splits on them)", func(v string) error {
 		if strings.Contains(v, ",") {
 			return fmt.Errorf("%q: hydrophone's --extra-args splits on commas", v)
 		}
