@@ -14,7 +14,7 @@ import (
 )
 
 // The verifier's one line and exit status for a bundle, as
-// reports/cmd/verify prints them.
+// the run path's verify (make verify, ./run verify) prints them.
 func verifierLine(v verifier, bundle string) (string, int) {
 	got, err := v.verify(bundle)
 	if err != nil {
