@@ -29,7 +29,7 @@ func Valid(value string) bool { return pattern.MatchString(value) }
 // only on edge and reencrypt routes, and only when the annotation matches.
 // The value is the annotation, verbatim.
 func Header(termination routev1.TLSTerminationType, annotation string) (string, bool) {
-	if termination != routev1.TLSTerminationEdge && termination != routev1.TLSTerminationReencrypt {
+	if termination != routev1.TLSTerminationEdge && (termination != routev1.TLSTerminationReencrypt || !onReencrypt) {
 		return "", false
 	}
 	if !Valid(annotation) {
