@@ -225,9 +225,9 @@ verify: ## check a certification bundle as a certifier does: BUNDLE=<file.tar.gz
 	@$(RUN) verify $(if $(ALLOW_DEV),-allow-dev) $(if $(KEY),-key=$(KEY)) $(BUNDLE)
 
 .PHONY: reproduce
-reproduce: docker $(if $(PREBUILD),e2e-images) ## rerun a bundle's run here and compare spec by spec: BUNDLE=<file.tar.gz> (its router image docker-loaded; ALLOW_DEV=1 for a development build)
+reproduce: docker $(if $(PREBUILD),e2e-images) ## rerun a bundle's run here and compare spec by spec: BUNDLE=<file.tar.gz> (its router image docker-loaded; an existing profile's bundle: ARGS="-kubeconfig=... -http-addr=... -https-addr=... -domain=..."; ALLOW_DEV=1 for a development build)
 	@test -n "$(BUNDLE)" || { echo "error: set BUNDLE to a bundle made by make certify" >&2; exit 2; }
-	@$(RUN) reproduce $(if $(ALLOW_DEV),-allow-dev) -procs=$(PROCS) -reports=$(REPORTS)/reproduce $(BUNDLE)
+	@$(RUN) reproduce $(if $(ALLOW_DEV),-allow-dev) -procs=$(PROCS) -reports=$(REPORTS)/reproduce $(BUNDLE) $(ARGS)
 
 .PHONY: specs
 specs: ## write reports/specs.json (the spec list this suite version publishes) and docs/conformance-specs.md (the catalogue), from the spec tree

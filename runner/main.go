@@ -90,15 +90,23 @@ func Main(where string, b Binaries, setByBinaries []string, args []string, stdou
 		o := Options{Procs: 4, Repeat: 1}
 		fs.IntVar(&o.Procs, "procs", 4, "parallel Ginkgo processes")
 		fs.StringVar(&o.ReportDir, "reports", "_output/reproduce", "where the rerun's reports and the comparison go")
-		usage := fmt.Sprintf("%s reproduce: give one bundle: %s reproduce [-allow-dev] [-procs N] [-reports DIR] <bundle.tar.gz>", where, where)
+		usage := fmt.Sprintf("%s reproduce: give one bundle: %s reproduce [-allow-dev] [-procs N] [-reports DIR] <bundle.tar.gz> [suite flags: the existing profile's cluster]", where, where)
 		if err := fs.Parse(args); err != nil {
 			fmt.Fprintf(stderr, "%s (%v)\n", usage, err)
 			return ExitUsage
 		}
-		if fs.NArg() != 1 || o.Procs < 1 {
+		if fs.NArg() < 1 || o.Procs < 1 {
 			fmt.Fprintln(stderr, usage)
 			return ExitUsage
 		}
+		// After the bundle, the suite's flags (an existing cluster's),
+		// checked as e2e checks them.
+		suite, err := ParseFlags(where+" reproduce", fs.Args()[1:], setByBinaries, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s reproduce: %v\n", where, err)
+			return ExitUsage
+		}
+		o.Suite = suite.Suite
 		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 		defer stop()
 		signal.Ignore(syscall.SIGINT)

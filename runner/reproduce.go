@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/onsi/ginkgo/v2/types"
@@ -37,9 +38,6 @@ func Reproduce(ctx context.Context, b Binaries, bundle string, allowDev bool, o 
 	if err != nil {
 		return refuse("%v", err)
 	}
-	if rec.Profile != framework.KindProfile {
-		return refuse("the bundle was made on the %s profile: rerun it there (make e2e-existing) and compare the two report.json (go run ./reports/cmd/compare); reproduce reruns kind runs", rec.Profile)
-	}
 	id := rec.Implementation.ImageID
 	if id == "" {
 		return refuse("the bundle names no router image ID: nothing to rerun")
@@ -47,12 +45,30 @@ func Reproduce(ctx context.Context, b Binaries, bundle string, allowDev bool, o 
 	if err := b.prepare(ctx); err != nil {
 		return refuse("%v", err)
 	}
-	ref, err := images.TagByID(ctx, id)
-	if err != nil {
-		return refuse("the router image %s (%s in the bundle) is not in the local Docker engine: docker load the vendor's image (%v)", id, rec.Implementation.Image, err)
+	var flags []string
+	switch rec.Profile {
+	case framework.KindProfile:
+		// The image by its ID, tagged for the run: a tag pointing at
+		// another image is not the image judged.
+		ref, err := images.TagByID(ctx, id)
+		if err != nil {
+			return refuse("the router image %s (%s in the bundle) is not in the local Docker engine: docker load the vendor's image (%v)", id, rec.Implementation.Image, err)
+		}
+		flags = append(reproduceFlags(rec), "-router-image="+ref)
+	case framework.ExistingProfile:
+		// The cluster is the certifier's to name; its router must run the
+		// bundle's image (checked after the run, as the profile reads it).
+		if !slices.ContainsFunc(o.Suite, func(f string) bool {
+			return strings.HasPrefix(f, "-kubeconfig=") || strings.HasPrefix(f, "-in-cluster")
+		}) {
+			return refuse("the bundle was made on the existing profile: name the cluster whose router runs %s after the bundle, as its run did: reproduce <bundle> -kubeconfig=... -http-addr=... -https-addr=... -domain=... -image-repository=... [-allow-disruptive]", id)
+		}
+		flags = append(reproduceFlags(rec), "-profile="+framework.ExistingProfile)
+	default:
+		return refuse("the bundle's profile %q is none this suite knows", rec.Profile)
 	}
 	o.Name, o.Certify, o.Repeat = "reproduce", false, 1
-	o.Suite = append(reproduceFlags(rec, ref), o.Suite...)
+	o.Suite = append(flags, o.Suite...)
 	status := Run(ctx, Binaries{Ginkgo: b.Ginkgo, Suite: b.Suite, Compile: b.Compile, Dir: b.Dir, RepoRoot: b.RepoRoot, Images: b.Images, Build: b.Build},
 		o, stdout, stderr)
 
@@ -87,11 +103,11 @@ func Reproduce(ctx context.Context, b Binaries, bundle string, allowDev bool, o 
 	return ExitPassed
 }
 
-// reproduceFlags are the suite flags of the bundle's run: its claims, its
-// implementation, the image by the local reference to its ID.
-func reproduceFlags(rec reports.RunRecord, ref string) []string {
+// reproduceFlags are the suite flags of the bundle's run: its claims and
+// its implementation.
+func reproduceFlags(rec reports.RunRecord) []string {
 	impl := rec.Implementation
-	flags := []string{"-router-image=" + ref}
+	var flags []string
 	var claims []string
 	for _, f := range rec.Claimed {
 		claims = append(claims, string(f))

@@ -39,8 +39,8 @@ func TestReproduceRefusesWhatItCannotRerunFaithfully(t *testing.T) {
 	}{
 		{"another suite commit", Build{Version: reports.SuiteVersion, Commit: "4567def"}, existing,
 			"reproduce: the bundle does not verify against this build: the bundle was made by suite commit 0123abc, this verifier was built from 4567def: verify it with the verifier built from 0123abc\n"},
-		{"the existing profile", build, existing,
-			"reproduce: the bundle was made on the existing profile: rerun it there (make e2e-existing) and compare the two report.json (go run ./reports/cmd/compare); reproduce reruns kind runs\n"},
+		{"the existing profile, no cluster named", build, existing,
+			"reproduce: the bundle was made on the existing profile: name the cluster whose router runs sha256:" + strings.Repeat("e", 64) + " after the bundle, as its run did: reproduce <bundle> -kubeconfig=... -http-addr=... -https-addr=... -domain=... -image-repository=... [-allow-disruptive]\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, status := reproduceCmd(t, tc.build, "-allow-dev", tc.bundle)
@@ -57,6 +57,16 @@ func TestReproduceRefusesWhatItCannotRerunFaithfully(t *testing.T) {
 		if !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 || status != ExitUsage {
 			t.Errorf("an image not here: %q exit %d\nwant %q...", stderr, status, want)
 		}
+	}
+	// The existing profile's cluster named after the bundle: the run path
+	// runs (here a Ginkgo that is not there: nothing to compare).
+	stdout, stderr, status := reproduceCmd(t, build, "-allow-dev", existing, "-kubeconfig=/nonexistent/kubeconfig", "-http-addr=127.0.0.1:1",
+		"-https-addr=127.0.0.1:2", "-domain=apps.example.test")
+	if status != ExitNotPass || !strings.Contains(stdout, "NOT REPRODUCED: ") || strings.Contains(stderr, "reproduce: the bundle") {
+		t.Errorf("an existing cluster named: %q %q exit %d", stdout, stderr, status)
+	}
+	if _, stderr, status := reproduceCmd(t, build, "-allow-dev", existing, "-kubeconfg=x"); status != ExitUsage || !strings.Contains(stderr, "flag provided but not defined: -kubeconfg") {
+		t.Errorf("a misspelt suite flag: %q exit %d", stderr, status)
 	}
 	if _, stderr, status := reproduceCmd(t, build); status != ExitUsage || !strings.Contains(stderr, "give one bundle") {
 		t.Errorf("no bundle: %q exit %d", stderr, status)
