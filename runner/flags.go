@@ -28,6 +28,7 @@ type Options struct {
 	// What the run path needs to know of the suite's flags.
 	Reuse, Keep bool
 	Cluster     string
+	Profile     string
 	// Certify: make certify, ./run certify.
 	Certify bool
 	// SignKey signs a certification's attestation (-sign-key).
@@ -86,6 +87,8 @@ func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Wr
 			p.onSet = func(v string) { o.Keep, _ = strconv.ParseBool(v) }
 		case "cluster-name":
 			p.onSet = func(v string) { o.Cluster = v }
+		case "profile":
+			p.onSet = func(v string) { o.Profile = v }
 		}
 		fs.Var(p, f.Name, f.Usage)
 	})

@@ -131,7 +131,8 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 				status = ExitNotPass
 			}
 		}
-		if !o.Keep && !o.Reuse {
+		// Only a cluster the kind profile made is the run's to delete.
+		if !o.Keep && !o.Reuse && (o.Profile == "" || o.Profile == framework.KindProfile) {
 			if err := deleteCluster(ctx, b, o.Cluster); err != nil {
 				fmt.Fprintf(consoleErr, "%s: %v\n", name, err)
 				status = ExitNotPass
