@@ -6,13 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
-
-// BundleFiles are the files of a run that a bundle holds (besides
-// failures/ when a spec failed, and the bundle's own specs.json and
-// SHA256SUMS): every one is required.
-var BundleFiles = []string{ConformanceYAML, ConformanceJSON, ReportJSON, "junit.xml", "e2e.log", SummaryMD}
 
 // BundleRun packs the certification run in dir into
 // <dir>/<organization>-<project>-<version>.tar.gz (WriteBundle; signed
@@ -26,7 +22,7 @@ func BundleRun(dir string, key *Key) (string, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return "", fmt.Errorf("%s: %w", ConformanceJSON, err)
 	}
-	files := append([]string(nil), BundleFiles...)
+	files := slices.Clone(bundleRequired)
 	if _, err := os.Stat(filepath.Join(dir, "failures")); err == nil {
 		files = append(files, "failures")
 	}

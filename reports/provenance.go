@@ -83,10 +83,12 @@ func (i Implementation) Validate() error { return i.validate(true) }
 // validate is Validate; before the router image is known (the version
 // may come from it) withVersion is false.
 func (i Implementation) validate(withVersion bool) error {
+	fields := []struct{ name, value string }{{"organization", i.Organization}, {"project", i.Project}, {"url", i.URL}}
+	if withVersion {
+		fields = append(fields, struct{ name, value string }{"version", i.Version})
+	}
 	var missing []string
-	for _, f := range []struct{ name, value string }{
-		{"organization", i.Organization}, {"project", i.Project}, {"url", i.URL}, {"version", map[bool]string{true: i.Version, false: "-"}[withVersion]},
-	} {
+	for _, f := range fields {
 		if strings.TrimSpace(f.value) == "" {
 			missing = append(missing, f.name)
 		}

@@ -84,6 +84,17 @@ func Repeats(dir string, files []string) ([]string, error) {
 	return lines, nil
 }
 
+// ReadRun reads one run's report.json: Ginkgo's report and the suite's
+// record of the run in it.
+func ReadRun(file string) (types.Report, RunRecord, error) {
+	g, err := readSuite(file)
+	if err != nil {
+		return types.Report{}, RunRecord{}, fmt.Errorf("%s: %w", file, err)
+	}
+	rec, err := ReadRunRecord(g)
+	return g, rec, err
+}
+
 // readSuite reads one run's Ginkgo JSON report: one suite.
 func readSuite(file string) (types.Report, error) {
 	data, err := os.ReadFile(file)

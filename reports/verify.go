@@ -44,6 +44,10 @@ type Verified struct {
 	// SignedBy is the ID of the key whose signature of the attestation
 	// verified ("" when no key was given).
 	SignedBy string
+	// Ginkgo and Record are the bundle's report.json: Ginkgo's report and
+	// the suite's record of the run (reproduction reruns what it records).
+	Ginkgo types.Report
+	Record RunRecord
 }
 
 // Verify checks a bundle as a certifier does. The error is the one line
@@ -162,22 +166,12 @@ func (v verifier) verify(file string) (Verified, error) {
 		return Verified{}, err
 	}
 	out := verified(derived, DevVersion(record.Suite.Version))
-	out.SignedBy = signedBy
+	out.SignedBy, out.Ginkgo, out.Record = signedBy, g, record
 	return out, nil
 }
 
 // readRecord reads report.json (one Ginkgo suite) and the suite's run
 // record in it.
-// ReadBundleRun reads a bundle's report.json: Ginkgo's report and the
-// suite's run record (reproduction reruns what it records).
-func ReadBundleRun(path string) (types.Report, RunRecord, error) {
-	contents, err := readBundle(path)
-	if err != nil {
-		return types.Report{}, RunRecord{}, fmt.Errorf("bundle: %w", err)
-	}
-	return readRecord(contents)
-}
-
 func readRecord(contents map[string][]byte) (types.Report, RunRecord, error) {
 	data, ok := contents[ReportJSON]
 	if !ok {

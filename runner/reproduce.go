@@ -31,13 +31,11 @@ func Reproduce(ctx context.Context, b Binaries, bundle string, allowDev bool, o 
 		fmt.Fprintf(stderr, "reproduce: "+format+"\n", args...)
 		return ExitUsage
 	}
-	if _, err := reports.Verify(bundle, reports.VerifyOptions{AllowDev: allowDev, Commit: b.Build.Commit}); err != nil {
+	v, err := reports.Verify(bundle, reports.VerifyOptions{AllowDev: allowDev, Commit: b.Build.Commit})
+	if err != nil {
 		return refuse("the bundle does not verify against this build: %v", err)
 	}
-	g, rec, err := reports.ReadBundleRun(bundle)
-	if err != nil {
-		return refuse("%v", err)
-	}
+	rec := v.Record
 	id := rec.Implementation.ImageID
 	if id == "" {
 		return refuse("the bundle names no router image ID: nothing to rerun")
@@ -74,7 +72,7 @@ func Reproduce(ctx context.Context, b Binaries, bundle string, allowDev bool, o 
 
 	reportDir, _ := filepath.Abs(o.ReportDir)
 	original := filepath.Join(reportDir, "bundle-report.json")
-	if err := writeReport(original, g); err != nil {
+	if err := writeReport(original, v.Ginkgo); err != nil {
 		return refuse("%v", err)
 	}
 	c, err := reports.CompareFiles("bundle", original, "reproduction", filepath.Join(reportDir, reports.ReportJSON), filepath.Join(reportDir, "reproduce.md"), stdout)
@@ -86,7 +84,7 @@ func Reproduce(ctx context.Context, b Binaries, bundle string, allowDev bool, o 
 	if n := c.Count(reports.Different); n > 0 {
 		problems = append(problems, fmt.Sprintf("%d specs differ", n))
 	}
-	if _, again, err := readRun(filepath.Join(reportDir, reports.ReportJSON)); err != nil {
+	if _, again, err := reports.ReadRun(filepath.Join(reportDir, reports.ReportJSON)); err != nil {
 		problems = append(problems, "the rerun recorded nothing: "+err.Error())
 	} else if again.Implementation.ImageID != id {
 		problems = append(problems, fmt.Sprintf("the rerun judged image %s, not the bundle's %s", again.Implementation.ImageID, id))
@@ -96,8 +94,8 @@ func Reproduce(ctx context.Context, b Binaries, bundle string, allowDev bool, o 
 		fmt.Fprintf(stdout, "NOT REPRODUCED: %s %s: %s\n", impl.Project, impl.Version, strings.Join(problems, "; "))
 		return ExitNotPass
 	}
-	fmt.Fprintf(stdout, "REPRODUCED: %s %s: %s (%d same)\n", impl.Project, impl.Version, reportResult(g, rec), c.Count(reports.Same))
-	if status != ExitPassed && reportResult(g, rec) == reports.Passed {
+	fmt.Fprintf(stdout, "REPRODUCED: %s %s: %s (%d same)\n", impl.Project, impl.Version, v.Report.Result, c.Count(reports.Same))
+	if status != ExitPassed && v.Report.Passed() {
 		return ExitNotPass
 	}
 	return ExitPassed
@@ -125,30 +123,10 @@ func reproduceFlags(rec reports.RunRecord) []string {
 	return flags
 }
 
-// reportResult is the bundle's verdict, re-derived as the verifier does.
-func reportResult(g types.Report, rec reports.RunRecord) reports.Result {
-	specs, run := reports.FromGinkgo(g)
-	return reports.Build(rec.Meta, rec.Claimed, specs, run).Result
-}
-
 func writeReport(path string, g types.Report) error {
 	data, err := json.Marshal([]types.Report{g})
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(path, data, 0o644)
-}
-
-// readRun reads a report.json the run path wrote and its record.
-func readRun(path string) (types.Report, reports.RunRecord, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return types.Report{}, reports.RunRecord{}, err
-	}
-	var suites []types.Report
-	if err := json.Unmarshal(data, &suites); err != nil || len(suites) != 1 {
-		return types.Report{}, reports.RunRecord{}, fmt.Errorf("%s is not one run's Ginkgo report", path)
-	}
-	rec, err := reports.ReadRunRecord(suites[0])
-	return suites[0], rec, err
 }
