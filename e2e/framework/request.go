@@ -46,3 +46,33 @@ func Do(ctx context.Context, r httpclient.Request) (*httpclient.Response, error)
 	}
 	return httpclient.Do(ctx, r)
 }
+
+// Connection is a way a client reaches the router's TLS termination.
+// Upstream has a frontend for each (haproxy-config.template: public_ssl
+// sends a ClientHello with SNI to fe_sni, one without to fe_no_sni), each
+// with its own bind (certificates, mutual TLS), X-SSL* headers and
+// IngressController actions; a spec of the TLS frontends is a table with
+// an entry per Connection.
+type Connection struct {
+	Name  string
+	noSNI bool
+}
+
+var (
+	// WithSNI sends the route's host as SNI: upstream's fe_sni, the
+	// route's certificate.
+	WithSNI = Connection{Name: "with SNI"}
+	// WithoutSNI sends no SNI (as clients that connect by address do):
+	// upstream's fe_no_sni, the default certificate; the route is chosen
+	// by the Host header alone.
+	WithoutSNI = Connection{Name: "without SNI", noSNI: true}
+)
+
+// Over returns r sent over c.
+func (c Connection) Over(r httpclient.Request) httpclient.Request {
+	r.NoSNI = c.noSNI
+	if c.noSNI {
+		r.SNI = ""
+	}
+	return r
+}

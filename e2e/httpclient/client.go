@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/router-conformance/suite/fixtures/echo"
@@ -53,6 +54,9 @@ type Response struct {
 	// Echo is the decoded body when the echo backend answered.
 	Echo *echo.Response
 	TLS  *tls.ConnectionState
+	// CertificateRequested says the server sent a CertificateRequest in
+	// the handshake (mutual TLS Required or Optional asks; none does not).
+	CertificateRequested bool
 }
 
 // Do sends the request on a fresh connection and reads the whole answer.
@@ -66,7 +70,8 @@ func Do(ctx context.Context, r Request) (*Response, error) {
 	if r.Timeout <= 0 {
 		return nil, errors.New("httpclient: the request has no Timeout (contract.Timeouts.Request)")
 	}
-	transport := newTransport(r, tlsConfig(r))
+	var requested atomic.Bool
+	transport := newTransport(r, tlsConfig(r, &requested))
 	defer transport.CloseIdleConnections()
 	client := &http.Client{
 		Transport:     transport,
@@ -91,7 +96,7 @@ func Do(ctx context.Context, r Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Response{Status: resp.StatusCode, Header: resp.Header, Body: body, TLS: resp.TLS}
+	out := &Response{Status: resp.StatusCode, Header: resp.Header, Body: body, TLS: resp.TLS, CertificateRequested: requested.Load()}
 	var e echo.Response
 	if json.Unmarshal(body, &e) == nil && e.Listener != "" {
 		out.Echo = &e
@@ -100,8 +105,10 @@ func Do(ctx context.Context, r Request) (*Response, error) {
 }
 
 // tlsConfig verifies the router against RootCAs (or not at all), sends
-// SNI as asked, and always offers the client certificate.
-func tlsConfig(r Request) *tls.Config {
+// SNI as asked, always offers the client certificate (none: an empty
+// Certificate message, as Go sends by default), and notes in requested
+// that the server asked for one.
+func tlsConfig(r Request, requested *atomic.Bool) *tls.Config {
 	cfg := &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: r.RootCAs, InsecureSkipVerify: r.RootCAs == nil}
 	switch {
 	case r.NoSNI:
@@ -112,9 +119,13 @@ func tlsConfig(r Request) *tls.Config {
 	default:
 		cfg.ServerName = r.Host
 	}
-	if r.ClientCertificate != nil {
-		cert := r.ClientCertificate
-		cfg.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return cert, nil }
+	cert := r.ClientCertificate
+	if cert == nil {
+		cert = &tls.Certificate{}
+	}
+	cfg.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
+		requested.Store(true)
+		return cert, nil
 	}
 	return cfg
 }
