@@ -3,6 +3,7 @@ package contract
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Feature is a conformance feature, by the Ginkgo label its specs carry.
@@ -60,6 +61,11 @@ type FeatureInfo struct {
 	// reported apart, never part of a router's verdict.
 	Harness bool  `json:"harness,omitempty"`
 	Needs   Needs `json:"needs,omitempty"`
+	// OpenShiftSince is the first tracked release line (contract/releases.go)
+	// whose upstream has the feature; empty: every tracked line has it, or
+	// it is no OpenShift API (delegation). A run against an older line
+	// reports the feature unsupported, never failed.
+	OpenShiftSince Release `json:"openshiftSince,omitempty"`
 }
 
 // Features is the conformance table, in report order.
@@ -170,6 +176,12 @@ func CheckSpecLabels(labels []string) []string {
 	}
 	for _, l := range labels {
 		if _, ok := LookupFeature(l); ok || isSpecIDLabel(l) || l == JudgesPlatformLabel || l == DisruptiveLabel || l == ginkgoSerialLabel {
+			continue
+		}
+		if c, ok := strings.CutPrefix(l, ChangeLabelPrefix); ok {
+			if _, known := LookupChange(Change(c)); !known {
+				problems = append(problems, fmt.Sprintf("names behaviour change %q, which is not in contract/releases.go's Changes", c))
+			}
 			continue
 		}
 		problems = append(problems, "label "+`"`+l+`"`+" is no feature of contract/features.go and no known label")

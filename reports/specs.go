@@ -23,6 +23,10 @@ type PublishedSpec struct {
 	// Since is the suite version that introduced the ID ("v0.3.0"): an
 	// ID is renamed or dropped only in a new version.
 	Since string `json:"since,omitempty"`
+	// Changes are the upstream behaviour changes between release lines
+	// the spec asserts (contract/releases.go): its expectation follows
+	// the run's -openshift-release.
+	Changes []contract.Change `json:"changes,omitempty"`
 }
 
 // specsJSON is generated from the spec tree (a test fails when it is
@@ -53,7 +57,7 @@ func parsePublished(data []byte) ([]PublishedSpec, error) {
 func publish(specs []SpecResult) []PublishedSpec {
 	out := make([]PublishedSpec, len(specs))
 	for i, s := range specs {
-		out[i] = PublishedSpec{ID: s.ID, Name: s.Name, Features: contract.FeaturesOf(s.Labels), Judges: s.Judges}
+		out[i] = PublishedSpec{ID: s.ID, Name: s.Name, Features: contract.FeaturesOf(s.Labels), Judges: s.Judges, Changes: contract.ChangesOf(s.Labels)}
 	}
 	return out
 }

@@ -20,10 +20,11 @@ type CatalogueEntry struct {
 	Feature  contract.Feature
 	Level    contract.Level
 	Judges   contract.Judged
-	Checks   string // the spec's text: what it checks
-	Document string // the design document and section it follows
-	Upstream string // the upstream file and function it follows
-	File     string // where it is declared, file:line from the module root
+	Changes  []contract.Change // behaviour changes between releases it asserts
+	Checks   string            // the spec's text: what it checks
+	Document string            // the design document and section it follows
+	Upstream string            // the upstream file and function it follows
+	File     string            // where it is declared, file:line from the module root
 }
 
 // Citation markers: a spec cites what it follows in the comment right
@@ -54,7 +55,7 @@ func Catalogue(report types.Report, root string) ([]CatalogueEntry, error) {
 		}
 		info, _ := contract.LookupFeature(string(features[0]))
 		e := CatalogueEntry{ID: contract.SpecIDOf(labels), Feature: features[0], Level: info.Level,
-			Judges: contract.JudgedBy(labels), Checks: withinFeature(s)}
+			Judges: contract.JudgedBy(labels), Changes: contract.ChangesOf(labels), Checks: withinFeature(s)}
 		if info.Harness {
 			e.Level = "harness"
 		}
@@ -171,6 +172,41 @@ func CatalogueMarkdown(entries []CatalogueEntry) string {
 			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", e.ID, e.Judges, mdCell(e.Checks), mdCell(e.Document), mdCell(e.Upstream))
 		}
 		b.WriteString("\n")
+	}
+	b.WriteString(releasesMarkdown(entries))
+	return b.String()
+}
+
+// releasesMarkdown is the catalogue's last section: the tracked release
+// lines and what changed between them, with the specs each change gates
+// (contract/releases.go).
+func releasesMarkdown(entries []CatalogueEntry) string {
+	var b strings.Builder
+	b.WriteString("## OpenShift releases: what changed between the tracked lines\n\n")
+	fmt.Fprintf(&b, "A run asserts the upstream behaviour of one release line, `-openshift-release` (make: `OPENSHIFT_RELEASE=`): "+
+		"%s; default `%s`, the newest. The report, the summary, the bundle and the verifier's line name it. "+
+		"A spec that asserts a behaviour below carries `framework.Gated(<change>)` and reads the run's expectation from the table.\n\n",
+		"`"+strings.Join(contract.ReleaseNames(), "`, `")+"`", contract.DefaultRelease)
+	b.WriteString("| change | since | before | from then on | upstream | specs |\n|---|---|---|---|---|---|\n")
+	for _, c := range contract.Changes {
+		var ids []string
+		for _, e := range entries {
+			if slices.Contains(e.Changes, c.Change) {
+				ids = append(ids, "`"+string(e.ID)+"`")
+			}
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s; %s | %s |\n", c.Change, c.Since, mdCell(c.Before), mdCell(c.After), mdCell(c.Commit), mdCell(c.Source), strings.Join(ids, ", "))
+	}
+	var missing []string
+	for _, f := range contract.Features {
+		if f.OpenShiftSince != "" {
+			missing = append(missing, fmt.Sprintf("`%s` since %s", f.Feature, f.OpenShiftSince))
+		}
+	}
+	if len(missing) == 0 {
+		b.WriteString("\nEvery tracked line has every OpenShift feature of the table (`contract/features.go`, OpenShiftSince).\n")
+	} else {
+		b.WriteString("\nFeatures a line predates are unsupported there: " + strings.Join(missing, ", ") + ".\n")
 	}
 	return b.String()
 }

@@ -136,3 +136,26 @@ func CheckSpecTree(report types.Report) error {
 func SpecFile(feature contract.Feature) string {
 	return strings.ReplaceAll(string(feature), "-", "_") + ".go"
 }
+
+// Gated declares that a spec asserts a behaviour upstream changed between
+// tracked release lines (contract/releases.go, Changes): its body reads
+// the run's expectation with ByRelease, never by comparing releases. The
+// spec-tree check refuses a change missing from the table.
+func Gated(c contract.Change) Labels {
+	return Label(contract.ChangeLabelPrefix + string(c))
+}
+
+// ByRelease is the expectation of the run's -openshift-release for a
+// spec Gated by c: before on lines older than the change, after from it
+// on. A spec that is not Gated by c fails here, so that the catalogue's
+// list of gated specs is complete.
+func ByRelease[T any](f *Framework, c contract.Change, before, after T) T {
+	if !slices.Contains(CurrentSpecReport().Labels(), contract.ChangeLabelPrefix+string(c)) {
+		Fail(fmt.Sprintf("the spec reads behaviour change %q without declaring it: add framework.Gated(contract.%s) beside its ID", c, c))
+	}
+	v, err := contract.ByRelease(f.Opts.OpenShiftRelease, c, before, after)
+	if err != nil {
+		Fail(err.Error())
+	}
+	return v
+}

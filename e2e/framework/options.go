@@ -34,6 +34,9 @@ type Options struct {
 	// Features the implementation claims; empty means the profile's
 	// default claims (Complete fills them).
 	Features []contract.Feature
+	// OpenShiftRelease is the upstream release line whose behaviour the
+	// specs assert (contract/releases.go).
+	OpenShiftRelease contract.Release
 	// The existing profile: how to reach the cluster and its router.
 	Kubeconfig string
 	HTTPAddr   string
@@ -90,7 +93,8 @@ const (
 func DefaultOptions() Options {
 	return Options{
 		Profile: KindProfile, ClusterName: "router-conformance", RepoRoot: "..", ReportDir: "../_output",
-		Timeouts: contract.DefaultTimeouts(),
+		Timeouts:         contract.DefaultTimeouts(),
+		OpenShiftRelease: contract.DefaultRelease,
 	}
 }
 
@@ -113,6 +117,7 @@ type intOpt struct{ p *int }
 type durationOpt struct{ p *time.Duration }
 type listOpt struct{ p *[]string }
 type featuresOpt struct{ p *[]contract.Feature }
+type releaseOpt struct{ p *contract.Release }
 
 func (v stringOpt) set(s string) error { *v.p = s; return nil }
 func (v boolOpt) set(s string) error {
@@ -144,6 +149,14 @@ func (v featuresOpt) set(s string) error {
 	}
 	return nil
 }
+
+// A release is one the suite tracks, or an error listing them.
+func (v releaseOpt) set(s string) error {
+	r, err := contract.ParseRelease(s)
+	*v.p = r
+	return err
+}
+func (releaseOpt) isBool() bool  { return false }
 func (stringOpt) isBool() bool   { return false }
 func (boolOpt) isBool() bool     { return true }
 func (intOpt) isBool() bool      { return false }
@@ -161,6 +174,7 @@ func (o *Options) table() []option {
 		{"repo", "repo", "the suite's checkout", stringOpt{&o.RepoRoot}},
 		{"report-dir", "reportDir", "where reports and failure dumps go", stringOpt{&o.ReportDir}},
 		{"features", "features", "comma-separated feature labels the implementation claims, or one per repeated flag (default: what the profile and router can claim, contract/features.go)", featuresOpt{&o.Features}},
+		{"openshift-release", "openshiftRelease", "the OpenShift release line whose upstream behaviour the specs assert: " + strings.Join(contract.ReleaseNames(), ", ") + " (default " + string(contract.DefaultRelease) + ", the newest; contract/releases.go)", releaseOpt{&o.OpenShiftRelease}},
 		{"kubeconfig", "kubeconfig", "existing profile: the cluster's kubeconfig", stringOpt{&o.Kubeconfig}},
 		{"http-addr", "httpAddr", "existing profile: host:port reaching the router's HTTP port", stringOpt{&o.HTTPAddr}},
 		{"https-addr", "httpsAddr", "existing profile: host:port reaching the router's HTTPS port", stringOpt{&o.HTTPSAddr}},
@@ -205,6 +219,8 @@ func (o Options) Effective() map[string]string {
 			out[opt.flag] = v.p.String()
 		case listOpt:
 			out[opt.flag] = strings.Join(*v.p, ",")
+		case releaseOpt:
+			out[opt.flag] = string(*v.p)
 		case featuresOpt:
 			var s []string
 			for _, f := range *v.p {
@@ -343,7 +359,11 @@ func flatten(prefix string, in map[string]any, out map[string]any) {
 // under test can claim (contract.Features' Needs).
 func Complete(o *Options, caps Capabilities) {
 	if len(o.Features) == 0 {
-		o.Features = caps.DefaultFeatures()
+		for _, f := range caps.DefaultFeatures() {
+			if info, _ := contract.LookupFeature(string(f)); contract.FeatureInRelease(info, o.OpenShiftRelease) {
+				o.Features = append(o.Features, f)
+			}
+		}
 	}
 	if o.InCluster {
 		if o.HTTPAddr == "" {
@@ -363,9 +383,16 @@ func InternalServiceAddr(ingressController string, port int) string {
 
 // Validate checks completed options; every message names the flag.
 func Validate(o Options) error {
+	if _, err := contract.ParseRelease(string(o.OpenShiftRelease)); err != nil {
+		return err
+	}
 	for _, f := range o.Features {
-		if _, ok := contract.LookupFeature(string(f)); !ok {
+		info, ok := contract.LookupFeature(string(f))
+		if !ok {
 			return fmt.Errorf("-features: %q is no feature of the conformance table (contract/features.go)", f)
+		}
+		if !contract.FeatureInRelease(info, o.OpenShiftRelease) {
+			return fmt.Errorf("-features: OpenShift %s has no %s (upstream shipped it in %s): drop the claim, or pick that release or a newer one with -openshift-release", o.OpenShiftRelease, f, info.OpenShiftSince)
 		}
 	}
 	switch o.Profile {
