@@ -8,6 +8,7 @@ import (
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/fixtures/echo"
 	"github.com/router-conformance/suite/pki"
 )
 
@@ -21,6 +22,15 @@ type hstsCase struct {
 	annotation  string
 	overHTTP    bool
 	header      string
+}
+
+// backendHSTSCase: a route whose backend sends its own
+// Strict-Transport-Security; replaced says the client must see the
+// route's annotation instead (one header), otherwise the backend's own.
+type backendHSTSCase struct {
+	termination routev1.TLSTerminationType
+	annotation  string
+	replaced    bool
 }
 
 // The HSTS per route that the HSTS admission enhancement
@@ -85,6 +95,132 @@ func describeHSTS(f *framework.Framework) {
 			// as over TLS)
 			Entry("edge with Allow, over HTTP: sent as over HTTPS", framework.ID("hsts/edge-allow-over-http"), hstsCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, annotation: "max-age=600", overHTTP: true, header: "max-age=600"}),
 			Entry("edge with Allow, over HTTPS", framework.ID("hsts/edge-allow-over-https"), hstsCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, annotation: "max-age=600", header: "max-age=600"}),
+		)
+
+		// The annotation is read on every change of the route, not once:
+		// each step waits for exactly the new value (once), so a router that
+		// keeps the first value, or adds the new one beside it, fails. The
+		// rollback the document prescribes is max-age=0; removing the
+		// annotation drops the header.
+		//
+		// Document: the HSTS admission enhancement, sections "Continue to
+		// enable HSTS per-route (retain the existing feature functionality)"
+		// (max-age=0 negates the effect) and "Route Administration"
+		// (`oc annotate --overwrite` with a new value; "setting the max-age
+		// to 0 is the correct way to remove the header"; removing the
+		// annotation is not the same)
+		// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+		// (the edge/reencrypt route backend's `http-response set-header
+		// Strict-Transport-Security`, rendered from the annotation's current
+		// value, absent when the annotation is) and pkg/router/template/router.go
+		// (templateRouter.AddRoute: a changed route is removed and added
+		// again; createServiceAliasConfig carries its current annotations)
+		DescribeTable("the hsts_header annotation edited on a live route",
+			func(ctx SpecContext, termination routev1.TLSTerminationType) {
+				ns := f.SpecNamespace(ctx, "hsts-edit")
+				backend := f.DeployEcho(ctx, ns)
+				route := f.TerminatedRouteTo(backend, "r", termination, "")
+				route.Annotations = map[string]string{contract.HSTSAnnotation: "max-age=31536000"}
+				f.CreateRoute(ctx, route)
+				req := f.HTTPS(route.Spec.Host, "/")
+				served := func(want ...string) {
+					f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+						backend.Served(g, resp)
+						framework.HeaderExpectations{"Strict-Transport-Security": want}.Check(g, resp.Header, "the client")
+					})
+				}
+				annotate := func(value *string) {
+					_, err := framework.Update(ctx, f.Routes.RouteV1().Routes(ns), route.Name, func(live *routev1.Route) {
+						if value == nil {
+							delete(live.Annotations, contract.HSTSAnnotation)
+						} else {
+							live.Annotations[contract.HSTSAnnotation] = *value
+						}
+					})
+					Expect(err).NotTo(HaveOccurred(), "update the HSTS annotation of route %s/%s", ns, route.Name)
+				}
+
+				By("positive control: the value the route was created with is sent")
+				served("max-age=31536000")
+
+				By("edited: exactly the new value, once")
+				annotate(annotation("max-age=600;includeSubDomains"))
+				served("max-age=600;includeSubDomains")
+
+				By("rolled back with max-age=0: max-age=0 is sent")
+				annotate(annotation("max-age=0"))
+				served("max-age=0")
+
+				By("the annotation removed: no header on a served answer")
+				annotate(nil)
+				served()
+			},
+			Entry("edge", framework.ID("hsts/live-annotation-edit-edge"), routev1.TLSTerminationEdge),
+			Entry("reencrypt", framework.ID("hsts/live-annotation-edit-reencrypt"), routev1.TLSTerminationReencrypt),
+		)
+
+		// The route's HSTS replaces whatever Strict-Transport-Security the
+		// backend sends (HAProxy's set-header removes every occurrence before
+		// adding its own): the client sees exactly one, the route's. Where
+		// the router sends none (no annotation, one that does not match the
+		// pattern, a passthrough route), nothing else in the router touches
+		// the header, so the backend's own reach the client unchanged; a
+		// route without the annotation to the same backend is each case's
+		// positive control.
+		//
+		// Document: the HSTS admission enhancement, section "Continue to
+		// enable HSTS per-route (retain the existing feature functionality)"
+		// (the template excerpt: the route backend sets the header)
+		// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+		// (the edge/reencrypt route backend's `http-response set-header
+		// Strict-Transport-Security`, only when the annotation matches
+		// $hstsPattern; the template's only mention of the header) and
+		// openshift/library-go pkg/route/validation/validation.go
+		// (notAllowedHTTPHeaders: no header action may name
+		// strict-transport-security)
+		DescribeTable("a backend's own Strict-Transport-Security",
+			func(ctx SpecContext, c backendHSTSCase) {
+				ns := f.SpecNamespace(ctx, "hsts-backend")
+				host, controlHost := f.Host(ns, "r"), f.Host(ns, "control")
+				backend := f.DeployEcho(ctx, ns, host, controlHost)
+				route := f.TerminatedRouteTo(backend, "r", c.termination, "")
+				route.Annotations = map[string]string{contract.HSTSAnnotation: c.annotation}
+				f.CreateRoute(ctx, route)
+				f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "control", c.termination, ""))
+				fromBackend := []string{"max-age=1;preload", "max-age=2"}
+				request := func(host string) httpclient.Request {
+					req := f.HTTPS(host, "/")
+					for _, v := range fromBackend {
+						req = framework.WithHeader(req, echo.SetResponseHeader, "Strict-Transport-Security: "+v)
+					}
+					if c.termination == routev1.TLSTerminationPassthrough {
+						req.RootCAs = pki.Pool(backend.CA)
+					}
+					return req
+				}
+
+				By("positive control: through a route without the annotation, the backend's own reach the client unchanged")
+				f.EventuallyResponds(ctx, request(controlHost), func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					framework.HeaderExpectations{"Strict-Transport-Security": fromBackend}.Check(g, resp.Header, "the client")
+				})
+
+				want := fromBackend
+				if c.replaced {
+					By("the route's value replaces the backend's: one header, the route's")
+					want = []string{c.annotation}
+				} else {
+					By("the router sends none, so the backend's own pass unchanged")
+				}
+				f.EventuallyResponds(ctx, request(host), func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					framework.HeaderExpectations{"Strict-Transport-Security": want}.Check(g, resp.Header, "the client")
+				})
+			},
+			Entry("edge: replaced", framework.ID("hsts/backend-header-replaced-edge"), backendHSTSCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=600;includeSubDomains", replaced: true}),
+			Entry("reencrypt: replaced", framework.ID("hsts/backend-header-replaced-reencrypt"), backendHSTSCase{termination: routev1.TLSTerminationReencrypt, annotation: "max-age=600;includeSubDomains", replaced: true}),
+			Entry("edge, an annotation without max-age: the backend's pass", framework.ID("hsts/backend-header-kept-invalid-annotation"), backendHSTSCase{termination: routev1.TLSTerminationEdge, annotation: "includeSubDomains;preload"}),
+			Entry("passthrough: the backend's pass", framework.ID("hsts/backend-header-kept-passthrough"), backendHSTSCase{termination: routev1.TLSTerminationPassthrough, annotation: "max-age=600"}),
 		)
 	})
 }
