@@ -86,6 +86,11 @@ KIT_FEATURES ?= router,hsts
 # its containers.
 MANIFESTS ?= $(REPORTS)/manifests
 PULL_POLICY ?= IfNotPresent
+# OPENSHIFT_RELEASE=<line> judges the router against that OpenShift
+# release line's upstream behaviour (contract/releases.go; default: the
+# newest the suite tracks).
+OPENSHIFT_RELEASE ?=
+RELEASE_FLAG = $(if $(OPENSHIFT_RELEASE),-openshift-release=$(OPENSHIFT_RELEASE))
 # The implementation named in the report (required by make certify).
 IMPLEMENTATION_ORGANIZATION ?=
 IMPLEMENTATION_PROJECT ?=
@@ -105,7 +110,7 @@ RUN := go run ./runner/cmd/run
 # run_flags are the run path's own flags, its reports into $(1).
 run_flags = -procs=$(PROCS) -repeat=$(REPEAT) -reports=$(1) $(if $(FOCUS),-focus='$(FOCUS)') $(if $(FLAKE_ATTEMPTS),-flake-attempts=$(FLAKE_ATTEMPTS))
 # The suite's flags of a kind run.
-SUITE_FLAGS = -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse) $(if $(ROUTER_IMAGE),-router-image=$(ROUTER_IMAGE)) $(IMPLEMENTATION_ARGS) $(ARGS)
+SUITE_FLAGS = -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse) $(if $(ROUTER_IMAGE),-router-image=$(ROUTER_IMAGE)) $(RELEASE_FLAG) $(IMPLEMENTATION_ARGS) $(ARGS)
 # ALLOW_DEV=1: make verify accepts a bundle of a development build.
 ALLOW_DEV ?=
 # SIGN_KEY=<PEM private key>: make certify signs the bundle's attestation
@@ -197,7 +202,7 @@ e2e-existing: docker ## the existing profile proven: a lab cluster the suite did
 	  -manifests $(EXISTING_REPORTS)/manifests -env-file $(EXISTING_REPORTS)/lab.env $(if $(KEEP),-keep-on-error) || exit 1; \
 	. $(EXISTING_REPORTS)/lab.env; \
 	$(RUN) e2e $(call run_flags,$(EXISTING_REPORTS)) -profile existing -kubeconfig "$$KUBECONFIG" -http-addr "$$HTTP_ADDR" -https-addr "$$HTTPS_ADDR" -domain "$$DOMAIN" \
-	  -image-repository "$$REGISTRY/conformance" -allow-disruptive $(if $(EXISTING_FEATURES),-features=$(EXISTING_FEATURES)) $(ARGS) || status=$$?; \
+	  -image-repository "$$REGISTRY/conformance" -allow-disruptive $(if $(EXISTING_FEATURES),-features=$(EXISTING_FEATURES)) $(RELEASE_FLAG) $(ARGS) || status=$$?; \
 	go run ./reports/cmd/compare -a $(KIND_REPORT) -b $(EXISTING_REPORTS)/report.json -out $(EXISTING_REPORTS)/compare.md || status=1; \
 	exit $$status
 

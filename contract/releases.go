@@ -50,7 +50,7 @@ func ParseRelease(s string) (Release, error) {
 	if i := releaseIndex(Release(s)); i >= 0 {
 		return Releases[i].Release, nil
 	}
-	return "", fmt.Errorf("-openshift-release %q is no release line this suite tracks (%s): pick the line your customers run", s, strings.Join(ReleaseNames(), ", "))
+	return "", fmt.Errorf("no release line this suite tracks: pick one of %s (the line your customers run)", strings.Join(ReleaseNames(), ", "))
 }
 
 func releaseIndex(r Release) int {

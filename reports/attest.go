@@ -48,7 +48,7 @@ func Statement(r Report, specsJSON []byte) (*intoto.Statement, error) {
 		claims[i] = string(f)
 	}
 	suiteNotes, err := structpb.NewStruct(map[string]any{
-		"version": r.Suite.Version, "dirty": r.Suite.Dirty, "profile": r.Profile, "platform": r.Platform, "claimed": claims,
+		"version": r.Suite.Version, "dirty": r.Suite.Dirty, "profile": r.Profile, "openshiftRelease": string(r.OpenShiftRelease), "platform": r.Platform, "claimed": claims,
 	})
 	if err != nil {
 		return nil, err

@@ -128,6 +128,9 @@ type Meta struct {
 	Implementation Implementation `json:"implementation"`
 	Suite          Suite          `json:"suite"`
 	Profile        string         `json:"profile"`
+	// OpenShiftRelease is the upstream release line whose behaviour the
+	// specs asserted (-openshift-release, contract/releases.go).
+	OpenShiftRelease contract.Release `json:"openshiftRelease"`
 	// Platform says who answered the specs that judge the platform
 	// (PlatformStandIns, PlatformCluster).
 	Platform          string    `json:"platform"`

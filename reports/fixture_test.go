@@ -242,6 +242,7 @@ func goodMeta() Meta {
 		},
 		Suite:             Suite{Module: SuiteModule, Version: "v0.3.0", Commit: "0123abc", Dirty: false},
 		Profile:           "kind",
+		OpenShiftRelease:  contract.DefaultRelease,
 		Platform:          PlatformStandIns,
 		KubernetesVersion: "v1.33.13",
 		NodeImage:         NodeImage{Ref: "kindest/node:v1.33.13-hermetic", ID: "sha256:" + hex64('f')},

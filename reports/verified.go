@@ -38,7 +38,7 @@ func (v Verified) ExitCode() int {
 // was), and the image judged by its digest or ID.
 func (v Verified) Line() string {
 	r := v.Report
-	head := fmt.Sprintf("OK: %s %s: %s", r.Implementation.Project, r.Implementation.Version, r.Result)
+	head := fmt.Sprintf("OK: %s %s: %s against OpenShift %s", r.Implementation.Project, r.Implementation.Version, r.Result, r.OpenShiftRelease)
 	var notes []string
 	if v.DevBuild {
 		notes = append(notes, "development build")

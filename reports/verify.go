@@ -120,6 +120,9 @@ func (v verifier) verify(file string) (Verified, error) {
 	if err := v.checkBuild(record.Suite); err != nil {
 		return Verified{}, err
 	}
+	if _, err := contract.ParseRelease(string(record.OpenShiftRelease)); err != nil {
+		return Verified{}, fmt.Errorf("the run was judged against OpenShift %q: %v", record.OpenShiftRelease, err)
+	}
 
 	// The run: certifiable, every spec once, no filter.
 	specs, run := FromGinkgo(g)

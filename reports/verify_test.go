@@ -84,17 +84,17 @@ func TestVerifyAcceptsEveryHonestBundle(t *testing.T) {
 		status   int
 	}{
 		{"passed", testVerifier, goodSuite(),
-			"OK: acme-router 1.2.3: passed — " + claimedAll + "; unsupported: none; " + notJudged + "; " + judgedAll + "; " + goodImage, 0},
+			"OK: acme-router 1.2.3: passed against OpenShift 5.1 — " + claimedAll + "; unsupported: none; " + notJudged + "; " + judgedAll + "; " + goodImage, 0},
 		{"failed", testVerifier, failedSuite(),
-			"OK: acme-router 1.2.3: failed (features failed: client-tls) — " + claimedAll + "; unsupported: none; " + notJudged + "; " + judgedAll + "; " + goodImage, 2},
+			"OK: acme-router 1.2.3: failed against OpenShift 5.1 (features failed: client-tls) — " + claimedAll + "; unsupported: none; " + notJudged + "; " + judgedAll + "; " + goodImage, 2},
 		{"partial: a core feature not claimed", testVerifier, partial,
-			"OK: acme-router 1.2.3: partial (core features not claimed: header-actions) — claimed router, hsts, sharding, hsts-policy, client-tls, component-routes, delegation; " +
+			"OK: acme-router 1.2.3: partial against OpenShift 5.1 (core features not claimed: header-actions) — claimed router, hsts, sharding, hsts-policy, client-tls, component-routes, delegation; " +
 				"unsupported: header-actions; " + notJudged + "; judged 5 router specs and 3 platform specs (the suite's own stand-ins); " + goodImage, 2},
 		{"error: the set-up failed before the router image was known", testVerifier, setUpFailedSuite(),
-			"OK: acme-router 1.2.3: error (set-up failed: router pod never ready) — " + claimedAll + "; unsupported: none; " +
+			"OK: acme-router 1.2.3: error against OpenShift 5.1 (set-up failed: router pod never ready) — " + claimedAll + "; unsupported: none; " +
 				"judged 0 router specs and 0 platform specs (the suite's own stand-ins); image " + goodImageRef + " (not by ID: the run ended before the router image was known)", 2},
 		{"passed, a development build allowed", devVerifier, dev,
-			"OK: acme-router 1.2.3: passed (development build) — " + claimedAll + "; unsupported: none; " + notJudged + "; " + judgedAll + "; " + goodImage, 0},
+			"OK: acme-router 1.2.3: passed against OpenShift 5.1 (development build) — " + claimedAll + "; unsupported: none; " + notJudged + "; " + judgedAll + "; " + goodImage, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			line, status := verifierLine(tc.verifier, bundleOf(t, tc.run))
@@ -187,6 +187,11 @@ func TestVerifyRefusesEveryShortcut(t *testing.T) {
 		{"an unclaimed feature's spec skipped for another reason", testVerifier, func() string { return bundleOf(t, disruptiveSkip) },
 			`FAIL: spec delegation/delegated-path-served of unclaimed feature delegation was skipped with "disruptive: it changes cluster-wide objects", ` +
 				`not the suite's "needs feature delegation, which this run does not claim: reported as unsupported"`},
+
+		// Against what.
+		{"a run against an OpenShift release this verifier does not track", testVerifier, func() string {
+			return bundleOf(t, withRecord(goodSuite(), func(r *RunRecord) { r.OpenShiftRelease = "4.19" }))
+		}, `FAIL: the run was judged against OpenShift "4.19": no release line this suite tracks: pick one of 4.20, 4.21, 4.22, 4.23, 5.0, 5.1, master (the line your customers run)`},
 
 		// A failed spec made passed in report.json, the views regenerated.
 		{"a failed spec flipped to passed, conformance.* and summary.md regenerated", testVerifier, func() string {

@@ -81,6 +81,7 @@ func (r Report) JUnitProperties() map[string]string {
 		"implementation.imageID":        r.Implementation.ImageID,
 		"implementation.haproxyVersion": r.Implementation.HAProxyVersion,
 		"profile":                       r.Profile,
+		"openshiftRelease":              string(r.OpenShiftRelease),
 		"result":                        string(r.Result),
 	}
 	if r.Reason != "" {
@@ -143,6 +144,7 @@ func (r Report) provenance(b *strings.Builder) {
 	row("HAProxy", mdText(impl.HAProxyVersion))
 	row("suite", mdText(r.Suite.Module+" "+r.Suite.String()))
 	row("profile", mdText(r.Profile))
+	row("OpenShift release", mdText(string(r.OpenShiftRelease)))
 	row("platform", mdText(r.Platform))
 	row("Kubernetes", mdText(r.KubernetesVersion))
 	row("node image", strings.TrimSpace(code(r.NodeImage.Ref)+" "+code(r.NodeImage.ID)))

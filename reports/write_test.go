@@ -113,7 +113,7 @@ func TestJUnitProperties(t *testing.T) {
 		"implementation.organization": "Acme", "implementation.project": "acme-router", "implementation.version": "1.2.3",
 		"implementation.image": "registry.example/acme/router:1.2.3", "implementation.imageDigest": "sha256:" + hex64('d'),
 		"implementation.imageID": "sha256:" + hex64('e'), "implementation.haproxyVersion": "3.0.11-1",
-		"profile": "kind", "result": "partial", "result.reason": `filtered run: label filter "hsts"`,
+		"profile": "kind", "openshiftRelease": "5.1", "result": "partial", "result.reason": `filtered run: label filter "hsts"`,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("properties:\n got %v\nwant %v", got, want)

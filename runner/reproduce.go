@@ -110,7 +110,7 @@ func reproduceFlags(rec reports.RunRecord) []string {
 	for _, f := range rec.Claimed {
 		claims = append(claims, string(f))
 	}
-	flags = append(flags, "-features="+strings.Join(claims, ","))
+	flags = append(flags, "-features="+strings.Join(claims, ","), "-openshift-release="+string(rec.OpenShiftRelease))
 	for flag, v := range map[string]string{"implementation-organization": impl.Organization, "implementation-project": impl.Project,
 		"implementation-url": impl.URL, "implementation-version": impl.Version} {
 		if v != "" {

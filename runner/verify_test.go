@@ -92,7 +92,7 @@ func TestVerifyPrintsOneLineAndExits(t *testing.T) {
 
 	passed := bundleRun(t, runfixture.Run(published, runfixture.Record()))
 	stdout, stderr, status := verifyCmd("-allow-dev", passed)
-	if want := "OK: acme-router 1.2.3: passed" + notes("") + rest; stdout != want || stderr != "" || status != 0 {
+	if want := "OK: acme-router 1.2.3: passed against OpenShift 5.1" + notes("") + rest; stdout != want || stderr != "" || status != 0 {
 		t.Errorf("a passed run: %q %q exit %d\nwant %q exit 0", stdout, stderr, status, want)
 	}
 	stdout, _, status = verifyCmd("-allow-dev", "-v", passed)
@@ -104,7 +104,7 @@ func TestVerifyPrintsOneLineAndExits(t *testing.T) {
 	g := runfixture.Run(published, runfixture.Record())
 	runfixture.Fail(&g, published[0].ID, "refused")
 	stdout, _, status = verifyCmd("-allow-dev", bundleRun(t, g))
-	if want := "OK: acme-router 1.2.3: failed" + notes("features failed: "+string(published[0].Features[0])) + rest; stdout != want || status != 2 {
+	if want := "OK: acme-router 1.2.3: failed against OpenShift 5.1" + notes("features failed: "+string(published[0].Features[0])) + rest; stdout != want || status != 2 {
 		t.Errorf("a failed run: %q exit %d\nwant %q exit 2", stdout, status, want)
 	}
 

@@ -80,6 +80,7 @@ func TestBadOptionsSayWhatIsWrong(t *testing.T) {
 		{[]string{"-profile", "existing", "-node-image", "n:1", "-kubeconfig", "k", "-http-addr", "a:80", "-https-addr", "a:443", "-domain", "d"}, "-router-image and -node-image apply to the kind profile only: on an existing cluster the router is already deployed"},
 		{[]string{"-features", "hsts,teleport"}, `-features: "teleport" is no feature of the conformance table (contract/features.go)`},
 		{[]string{"-timeout-converge", "0s"}, "-timeout-converge must be positive"},
+		{[]string{"-openshift-release", "4.19"}, `-openshift-release "4.19": no release line this suite tracks: pick one of 4.20, 4.21, 4.22, 4.23, 5.0, 5.1, master (the line your customers run)`},
 	} {
 		opts, err := parse(t, tc.args...)
 		if err == nil {
@@ -266,5 +267,37 @@ func TestRepeatedFeaturesAddUp(t *testing.T) {
 	opts, _ = parse(t, "-features", "hsts")
 	if got := fmt.Sprint(opts.Features); got != "[hsts]" {
 		t.Errorf("features %s, want [hsts]", got)
+	}
+}
+
+// A feature a release line predates is not claimed by default against it
+// (reported unsupported), and claiming it is refused with what to do.
+func TestAFeatureTheReleaseLacksIsNotClaimed(t *testing.T) {
+	saved := slices.Clone(contract.Features)
+	t.Cleanup(func() { contract.Features = saved })
+	i := slices.IndexFunc(contract.Features, func(f contract.FeatureInfo) bool { return f.Feature == contract.FeatureHeaderActions })
+	contract.Features[i].OpenShiftSince = "4.22"
+
+	opts, err := parse(t, "-openshift-release", "4.21")
+	if err != nil {
+		t.Fatal(err)
+	}
+	Complete(&opts, kindCaps)
+	if slices.Contains(opts.Features, contract.FeatureHeaderActions) || !slices.Contains(opts.Features, contract.FeatureHSTS) {
+		t.Errorf("default claims against 4.21: %v", opts.Features)
+	}
+	if err := Validate(opts); err != nil {
+		t.Errorf("the default claims: %v", err)
+	}
+	opts, _ = parse(t, "-openshift-release", "4.21", "-features", "router,header-actions")
+	Complete(&opts, kindCaps)
+	want := "-features: OpenShift 4.21 has no header-actions (upstream shipped it in 4.22): drop the claim, or pick that release or a newer one with -openshift-release"
+	if err := Validate(opts); err == nil || err.Error() != want {
+		t.Errorf("a claim the release lacks: %v, want %q", err, want)
+	}
+	opts, _ = parse(t, "-openshift-release", "4.22")
+	Complete(&opts, kindCaps)
+	if !slices.Contains(opts.Features, contract.FeatureHeaderActions) {
+		t.Errorf("default claims against 4.22: %v", opts.Features)
 	}
 }

@@ -47,6 +47,7 @@ func (f *Framework) runRecord() reports.RunRecord {
 		Implementation:    f.implementation(),
 		Suite:             reports.CurrentSuite(),
 		Profile:           f.Caps.Profile,
+		OpenShiftRelease:  f.Opts.OpenShiftRelease,
 		Platform:          f.Caps.Platform,
 		Claimed:           f.Opts.Features,
 		KubernetesVersion: "unknown",

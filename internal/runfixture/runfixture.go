@@ -38,6 +38,7 @@ func Record() reports.RunRecord {
 			},
 			Suite:             reports.Suite{Module: reports.SuiteModule, Version: reports.SuiteVersion, Commit: Commit},
 			Profile:           "existing",
+			OpenShiftRelease:  contract.DefaultRelease,
 			Platform:          reports.PlatformCluster,
 			KubernetesVersion: "v1.33.13",
 			Claimed:           claimed,
