@@ -117,11 +117,11 @@ func describeHSTSPolicy(f *framework.Framework) {
 					route.Annotations = map[string]string{contract.HSTSAnnotation: *c.annotation}
 				}
 				if c.refusal == nil {
-					f.CreateRoute(ctx, route)
+					f.CreateAdmittedRoute(ctx, route)
 					return
 				}
 				By("positive control: a compliant route in the same namespace is admitted")
-				f.CreateRoute(ctx, f.RouteTo(backend, "control", framework.EchoHTTPPort))
+				f.CreateAdmittedRoute(ctx, f.RouteTo(backend, "control", framework.EchoHTTPPort))
 				f.EventuallyRouteRefused(ctx, route, *c.refusal)
 			},
 			Entry("max-age inside the range", framework.ID("hsts-policy/max-age-in-range"), policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1000")}),
@@ -188,7 +188,9 @@ func describeHSTSPolicy(f *framework.Framework) {
 				ns = f.SpecNamespace(ctx, "hsts-policy-update")
 				backend = f.DeployEcho(ctx, ns)
 				route = edgeRouteWithHSTS(f, backend, "r", "max-age=5000")
-				f.CreateRoute(ctx, route)
+				// Admission's verdict only: the router spec below waits for
+				// the answer on the wire itself.
+				f.CreateAdmittedRoute(ctx, route)
 
 				By("a policy the route breaks arrives after it was admitted")
 				f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, wildcard(maxAge(100, 1000))(f.Domain)))
@@ -279,7 +281,7 @@ func describeHSTSPolicy(f *framework.Framework) {
 			It("admits max-age=0 with the required directives, and refuses a max-age over the largest", framework.ID("hsts-policy/max-age-zero-admitted"), framework.JudgesPlatform, func(ctx SpecContext) {
 				f.EventuallyRouteRefused(ctx, edgeRouteWithHSTS(f, backend, "invalid-route", "max-age=99999999"), contract.HSTSMaxAgeGreater(99999))
 				By("positive control: the compliant route is admitted")
-				valid = f.CreateRoute(ctx, edgeRouteWithHSTS(f, backend, "valid-route", "max-age=0;preload;includesubdomains"))
+				valid = f.CreateAdmittedRoute(ctx, edgeRouteWithHSTS(f, backend, "valid-route", "max-age=0;preload;includesubdomains"))
 			})
 
 			// The admitted route of the spec before, on the wire.
@@ -316,7 +318,7 @@ func describeHSTSPolicy(f *framework.Framework) {
 			backend := f.ServiceWithoutPods(ctx, ns) // admission only
 			f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, wildcard(nil)(f.Domain)))
 			By("positive control: the largest 32-bit max-age is admitted")
-			f.CreateRoute(ctx, edgeRouteWithHSTS(f, backend, "r", "max-age=2147483647"))
+			f.CreateAdmittedRoute(ctx, edgeRouteWithHSTS(f, backend, "r", "max-age=2147483647"))
 			f.EventuallyRouteRefused(ctx, edgeRouteWithHSTS(f, backend, "over", "max-age=2147483648"), contract.HSTSMaxAgeOutOfRange("2147483648"))
 		})
 
@@ -336,7 +338,7 @@ func describeHSTSPolicy(f *framework.Framework) {
 			}}))
 			route := edgeRouteWithHSTS(f, backend, "r", "max-age=1")
 			By("positive control: spec.host is outside the policy, so the route is admitted")
-			f.CreateRoute(ctx, route)
+			f.CreateAdmittedRoute(ctx, route)
 
 			By("another router reports the route under a host inside the policy")
 			_, err := framework.Update(ctx, framework.StatusWriter[*routev1.Route]{Client: f.Routes.RouteV1().Routes(ns)}, route.Name, func(live *routev1.Route) {

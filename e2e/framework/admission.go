@@ -61,3 +61,13 @@ func (f *Framework) EventuallyRouteUpdateRefused(ctx context.Context, ns, name s
 	_, err := Update(ctx, routes, name, change)
 	ExpectRefusal(Default, err, want)
 }
+
+// CreateAdmittedRoute creates r and expects route admission to accept it,
+// waiting for no router: a platform spec's positive control, which a
+// broken router must not fail (CreateRoute also waits for the default
+// router's Admitted status, a router's verdict).
+func (f *Framework) CreateAdmittedRoute(ctx context.Context, r *routev1.Route) *routev1.Route {
+	created, err := f.Routes.RouteV1().Routes(r.Namespace).Create(ctx, r, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred(), "route admission refused route %s/%s", r.Namespace, r.Name)
+	return created
+}

@@ -36,13 +36,16 @@ type ComponentJig struct {
 
 // NewComponentJig creates, in a namespace of its own, an echo backend and
 // the component's Route on its default host (edge, the router's default
-// certificate), admitted; the fixture component is not started.
+// certificate), admitted by route admission (no router's status is
+// waited for: the platform specs that use it must not wait on the
+// router, and its router specs wait for the answer); the fixture
+// component is not started.
 func NewComponentJig(ctx context.Context, f *Framework, prefix string) *ComponentJig {
 	ns := f.SpecNamespace(ctx, prefix)
 	c := &ComponentJig{Namespace: ns, Route: "console", Backend: f.DeployEcho(ctx, ns), Entries: NewComponentRouteJig(f, ns), f: f}
 	route := f.RouteTo(c.Backend, c.Route, EchoHTTPPort)
 	route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
-	c.DefaultHost = f.CreateRoute(ctx, route).Spec.Host
+	c.DefaultHost = f.CreateAdmittedRoute(ctx, route).Spec.Host
 	c.Operator = componentoperator.Options{Namespace: ns, Name: "console", RouteName: c.Route, DefaultHostname: c.DefaultHost}
 	return c
 }
