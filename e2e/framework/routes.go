@@ -53,10 +53,42 @@ func (f *Framework) TerminatedRouteTo(backend *Echo, name string, termination ro
 // CreateRoute creates r (failing the spec if the API refuses it) and waits
 // until this router admits it.
 func (f *Framework) CreateRoute(ctx context.Context, r *routev1.Route) *routev1.Route {
-	created, err := f.Routes.RouteV1().Routes(r.Namespace).Create(ctx, r, metav1.CreateOptions{})
-	Expect(err).NotTo(HaveOccurred(), "create route %s/%s", r.Namespace, r.Name)
+	created := f.CreateRouteNoWait(ctx, r)
 	f.WaitAdmitted(ctx, created)
 	return created
+}
+
+// CreateRouteNoWait creates r (failing the spec if the API refuses it),
+// for a route the router is to refuse.
+func (f *Framework) CreateRouteNoWait(ctx context.Context, r *routev1.Route) *routev1.Route {
+	created, err := f.Routes.RouteV1().Routes(r.Namespace).Create(ctx, r, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred(), "create route %s/%s", r.Namespace, r.Name)
+	return created
+}
+
+// DeleteRoute deletes r.
+func (f *Framework) DeleteRoute(ctx context.Context, r *routev1.Route) {
+	err := f.Routes.RouteV1().Routes(r.Namespace).Delete(ctx, r.Name, metav1.DeleteOptions{})
+	Expect(err).NotTo(HaveOccurred(), "delete route %s/%s", r.Namespace, r.Name)
+}
+
+// WaitCreatedAfter waits until an object created now gets a creation
+// timestamp later than older's, by the API server's own clock (it stamps
+// whole seconds): a router orders the routes of one host by creation
+// timestamp and only then by UID (openshift/router
+// pkg/router/routeapihelpers/helper.go, RouteLessThan), so a spec that
+// needs one route older than another creates the second after this. Each
+// attempt creates and deletes a ConfigMap in older's namespace.
+func (f *Framework) WaitCreatedAfter(ctx context.Context, older metav1.Object) {
+	f.Eventually(ctx, func(g Gomega) {
+		probes := f.Clientset.CoreV1().ConfigMaps(older.GetNamespace())
+		probe, err := probes.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{GenerateName: "clock-"}}, metav1.CreateOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(probes.Delete(ctx, probe.Name, metav1.DeleteOptions{})).To(Succeed())
+		created := older.GetCreationTimestamp()
+		g.Expect(created.Before(&probe.CreationTimestamp)).To(BeTrue(),
+			"an object created now is stamped %s, not after %s", probe.CreationTimestamp, created)
+	}).Should(Succeed())
 }
 
 // WaitAdmitted waits for the route's Admitted=True condition from the
@@ -78,17 +110,40 @@ func Admitted(r *routev1.Route) corev1.ConditionStatus {
 // entry of the route's status (a router is named after its
 // IngressController); Unknown when it has no entry.
 func AdmittedBy(r *routev1.Route, routerName string) corev1.ConditionStatus {
+	if c := AdmittedConditionBy(r, routerName); c != nil {
+		return c.Status
+	}
+	return corev1.ConditionUnknown
+}
+
+// AdmittedConditionBy is the Admitted condition in routerName's entry of
+// the route's status; nil when there is none.
+func AdmittedConditionBy(r *routev1.Route, routerName string) *routev1.RouteIngressCondition {
 	for _, in := range r.Status.Ingress {
 		if in.RouterName != routerName {
 			continue
 		}
-		for _, c := range in.Conditions {
+		for i, c := range in.Conditions {
 			if c.Type == routev1.RouteAdmitted {
-				return c.Status
+				return &in.Conditions[i]
 			}
 		}
 	}
-	return corev1.ConditionUnknown
+	return nil
+}
+
+// EventuallyRouteNotAdmitted waits until the default router's Admitted
+// condition on r is False with exactly reason and message, as upstream's
+// status writer records a refusal (openshift/router
+// pkg/router/controller/status.go, StatusAdmitter.RecordRouteRejection).
+func (f *Framework) EventuallyRouteNotAdmitted(ctx context.Context, r *routev1.Route, reason, message string) {
+	f.EventuallyRoute(ctx, r, func(g Gomega, live *routev1.Route) {
+		c := AdmittedConditionBy(live, contract.DefaultIngressController)
+		g.Expect(c).NotTo(BeNil(), "route %s/%s has no Admitted condition from router %s: %+v", r.Namespace, r.Name, contract.DefaultIngressController, live.Status)
+		g.Expect(c.Status).To(Equal(corev1.ConditionFalse), "route %s/%s: %+v", r.Namespace, r.Name, *c)
+		g.Expect(c.Reason).To(Equal(reason), "route %s/%s: %+v", r.Namespace, r.Name, *c)
+		g.Expect(c.Message).To(Equal(message), "route %s/%s: %+v", r.Namespace, r.Name, *c)
+	})
 }
 
 // EventuallyRoute waits until check passes on the live route.

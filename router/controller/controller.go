@@ -64,6 +64,12 @@ type Controller struct {
 	// Routes and IngressRoutes in namespaces whose labels
 	// NamespaceSelector matches. nil selects everything.
 	RouteSelector, NamespaceSelector labels.Selector
+	// DisableNamespaceOwnershipCheck lets routes of any namespace share a
+	// host, one per path (upstream: ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK,
+	// which cluster-ingress-operator sets from the IngressController's
+	// routeAdmission.namespaceOwnership InterNamespaceAllowed). Unset, the
+	// namespace of a host's oldest route owns it (Strict, the default).
+	DisableNamespaceOwnershipCheck bool
 
 	routeLister     routelisters.RouteLister
 	namespaceLister corelisters.NamespaceLister
@@ -234,30 +240,23 @@ func (c *Controller) sync(ctx context.Context) error {
 		return err
 	}
 	routes = c.selectedRoutes(routes)
-	// The oldest route claims a host and path; later ones are refused.
-	sort.Slice(routes, func(i, j int) bool {
-		ti, tj := routes[i].CreationTimestamp, routes[j].CreationTimestamp
-		if !ti.Equal(&tj) {
-			return ti.Before(&tj)
-		}
-		return routes[i].Namespace+"/"+routes[i].Name < routes[j].Namespace+"/"+routes[j].Name
-	})
-	claimed := map[string]string{}
+	sort.Slice(routes, func(i, j int) bool { return routeOlder(routes[i], routes[j]) })
+	// Routes claim their hosts before anything else is checked, as
+	// upstream's UniqueHost sits above its extended validation.
+	claims := claimHosts(routes, !c.DisableNamespaceOwnershipCheck)
 	cfg := c.Base
 	cfg.Routes = nil
 	verdicts := map[*routev1.Route]*Rejection{}
 	for _, r := range routes {
+		if rej, refused := claims[r]; refused {
+			verdicts[r] = rej
+			continue
+		}
 		svc, _ := c.serviceLister.Services(r.Namespace).Get(r.Spec.To.Name)
 		slices, _ := c.sliceLister.EndpointSlices(r.Namespace).List(labels.SelectorFromSet(labels.Set{discoveryv1.LabelServiceName: r.Spec.To.Name}))
 		hr, rej := Translate(r, svc, slices)
 		if rej == nil {
-			key := hr.Host + hr.Path
-			if owner, taken := claimed[key]; taken {
-				rej = &Rejection{"HostAlreadyClaimed", fmt.Sprintf("route %s already exposes %s%s and is older", owner, hr.Host, hr.Path)}
-			} else {
-				claimed[key] = r.Namespace + "/" + r.Name
-				cfg.Routes = append(cfg.Routes, hr)
-			}
+			cfg.Routes = append(cfg.Routes, hr)
 		}
 		verdicts[r] = rej
 	}
