@@ -71,7 +71,7 @@ type FeatureInfo struct {
 // Features is the conformance table, in report order.
 var Features = []FeatureInfo{
 	{Feature: FeatureRouter, Name: "Router", Level: Core,
-		Description: "insecure, edge, reencrypt and passthrough routes served; insecureEdgeTerminationPolicy"},
+		Description: "insecure, edge, reencrypt and passthrough routes served; insecureEdgeTerminationPolicy; who owns a host (the oldest route's namespace, one route a path, passthrough never beside a path-based TLS route: HostAlreadyClaimed in upstream's words)"},
 	{Feature: FeatureHSTS, Name: "HSTS per route", Level: Core,
 		Description: "haproxy.router.openshift.io/hsts_header on edge and reencrypt routes only"},
 	{Feature: FeatureHeaderActions, Name: "HTTP header actions", Level: Core,

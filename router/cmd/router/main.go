@@ -65,13 +65,14 @@ func port(name, def string) (string, error) {
 // 1936 by default), ROUTE_LABELS, NAMESPACE_LABELS,
 // DEFAULT_CERTIFICATE_DIR (or DEFAULT_CERTIFICATE_PATH),
 // DEFAULT_DESTINATION_CA_PATH,
-// ROUTER_HTTP_REQUEST/RESPONSE_HEADERS and ROUTER_MUTUAL_TLS_AUTH*.
+// ROUTER_HTTP_REQUEST/RESPONSE_HEADERS, ROUTER_MUTUAL_TLS_AUTH* and
+// ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK (routeAdmission's
+// namespaceOwnership InterNamespaceAllowed: "true").
 // Everything else the operator sets (ROUTER_SERVICE_NAMESPACE,
 // STATS_USERNAME_FILE, STATS_PASSWORD_FILE, ROUTER_METRICS_*,
 // ROUTER_LOAD_BALANCE_ALGORITHM, ROUTER_TCP_BALANCE_SCHEME,
 // ROUTER_THREADS, RELOAD_INTERVAL, ROUTER_CIPHERS, ROUTER_CIPHERSUITES,
-// SSL_MIN_VERSION, ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK,
-// ROUTER_ALLOW_WILDCARD_ROUTES, ROUTER_SET_FORWARDED_HEADERS,
+// SSL_MIN_VERSION, ROUTER_ALLOW_WILDCARD_ROUTES, ROUTER_SET_FORWARDED_HEADERS,
 // ROUTER_DISABLE_HTTP2, ROUTER_ENABLE_EXTERNAL_CERTIFICATE, ...) is
 // accepted and ignored.
 //
@@ -84,6 +85,8 @@ type settings struct {
 	// routeSelector and namespaceSelector shard the router; nil selects
 	// everything.
 	routeSelector, namespaceSelector labels.Selector
+	// anyNamespaceMayHoldAHost: ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK.
+	anyNamespaceMayHoldAHost bool
 	// crlManager keeps the CRL file when the client CA bundle names
 	// distribution points; nil otherwise.
 	crlManager *crl.Manager
@@ -121,6 +124,8 @@ func loadSettings() (*settings, error) {
 		},
 		routerName: routerName(),
 		canonical:  getenv("ROUTER_CANONICAL_HOSTNAME"),
+		// upstream: pkg/cmd/infra/router/router.go (isTrue: strconv.ParseBool, an error false).
+		anyNamespaceMayHoldAHost: parseBool(getenv("ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK")),
 	}
 	if s.routeSelector, s.namespaceSelector, err = selectors(); err != nil {
 		return nil, err
@@ -257,7 +262,8 @@ func run() error {
 		Kube: kube, Routes: routes, Dynamic: dyn, Base: base, Proxy: proxy,
 		RouterName: s.routerName, CanonicalHostname: s.canonical,
 		RouteSelector: s.routeSelector, NamespaceSelector: s.namespaceSelector,
-		Logf: log.Printf,
+		DisableNamespaceOwnershipCheck: s.anyNamespaceMayHoldAHost,
+		Logf:                           log.Printf,
 	}
 	if m := s.crlManager; m != nil {
 		// CRLs apply through a reload, once HAProxy runs; until then the
@@ -356,4 +362,10 @@ func hasPrivateKey(data []byte) bool {
 			return true
 		}
 	}
+}
+
+// parseBool is upstream's isTrue: what strconv.ParseBool reads as true.
+func parseBool(s string) bool {
+	v, _ := strconv.ParseBool(s)
+	return v
 }
