@@ -8,6 +8,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	routev1 "github.com/openshift/api/route/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,6 +17,7 @@ import (
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/e2e/httpclient"
 	"github.com/router-conformance/suite/fixtures/echo"
+	"github.com/router-conformance/suite/pki"
 )
 
 // xsslHeaders are the request headers upstream reserves for the client
@@ -25,20 +27,33 @@ var xsslHeaders = []string{
 	"X-SSL-Client-SHA1", "X-SSL-Client-Serial", "X-SSL-Client-Subject", "X-SSL-Client-Verify", "X-SSL-Client-Version", "X-SSL-Issuer",
 }
 
-// edgeRouteWithHeaders deploys an echo backend and an edge route with the
-// header actions; it returns the request to send (Host in mixed case: the
-// router lowercases it before any action).
-func edgeRouteWithHeaders(ctx SpecContext, f *framework.Framework, ic *framework.IngressController, prefix string, actions routev1.RouteHTTPHeaderActions) (httpclient.Request, *framework.Echo) {
+// routeWithHeaders deploys an echo backend and a route of the termination
+// (edge: to the backend's HTTP port; reencrypt: to its HTTPS port, verified
+// with its CA as destinationCACertificate) with the header actions; it
+// returns the request to send (Host in mixed case: the router lowercases it
+// before any action).
+func routeWithHeaders(ctx SpecContext, f *framework.Framework, ic *framework.IngressController, prefix string, termination routev1.TLSTerminationType, actions routev1.RouteHTTPHeaderActions) (httpclient.Request, *framework.Echo) {
 	ns := f.SpecNamespaceWithLabels(ctx, prefix, ic.NamespaceLabels)
 	backend := f.DeployEcho(ctx, ns)
-	route := f.RouteTo(backend, "headers", framework.EchoHTTPPort)
-	route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+	route := f.TerminatedRouteTo(backend, "headers", termination, "")
 	route.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: actions}
 	f.CreateRoute(ctx, route)
 	req := ic.HTTPS(route.Spec.Host, "/")
 	req.SNI = route.Spec.Host
 	req.Host = strings.ToUpper(route.Spec.Host[:1]) + route.Spec.Host[1:]
 	return req, backend
+}
+
+// servedOver asserts the echo answered on the listener the termination
+// reaches: plain HTTP behind an edge route, the backend's own TLS behind a
+// reencrypt route.
+func servedOver(g Gomega, backend *framework.Echo, resp *httpclient.Response, termination routev1.TLSTerminationType) {
+	backend.Served(g, resp)
+	want := "http"
+	if termination == routev1.TLSTerminationReencrypt {
+		want = "https"
+	}
+	g.Expect(resp.Echo.Listener).To(Equal(want), "the listener the %s route reached", termination)
 }
 
 // The HTTP header actions enhancement (set-delete-http-headers), sections
@@ -49,50 +64,59 @@ func describeHeaderActions(f *framework.Framework) {
 	framework.DescribeFeature(contract.FeatureHeaderActions, func() {
 		// Document: the HTTP header actions enhancement, sections "Goals"
 		// (3, 4, 6, 7: a route's request and response actions, dynamic
-		// values with req.hdr/res.hdr and lower/base64) and "Should this
-		// enhancement allow setting dynamic header values?"
+		// values with req.hdr/res.hdr and lower/base64), "Should this
+		// enhancement allow setting dynamic header values?" and
+		// "Implementation Details/Notes/Constraints" (B: the plain, edge
+		// and reencrypt backends)
 		// Upstream: openshift/router pkg/router/template/router.go
 		// (getHeadersList, SanitizeHeaderValue: every value single-quoted)
 		// and images/router/haproxy/conf/haproxy-config.template (the route
-		// backend's `http-request`/`http-response` set-header and del-header
-		// from $cfg.HTTPRequestHeaders and $cfg.HTTPResponseHeaders; every
-		// frontend's `http-request set-header Host %[req.hdr(Host),lower]`)
-		It("applies a route's request and response actions, with dynamic and literal values", framework.ID("header-actions/route-request-response"), func(ctx SpecContext) {
-			req, backend := edgeRouteWithHeaders(ctx, f, f.DefaultIngressController(), "headers-route", routev1.RouteHTTPHeaderActions{
-				Request: []routev1.RouteHTTPHeader{
-					framework.RouteSetHeader("X-Route-Set", "route"),
-					framework.RouteSetHeader("X-Literal", `it's "quoted" \ back; semi`),
-					framework.RouteSetHeader("X-Host-Lower", "%[req.hdr(host),lower]"),
-					framework.RouteSetHeader("X-Host-B64", "%[req.hdr(host),base64]"),
-					framework.RouteDeleteHeader("X-Client-Secret"),
-				},
-				Response: []routev1.RouteHTTPHeader{
-					framework.RouteSetHeader("X-Resp-Set", "route"),
-					framework.RouteDeleteHeader("X-Backend-Leak"),
-					framework.RouteSetHeader("X-Value-Lower", "%[res.hdr(X-Value),lower]"),
-				},
-			})
-			req = framework.WithHeader(req, "X-Client-Secret", "s3cret")
-			req = framework.WithHeader(req, echo.SetResponseHeader, "X-Backend-Leak: internal")
-			req = framework.WithHeader(req, echo.SetResponseHeader, "X-Value: MiXeD")
-			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-				backend.Served(g, resp)
-				framework.HeaderExpectations{
-					"X-Route-Set":  {"route"},
-					"X-Literal":    {`it's "quoted" \ back; semi`},
-					"X-Host-Lower": {strings.ToLower(req.Host)},
-					// Every frontend lowercases Host before any action
-					// (haproxy-config.template: set-header Host %[req.hdr(Host),lower]).
-					"X-Host-B64":      {base64.StdEncoding.EncodeToString([]byte(strings.ToLower(req.Host)))},
-					"X-Client-Secret": nil,
-				}.Check(g, http.Header(resp.Echo.Headers), "the backend")
-				framework.HeaderExpectations{
-					"X-Resp-Set":     {"route"},
-					"X-Backend-Leak": nil,
-					"X-Value-Lower":  {"mixed"},
-				}.Check(g, resp.Header, "the client")
-			})
-		})
+		// backend be_edge_http or be_secure: `http-request`/`http-response`
+		// set-header and del-header from $cfg.HTTPRequestHeaders and
+		// $cfg.HTTPResponseHeaders; every frontend's `http-request
+		// set-header Host %[req.hdr(Host),lower]`)
+		DescribeTable("applies a route's request and response actions, with dynamic and literal values",
+			func(ctx SpecContext, termination routev1.TLSTerminationType) {
+				req, backend := routeWithHeaders(ctx, f, f.DefaultIngressController(), "headers-route", termination, routev1.RouteHTTPHeaderActions{
+					Request: []routev1.RouteHTTPHeader{
+						framework.RouteSetHeader("X-Route-Set", "route"),
+						framework.RouteSetHeader("X-Literal", `it's "quoted" \ back; semi`),
+						framework.RouteSetHeader("X-Host-Lower", "%[req.hdr(host),lower]"),
+						framework.RouteSetHeader("X-Host-B64", "%[req.hdr(host),base64]"),
+						framework.RouteDeleteHeader("X-Client-Secret"),
+					},
+					Response: []routev1.RouteHTTPHeader{
+						framework.RouteSetHeader("X-Resp-Set", "route"),
+						framework.RouteDeleteHeader("X-Backend-Leak"),
+						framework.RouteSetHeader("X-Value-Lower", "%[res.hdr(X-Value),lower]"),
+					},
+				})
+				req = framework.WithHeader(req, "X-Client-Secret", "s3cret")
+				req = framework.WithHeader(req, echo.SetResponseHeader, "X-Backend-Leak: internal")
+				req = framework.WithHeader(req, echo.SetResponseHeader, "X-Value: MiXeD")
+				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+					servedOver(g, backend, resp, termination)
+					framework.HeaderExpectations{
+						"X-Route-Set":  {"route"},
+						"X-Literal":    {`it's "quoted" \ back; semi`},
+						"X-Host-Lower": {strings.ToLower(req.Host)},
+						// Every frontend lowercases Host before any action
+						// (haproxy-config.template: set-header Host %[req.hdr(Host),lower]).
+						"X-Host-B64":      {base64.StdEncoding.EncodeToString([]byte(strings.ToLower(req.Host)))},
+						"X-Client-Secret": nil,
+					}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+					framework.HeaderExpectations{
+						"X-Resp-Set":     {"route"},
+						"X-Backend-Leak": nil,
+						"X-Value-Lower":  {"mixed"},
+					}.Check(g, resp.Header, "the client")
+				})
+			},
+			Entry("edge", framework.ID("header-actions/route-request-response"), routev1.TLSTerminationEdge),
+			// Upstream's reencrypt backend (be_secure) is its own backend
+			// section, with the same header action stanzas.
+			Entry("reencrypt", framework.ID("header-actions/route-request-response-reencrypt"), routev1.TLSTerminationReencrypt),
+		)
 
 		// cluster-ingress-operator test/e2e/set_delete_test.go,
 		// TestSetRouteResponseHeaders: route actions apply on a plain HTTP route
@@ -124,6 +148,117 @@ func describeHeaderActions(f *framework.Framework) {
 				framework.HeaderExpectations{"X-Frame-Options": {"DENY"}}.Check(g, resp.Header, "the client")
 			})
 		})
+
+		// Names are unique within a list (the API refuses a second action on
+		// one header: header-actions/refuse-duplicate-header), so the order
+		// shows where a later action reads what an earlier one changed: a
+		// copy (a dynamic value) of a header the same list deletes. A copy
+		// of a header already deleted is set, empty.
+		//
+		// Document: the HTTP header actions enhancement, sections "API
+		// Extensions" (RouteHTTPHeaderActions: the actions "will be
+		// performed on the headers in sequence as defined in the list") and
+		// "Implementation Details/Notes/Constraints" (B: "The sequence of
+		// action operations will be maintained according to the router
+		// RouteSpec")
+		// Upstream: openshift/router pkg/router/template/router.go
+		// (createServiceAliasConfig and getHeadersList: the route's actions
+		// in list order) and images/router/haproxy/conf/haproxy-config.template
+		// (the route backend's set-header and del-header lines, in the order
+		// of $cfg.HTTPRequestHeaders and $cfg.HTTPResponseHeaders)
+		DescribeTable("applies a route's actions in list order",
+			func(ctx SpecContext, response, copyFirst bool, wantCopy string) {
+				fetch := "%[req.hdr(X-Orig)]"
+				if response {
+					fetch = "%[res.hdr(X-Orig)]"
+				}
+				list := []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-Copy", fetch), framework.RouteDeleteHeader("X-Orig")}
+				if !copyFirst {
+					list[0], list[1] = list[1], list[0]
+				}
+				actions := routev1.RouteHTTPHeaderActions{Request: list}
+				if response {
+					actions = routev1.RouteHTTPHeaderActions{Response: list}
+				}
+				req, backend := routeWithHeaders(ctx, f, f.DefaultIngressController(), "headers-order", routev1.TLSTerminationEdge, actions)
+				if response {
+					req = framework.WithHeader(req, echo.SetResponseHeader, "X-Orig: from-backend")
+				} else {
+					req = framework.WithHeader(req, "X-Orig", "from-client")
+				}
+				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					seen, who := http.Header(resp.Echo.Headers), "the backend"
+					if response {
+						seen, who = resp.Header, "the client"
+					}
+					framework.HeaderExpectations{"X-Copy": {wantCopy}, "X-Orig": nil}.Check(g, seen, who)
+				})
+			},
+			Entry("request: the copy, then the delete", framework.ID("header-actions/list-order-request-copy-then-delete"), false, true, "from-client"),
+			Entry("request: the delete, then the copy (empty)", framework.ID("header-actions/list-order-request-delete-then-copy"), false, false, ""),
+			Entry("response: the copy, then the delete", framework.ID("header-actions/list-order-response-copy-then-delete"), true, true, "from-backend"),
+			Entry("response: the delete, then the copy (empty)", framework.ID("header-actions/list-order-response-delete-then-copy"), true, false, ""),
+		)
+
+		// The route holds one value of the maximum length; a second route
+		// two, which no message fits: upstream's tune.bufsize is 32768
+		// (tune.maxrewrite 8192 of it kept for rewrites), and HAProxy
+		// answers a rewrite that does not fit with its own 500 (its
+		// strict-mode, on by default), not the document's 400 (that is
+		// HAProxy's answer to a client whose own headers do not fit).
+		// A request's failure stops it before the backend; a response's
+		// replaces the backend's answer. Checked on upstream's image.
+		//
+		// Document: the HTTP header actions enhancement, sections "API
+		// Extensions" (RouteSetHTTPHeader: MaxLength=16384; "the total size
+		// of all added headers *after* interpolating dynamic values must not
+		// exceed" headerBufferMaxRewriteBytes), "Why did we select max value
+		// size of 16384 for header value?" and "Failure Modes"
+		// Upstream: openshift/library-go pkg/route/validation/validation.go
+		// (maxHeaderValueSize 16384), openshift/router
+		// images/router/haproxy/conf/haproxy-config.template (global:
+		// `tune.maxrewrite` ROUTER_MAX_REWRITE_SIZE 8192, `tune.bufsize`
+		// ROUTER_BUF_SIZE 32768; no errorfile 500) and cluster-ingress-operator
+		// pkg/operator/controller/ingress/deployment.go (ROUTER_BUF_SIZE and
+		// ROUTER_MAX_REWRITE_SIZE only from spec.tuningOptions)
+		DescribeTable("takes a value of the API's maximum length whole; two overflow the buffer and HAProxy answers 500",
+			func(ctx SpecContext, response bool) {
+				big := strings.Repeat("v", 16384)
+				actions := func(names ...string) routev1.RouteHTTPHeaderActions {
+					var list []routev1.RouteHTTPHeader
+					for _, n := range names {
+						list = append(list, framework.RouteSetHeader(n, big))
+					}
+					if response {
+						return routev1.RouteHTTPHeaderActions{Response: list}
+					}
+					return routev1.RouteHTTPHeaderActions{Request: list}
+				}
+				By("positive control: one value of 16384 characters is admitted and arrives whole")
+				req, backend := routeWithHeaders(ctx, f, f.DefaultIngressController(), "headers-max", routev1.TLSTerminationEdge, actions("X-Big"))
+				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					seen, who := http.Header(resp.Echo.Headers), "the backend"
+					if response {
+						seen, who = resp.Header, "the client"
+					}
+					framework.HeaderExpectations{"X-Big": {big}}.Check(g, seen, who)
+				})
+
+				By("two values of 16384 characters do not fit the buffer: 500")
+				overflow := f.TerminatedRouteTo(backend, "overflow", routev1.TLSTerminationEdge, "")
+				overflow.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: actions("X-Big-1", "X-Big-2")}
+				f.CreateRoute(ctx, overflow)
+				f.EventuallyResponds(ctx, f.HTTPS(overflow.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
+					g.Expect(resp.Status).To(Equal(http.StatusInternalServerError), "body: %s", resp.Body)
+					g.Expect(resp.Echo).To(BeNil(), "the client got the backend's answer")
+					g.Expect(resp.Header.Values("X-Big-1")).To(BeEmpty(), "the client saw X-Big-1")
+				})
+			},
+			Entry("in a request", framework.ID("header-actions/max-length-request-value"), false),
+			Entry("in a response", framework.ID("header-actions/max-length-response-value"), true),
+		)
 
 		// Upstream deletes all twelve X-SSL* request headers in public, fe_sni
 		// and fe_no_sni whether or not mutual TLS is on, so no client can
@@ -234,8 +369,10 @@ func describeHeaderActions(f *framework.Framework) {
 		// cluster-ingress-operator's e2e tests do.
 		Describe("of the IngressController", func() {
 			// Document: the HTTP header actions enhancement, sections "Goals"
-			// (1, 2 and 8) and "How do Route headers interact with
-			// IngressController headers of the same value?"
+			// (1, 2 and 8), "How do Route headers interact with
+			// IngressController headers of the same value?" and
+			// "Implementation Details/Notes/Constraints" (A: the fe_sni and
+			// fe_no_sni frontends, for edge and reencrypt routes)
 			// Upstream: cluster-ingress-operator
 			// pkg/operator/controller/ingress/deployment.go (headerValues:
 			// ROUTER_HTTP_REQUEST_HEADERS, ROUTER_HTTP_RESPONSE_HEADERS),
@@ -243,50 +380,64 @@ func describeHeaderActions(f *framework.Framework) {
 			// set-delete-http-request/response-header flags) and
 			// images/router/haproxy/conf/haproxy-config.template (frontends
 			// public, fe_sni and fe_no_sni: .HTTPRequestHeaders and
-			// .HTTPResponseHeaders; the route backend's own, after the
-			// frontend's for requests and before it for responses)
-			It("come first in requests and last in responses, so the route wins requests and the IngressController responses", framework.ID("header-actions/ingresscontroller-precedence"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
-				own := f.OwnIngressController(ctx)
-				own.Update(ctx, func(ic *operatorv1.IngressController) {
-					ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
-						Request: []operatorv1.IngressControllerHTTPHeader{
-							framework.IngressControllerSetHeader("X-Both", "from-ingresscontroller"),
-							framework.IngressControllerSetHeader("X-IC-Set", "ic"),
-							framework.IngressControllerSetHeader("X-Set-Then-Delete", "ic"),
-							framework.IngressControllerDeleteHeader("X-Delete-Then-Set"),
-							framework.IngressControllerSetHeader("X-Host-Lower", "%[req.hdr(host),lower]"),
+			// .HTTPResponseHeaders; the route backend's own, be_edge_http or
+			// be_secure, after the frontend's for requests and before it for
+			// responses)
+			DescribeTable("come first in requests and last in responses, so the route wins requests and the IngressController responses; an IngressController Delete no route action touches holds", f.OwnIngressControllerDecorator(),
+				func(ctx SpecContext, termination routev1.TLSTerminationType) {
+					own := f.OwnIngressController(ctx)
+					own.Update(ctx, func(ic *operatorv1.IngressController) {
+						ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
+							Request: []operatorv1.IngressControllerHTTPHeader{
+								framework.IngressControllerSetHeader("X-Both", "from-ingresscontroller"),
+								framework.IngressControllerSetHeader("X-IC-Set", "ic"),
+								framework.IngressControllerSetHeader("X-Set-Then-Delete", "ic"),
+								framework.IngressControllerDeleteHeader("X-Delete-Then-Set"),
+								framework.IngressControllerDeleteHeader("X-IC-Delete"),
+								framework.IngressControllerSetHeader("X-Host-Lower", "%[req.hdr(host),lower]"),
+							},
+							Response: []operatorv1.IngressControllerHTTPHeader{
+								framework.IngressControllerSetHeader("X-Both", "from-ingresscontroller"),
+								framework.IngressControllerDeleteHeader("X-Backend-Leak"),
+							},
+						}}
+					})
+					req, backend := routeWithHeaders(ctx, f, own, "headers-ic", termination, routev1.RouteHTTPHeaderActions{
+						Request: []routev1.RouteHTTPHeader{
+							framework.RouteSetHeader("X-Both", "from-route"),
+							framework.RouteDeleteHeader("X-Set-Then-Delete"),
+							framework.RouteSetHeader("X-Delete-Then-Set", "route"),
 						},
-						Response: []operatorv1.IngressControllerHTTPHeader{
-							framework.IngressControllerSetHeader("X-Both", "from-ingresscontroller"),
-							framework.IngressControllerDeleteHeader("X-Backend-Leak"),
-						},
-					}}
-				})
-				req, backend := edgeRouteWithHeaders(ctx, f, own, "headers-ic", routev1.RouteHTTPHeaderActions{
-					Request: []routev1.RouteHTTPHeader{
-						framework.RouteSetHeader("X-Both", "from-route"),
-						framework.RouteDeleteHeader("X-Set-Then-Delete"),
-						framework.RouteSetHeader("X-Delete-Then-Set", "route"),
-					},
-					Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-Both", "from-route")},
-				})
-				req = framework.WithHeader(req, "X-Delete-Then-Set", "from-client")
-				req = framework.WithHeader(req, echo.SetResponseHeader, "X-Backend-Leak: internal")
-				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-					backend.Served(g, resp)
-					framework.HeaderExpectations{
-						"X-Both":            {"from-route"},
-						"X-Ic-Set":          {"ic"},
-						"X-Set-Then-Delete": nil,
-						"X-Delete-Then-Set": {"route"},
-						"X-Host-Lower":      {strings.ToLower(req.Host)},
-					}.Check(g, http.Header(resp.Echo.Headers), "the backend")
-					framework.HeaderExpectations{
-						"X-Both":         {"from-ingresscontroller"},
-						"X-Backend-Leak": nil,
-					}.Check(g, resp.Header, "the client")
-				})
-			})
+						Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-Both", "from-route")},
+					})
+					req = framework.WithHeader(req, "X-Delete-Then-Set", "from-client")
+					// Deleted by the IngressController alone: no route
+					// action names it.
+					req = framework.WithHeader(req, "X-IC-Delete", "from-client")
+					req = framework.WithHeader(req, "X-Client-Kept", "from-client")
+					req = framework.WithHeader(req, echo.SetResponseHeader, "X-Backend-Leak: internal")
+					f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+						servedOver(g, backend, resp, termination)
+						framework.HeaderExpectations{
+							"X-Both":            {"from-route"},
+							"X-Ic-Set":          {"ic"},
+							"X-Set-Then-Delete": nil,
+							"X-Delete-Then-Set": {"route"},
+							"X-Host-Lower":      {strings.ToLower(req.Host)},
+							"X-Ic-Delete":       nil,
+							// The positive control of X-IC-Delete: another
+							// header the client sent arrives.
+							"X-Client-Kept": {"from-client"},
+						}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+						framework.HeaderExpectations{
+							"X-Both":         {"from-ingresscontroller"},
+							"X-Backend-Leak": nil,
+						}.Check(g, resp.Header, "the client")
+					})
+				},
+				Entry("edge", framework.ID("header-actions/ingresscontroller-precedence"), routev1.TLSTerminationEdge),
+				Entry("reencrypt", framework.ID("header-actions/ingresscontroller-precedence-reencrypt"), routev1.TLSTerminationReencrypt),
+			)
 
 			// cluster-ingress-operator test/e2e/set_delete_test.go,
 			// TestSetIngressControllerResponseHeaders: the public frontend
@@ -314,6 +465,104 @@ func describeHeaderActions(f *framework.Framework) {
 					backend.Served(g, resp)
 					framework.HeaderExpectations{"X-Condition": {"foo if bar"}}.Check(g, http.Header(resp.Echo.Headers), "the backend")
 					framework.HeaderExpectations{"X-Frame-Options": {"DENY"}}.Check(g, resp.Header, "the client")
+				})
+			})
+
+			// The IngressController's actions live in fe_sni and fe_no_sni,
+			// which a passthrough route's connection never reaches: public_ssl
+			// hands it to the route's TCP backend still encrypted.
+			//
+			// Document: the HTTP header actions enhancement, sections "API
+			// Extensions" (IngressControllerHTTPHeaders.actions: "Headers
+			// cannot be set or deleted for TLS passthrough connections"),
+			// "Non-Goals" (4) and "Why don't you set/delete the headers on
+			// frontend public_ssl in the haproxy.config?"
+			// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+			// (frontend public_ssl: os_sni_passthrough.map and os_tcp_be.map to
+			// be_tcp before be_sni/be_no_sni; .HTTPRequestHeaders and
+			// .HTTPResponseHeaders in public, fe_sni and fe_no_sni only)
+			It("are not applied to a passthrough route", framework.ID("header-actions/ingresscontroller-passthrough-not-applied"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
+				own := f.OwnIngressController(ctx)
+				own.Update(ctx, func(ic *operatorv1.IngressController) {
+					ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
+						Request: []operatorv1.IngressControllerHTTPHeader{
+							framework.IngressControllerSetHeader("X-IC-Request", "ic"),
+							framework.IngressControllerDeleteHeader("X-Client-Sent"),
+						},
+						Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-IC-Response", "ic")},
+					}}
+				})
+				ns := f.SpecNamespaceWithLabels(ctx, "headers-ic-passthrough", own.NamespaceLabels)
+				passthroughHost := f.Host(ns, "passthrough")
+				// The passthrough route's host is on the backend's own certificate.
+				backend := f.DeployEcho(ctx, ns, passthroughHost)
+				edge := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "edge", routev1.TLSTerminationEdge, ""))
+				f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "passthrough", routev1.TLSTerminationPassthrough, ""))
+
+				By("positive control: an edge route of the same IngressController gets its actions")
+				f.EventuallyResponds(ctx, framework.WithHeader(own.HTTPS(edge.Spec.Host, "/"), "X-Client-Sent", "from-client"), func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					framework.HeaderExpectations{"X-Ic-Request": {"ic"}, "X-Client-Sent": nil}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+					framework.HeaderExpectations{"X-Ic-Response": {"ic"}}.Check(g, resp.Header, "the client")
+				})
+
+				By("the passthrough route's backend terminates TLS and sees the request as the client sent it")
+				req := framework.WithHeader(own.HTTPS(passthroughHost, "/"), "X-Client-Sent", "from-client")
+				req.RootCAs = pki.Pool(backend.CA)
+				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					g.Expect(resp.Echo.Listener).To(Equal("https"), "the listener the passthrough route reached")
+					g.Expect(resp.Echo.TLS.ServerName).To(Equal(passthroughHost), "the backend's TLS saw the client's SNI")
+					framework.HeaderExpectations{"X-Ic-Request": nil, "X-Client-Sent": {"from-client"}}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+					framework.HeaderExpectations{"X-Ic-Response": nil}.Check(g, resp.Header, "the client")
+				})
+			})
+
+			// The document's own example: x-forwarded-client-cert set from
+			// the client certificate, the router's x-ssl-client-der deleted.
+			// The IngressController's actions run after the X-SSL* headers
+			// that mutual TLS adds, so its Delete removes the router's own.
+			// (The example writes `action: Set`; the API's shape is
+			// action.type with action.set.value.)
+			//
+			// Document: the HTTP header actions enhancement, sections "Will
+			// this enhancement cover setting or deleting request headers in
+			// addition to response headers?" (the x-ssl-client-der to
+			// x-forwarded-client-cert migration) and "X-SSL"
+			// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+			// (fe_sni and fe_no_sni: with ROUTER_MUTUAL_TLS_AUTH, `http-request
+			// set-header X-SSL-Client-DER %{+Q}[ssl_c_der,base64]` and the other
+			// X-SSL* lines, then .HTTPRequestHeaders) and cluster-ingress-operator
+			// pkg/operator/controller/ingress/deployment.go (headerValues)
+			It("replace the router's X-SSL-Client-DER with X-Forwarded-Client-Cert, as the document's migration example", framework.ID("header-actions/ingresscontroller-client-der-migration"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
+				jig := framework.NewClientTLSJig(ctx, f, "headers-ic-mtls")
+				ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "header actions CA " + jig.Namespace}})
+				Expect(err).NotTo(HaveOccurred())
+				leaf, err := ca.IssueClient(pki.ClientOptions{Subject: pki.Subject{Organization: "Example", CommonName: "client"}})
+				Expect(err).NotTo(HaveOccurred())
+				cert, err := leaf.TLSCertificate()
+				Expect(err).NotTo(HaveOccurred())
+				caMap := jig.ClientCAMap(ctx, "client-ca-"+jig.Namespace, string(ca.CertPEM))
+				jig.IC.Update(ctx, func(ic *operatorv1.IngressController) {
+					ic.Spec.ClientTLS = operatorv1.ClientTLS{ClientCertificatePolicy: operatorv1.ClientCertificatePolicyRequired, ClientCA: configv1.ConfigMapNameReference{Name: caMap}}
+					ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
+						Request: []operatorv1.IngressControllerHTTPHeader{
+							framework.IngressControllerSetHeader("x-forwarded-client-cert", "%{+Q}[ssl_c_der,base64]"),
+							framework.IngressControllerDeleteHeader("x-ssl-client-der"),
+						},
+					}}
+				})
+				backend := f.DeployEcho(ctx, jig.Namespace)
+				route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "mtls", routev1.TLSTerminationEdge, ""))
+				f.EventuallyResponds(ctx, framework.WithCert(jig.IC.HTTPS(route.Spec.Host, "/"), &cert), func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					framework.HeaderExpectations{
+						"X-Forwarded-Client-Cert": {base64.StdEncoding.EncodeToString(leaf.Cert.Raw)},
+						"X-Ssl-Client-Der":        nil,
+						// The positive control of the Delete: the router's
+						// other X-SSL* headers arrive.
+						"X-Ssl-Client-Dn": {"/O=Example/CN=client"},
+					}.Check(g, http.Header(resp.Echo.Headers), "the backend")
 				})
 			})
 

@@ -703,3 +703,44 @@ func TestReloadKeepsARequestInFlight(t *testing.T) {
 		t.Errorf("route added by the reload: %d", resp.Status)
 	}
 }
+
+// A value of the API's maximum length (16384) arrives whole, in a
+// request and in a response; two of them do not fit the 32768-byte buffer
+// (upstream's tune.bufsize) whatever else the message holds, and HAProxy
+// answers the failed rewrite with 500 (its default strict-mode), in a
+// request before the backend sees it and in a response instead of it.
+func TestHeaderValueSizes(t *testing.T) {
+	w := newWorld(t)
+	big := strings.Repeat("a", 16384)
+	routes := w.routes()
+	edge, allow, reencrypt, insecure := routes[1], routes[2], routes[4], routes[0]
+	// The response rewrite only: the echo's answer carries the request's
+	// headers, and a 16384-byte one would leave no room for another 16384.
+	edge.RequestHeaders = []headers.Action{{Name: "X-Big", Kind: headers.Set, Value: big}}
+	allow.ResponseHeaders = []headers.Action{{Name: "X-Big", Kind: headers.Set, Value: big}}
+	reencrypt.RequestHeaders = []headers.Action{{Name: "X-Big-1", Kind: headers.Set, Value: big}, {Name: "X-Big-2", Kind: headers.Set, Value: big}}
+	insecure.ResponseHeaders = []headers.Action{{Name: "X-Big-1", Kind: headers.Set, Value: big}, {Name: "X-Big-2", Kind: headers.Set, Value: big}}
+	w.cfg.Routes = []haproxy.Route{edge, allow, reencrypt, insecure}
+	w.start(t)
+
+	resp := w.mustGet(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test"})
+	if resp.Status != 200 || resp.Echo == nil {
+		t.Fatalf("edge: status %d: %s", resp.Status, resp.Body)
+	}
+	if got := resp.Echo.Headers["X-Big"]; len(got) != 1 || got[0] != big {
+		t.Errorf("backend saw %d X-Big values, want one of 16384 characters", len(got))
+	}
+	resp = w.mustGet(t, httpclient.Request{HTTPS: true, Host: "allow.apps.test"})
+	if resp.Status != 200 || resp.Echo == nil {
+		t.Fatalf("allow: status %d: %s", resp.Status, resp.Body)
+	}
+	if got := resp.Header.Values("X-Big"); len(got) != 1 || got[0] != big {
+		t.Errorf("client saw %d X-Big values, want one of 16384 characters", len(got))
+	}
+	for _, r := range []httpclient.Request{{HTTPS: true, Host: "reencrypt.apps.test"}, {Host: "insecure.apps.test"}} {
+		resp := w.mustGet(t, r)
+		if resp.Status != 500 || resp.Echo != nil {
+			t.Errorf("%s: status %d, echo answered %v; want HAProxy's own 500", r.Host, resp.Status, resp.Echo != nil)
+		}
+	}
+}

@@ -91,6 +91,14 @@ type Config struct {
 	// MaxConn bounds concurrent connections (and so HAProxy's file
 	// descriptors, which must fit the process's limit); 0 means 2000.
 	MaxConn int
+	// BufSize and MaxRewrite are HAProxy's tune.bufsize and
+	// tune.maxrewrite: a request or response, headers included, must fit
+	// BufSize, and MaxRewrite of it is kept free for the header actions'
+	// rewrites (a rewrite that does not fit answers 500). 0 means
+	// upstream's defaults, 32768 and 8192 (upstream: openshift/router
+	// images/router/haproxy/conf/haproxy-config.template, global:
+	// ROUTER_BUF_SIZE and ROUTER_MAX_REWRITE_SIZE).
+	BufSize, MaxRewrite int
 	// StatsBind serves HAProxy's stats page and the health checks.
 	StatsBind string
 	// Dir holds the rendered configuration, certificates and sockets.

@@ -138,6 +138,15 @@ func Render(cfg Config) (Files, error) {
 	if cfg.MaxConn == 0 {
 		cfg.MaxConn = 2000
 	}
+	if cfg.BufSize == 0 {
+		cfg.BufSize = 32768
+	}
+	if cfg.MaxRewrite == 0 {
+		cfg.MaxRewrite = 8192
+	}
+	if cfg.BufSize < 0 || cfg.MaxRewrite < 0 || cfg.MaxRewrite >= cfg.BufSize {
+		return nil, fmt.Errorf("haproxy: tune.maxrewrite %d must be below tune.bufsize %d", cfg.MaxRewrite, cfg.BufSize)
+	}
 	routes := append([]Route(nil), cfg.Routes...)
 	sort.SliceStable(routes, func(i, j int) bool {
 		if routes[i].Host != routes[j].Host {

@@ -19,6 +19,8 @@ global
   maxconn {{ .MaxConn }}
   stats socket {{ .Dir }}/run/haproxy.sock mode 600 level admin expose-fd listeners
   stats timeout 2m
+  tune.maxrewrite {{ .MaxRewrite }}
+  tune.bufsize {{ .BufSize }}
   tune.ssl.default-dh-param 2048
   ssl-default-bind-options ssl-min-ver TLSv1.2
 

@@ -57,6 +57,19 @@ func port(name, def string) (string, error) {
 	return ":" + v, nil
 }
 
+// size is a positive byte count from the environment, 0 when unset.
+func size(name string) (int, error) {
+	v := getenv(name)
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%s=%q is not a positive number of bytes", name, v)
+	}
+	return n, nil
+}
+
 // The router reads the part of the environment the upstream ingress
 // operator sets (upstream: cluster-ingress-operator
 // pkg/operator/controller/ingress/deployment.go) that it acts on:
@@ -65,8 +78,11 @@ func port(name, def string) (string, error) {
 // 1936 by default), ROUTE_LABELS, NAMESPACE_LABELS,
 // DEFAULT_CERTIFICATE_DIR (or DEFAULT_CERTIFICATE_PATH),
 // DEFAULT_DESTINATION_CA_PATH,
-// ROUTER_HTTP_REQUEST/RESPONSE_HEADERS, ROUTER_MUTUAL_TLS_AUTH* and
-// ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK (routeAdmission's
+// ROUTER_HTTP_REQUEST/RESPONSE_HEADERS, ROUTER_MUTUAL_TLS_AUTH*,
+// ROUTER_BUF_SIZE and ROUTER_MAX_REWRITE_SIZE (tune.bufsize and
+// tune.maxrewrite, from spec.tuningOptions.headerBufferBytes and
+// headerBufferMaxRewriteBytes; upstream's defaults 32768 and 8192 when
+// unset) and ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK (routeAdmission's
 // namespaceOwnership InterNamespaceAllowed: "true").
 // Everything else the operator sets (ROUTER_SERVICE_NAMESPACE,
 // STATS_USERNAME_FILE, STATS_PASSWORD_FILE, ROUTER_METRICS_*,
@@ -126,6 +142,12 @@ func loadSettings() (*settings, error) {
 		canonical:  getenv("ROUTER_CANONICAL_HOSTNAME"),
 		// upstream: pkg/cmd/infra/router/router.go (isTrue: strconv.ParseBool, an error false).
 		anyNamespaceMayHoldAHost: parseBool(getenv("ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK")),
+	}
+	if s.base.BufSize, err = size("ROUTER_BUF_SIZE"); err != nil {
+		return nil, err
+	}
+	if s.base.MaxRewrite, err = size("ROUTER_MAX_REWRITE_SIZE"); err != nil {
+		return nil, err
 	}
 	if s.routeSelector, s.namespaceSelector, err = selectors(); err != nil {
 		return nil, err

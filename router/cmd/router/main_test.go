@@ -181,6 +181,8 @@ func TestLoadSettingsAcceptsTheUpstreamOperatorsEnvironment(t *testing.T) {
 		"ROUTER_SET_FORWARDED_HEADERS":             "append",
 		"ROUTER_DISABLE_HTTP2":                     "true",
 		"ROUTER_ENABLE_EXTERNAL_CERTIFICATE":       "true",
+		"ROUTER_BUF_SIZE":                          "65536",
+		"ROUTER_MAX_REWRITE_SIZE":                  "16384",
 	})
 	s, err := loadSettings()
 	if err != nil {
@@ -192,6 +194,9 @@ func TestLoadSettingsAcceptsTheUpstreamOperatorsEnvironment(t *testing.T) {
 	b := s.base
 	if b.Dir != work || b.HTTPBind != ":80" || b.HTTPSBind != ":443" || b.StatsBind != ":1936" || b.DefaultDestinationCA != serviceCA || b.MutualTLS != nil || s.crlManager != nil {
 		t.Errorf("settings %+v", b)
+	}
+	if b.BufSize != 65536 || b.MaxRewrite != 16384 {
+		t.Errorf("tune.bufsize %d, tune.maxrewrite %d; want the environment's 65536 and 16384", b.BufSize, b.MaxRewrite)
 	}
 	if c := chain(t, b.DefaultCertificate); c[0].VerifyHostname("x.apps.example.com") != nil {
 		t.Errorf("default certificate is not the Secret's: %v", c[0].DNSNames)
