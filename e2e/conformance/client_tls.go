@@ -276,7 +276,8 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 		)
 
 		// Upstream sets eleven X-SSL* headers in fe_sni and fe_no_sni after
-		// deleting what the client sent.
+		// deleting what the client sent: each frontend its own lines, so each
+		// connection kind is its own case.
 		//
 		// Document: the HTTP header actions enhancement, sections "X-SSL" and
 		// "Should this enhancement allow setting dynamic header values?"
