@@ -46,46 +46,72 @@ func describeClientTLS(f *framework.Framework) {
 // Router feature's.
 func describeClientTLSChange(f *framework.Framework) {
 	Describe("Router with an IngressController clientTLS change", func() {
+		// Without clientTLS the router must not ask for a certificate at all
+		// (no CertificateRequest in the handshake), and it must stop asking
+		// once clientTLS is removed again: none -> Required -> none, over
+		// each connection kind (upstream's fe_sni and fe_no_sni each have
+		// their own bind).
+		//
 		// Document: the Ingress client TLS enhancement, sections "Proposal"
-		// (clientCertificatePolicy Required, clientCA) and "Implementing Basic
-		// Support for Client Certificate Verification"
+		// (without spec.clientTLS "the IngressController does not request
+		// client certificates on TLS connections"; clientCertificatePolicy
+		// Required, clientCA) and "Implementing Basic Support for Client
+		// Certificate Verification" (the verify option on the bind stanzas
+		// of the TLS frontends, only when ROUTER_MUTUAL_TLS_AUTH is set)
 		// Upstream: cluster-ingress-operator
 		// pkg/operator/controller/ingress/deployment.go (desiredRouterDeployment:
-		// ROUTER_MUTUAL_TLS_AUTH and ROUTER_MUTUAL_TLS_AUTH_CA from
-		// spec.clientTLS) and openshift/router
+		// ROUTER_MUTUAL_TLS_AUTH and ROUTER_MUTUAL_TLS_AUTH_CA only when
+		// spec.clientTLS.clientCertificatePolicy is set) and openshift/router
 		// images/router/haproxy/conf/haproxy-config.template (frontends fe_sni
-		// and fe_no_sni: the bind's `verify` and `ca-file`)
-		It("applies it", framework.ID("client-tls/required-change-applied"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
-			jig := framework.NewClientTLSJig(ctx, f, "router-clienttls")
-			ns := jig.Namespace
-			host := f.Host(ns, "edge")
-			backend := f.DeployEcho(ctx, ns)
-			route := f.RouteTo(backend, "edge", framework.EchoHTTPPort)
-			route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
-			f.CreateRoute(ctx, route)
+		// and fe_no_sni: the bind's `verify` and `ca-file` only `with (env
+		// "ROUTER_MUTUAL_TLS_AUTH")`; HAProxy's default is verify none)
+		DescribeTable("applies it, and asks for a client certificate only while clientTLS is set",
+			func(ctx SpecContext, conn framework.Connection) {
+				jig := framework.NewClientTLSJig(ctx, f, "router-clienttls")
+				ns := jig.Namespace
+				host := f.Host(ns, "edge")
+				backend := f.DeployEcho(ctx, ns)
+				route := f.RouteTo(backend, "edge", framework.EchoHTTPPort)
+				route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+				f.CreateRoute(ctx, route)
+				noCert := conn.Over(jig.IC.HTTPS(host, "/"))
+				servedUnasked := func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					g.Expect(resp.CertificateRequested).To(BeFalse(), "the router sent a CertificateRequest without clientTLS")
+				}
 
-			By("before the change a client without a certificate is served")
-			f.EventuallyResponds(ctx, jig.IC.HTTPS(host, "/"), func(g Gomega, resp *httpclient.Response) {
-				backend.Served(g, resp)
-			})
+				By("before the change: no CertificateRequest, a client without a certificate is served")
+				f.EventuallyResponds(ctx, noCert, servedUnasked)
 
-			ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "clientTLS CA " + ns}})
-			Expect(err).NotTo(HaveOccurred())
-			leaf, err := ca.IssueClient(pki.ClientOptions{Subject: pki.Subject{Organization: "Example", CommonName: "client"}})
-			Expect(err).NotTo(HaveOccurred())
-			cert, err := leaf.TLSCertificate()
-			Expect(err).NotTo(HaveOccurred())
-			caMap := jig.ClientCAMap(ctx, "client-ca-"+ns, string(ca.CertPEM))
+				ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "clientTLS CA " + ns}})
+				Expect(err).NotTo(HaveOccurred())
+				leaf, err := ca.IssueClient(pki.ClientOptions{Subject: pki.Subject{Organization: "Example", CommonName: "client"}})
+				Expect(err).NotTo(HaveOccurred())
+				cert, err := leaf.TLSCertificate()
+				Expect(err).NotTo(HaveOccurred())
+				caMap := jig.ClientCAMap(ctx, "client-ca-"+ns, string(ca.CertPEM))
 
-			By("clientTLS Required: no certificate is refused, a valid one served")
-			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caMap)
-			f.EventuallyRefused(ctx, jig.IC.HTTPS(host, "/"), "certificate required")
-			f.EventuallyResponds(ctx, framework.WithCert(jig.IC.HTTPS(host, "/"), &cert), func(g Gomega, resp *httpclient.Response) {
-				backend.Served(g, resp)
-			})
-		})
+				By("clientTLS Required: no certificate is refused; positive control: a valid one is asked for and served")
+				jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caMap)
+				f.EventuallyRefused(ctx, noCert, "certificate required")
+				f.EventuallyResponds(ctx, framework.WithCert(noCert, &cert), func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					g.Expect(resp.CertificateRequested).To(BeTrue(), "the router did not ask for a certificate under Required")
+				})
+
+				By("clientTLS removed: the router stops asking, and a client without a certificate is served")
+				jig.IC.Update(ctx, func(ic *operatorv1.IngressController) { ic.Spec.ClientTLS = operatorv1.ClientTLS{} })
+				f.EventuallyResponds(ctx, noCert, servedUnasked)
+			},
+			Entry("with SNI", framework.ID("client-tls/required-change-applied"), f.OwnIngressControllerDecorator(), framework.WithSNI),
+			Entry("without SNI", framework.ID("client-tls/required-change-applied-no-sni"), f.OwnIngressControllerDecorator(), framework.WithoutSNI),
+		)
 	})
 }
+
+// icDERHeader is the request header the main container's
+// IngressController sets to the client certificate.
+const icDERHeader = "X-Client-Der"
 
 // The main client-TLS container: one IngressController under Required
 // (then Optional, and subject patterns), the CAs of the own-CRL layout,
@@ -178,7 +204,15 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 				cas = append(cas, a.CA)
 			}
 			caBundle = jig.ClientCAMap(ctx, "client-ca-"+ns, string(pki.Bundle(cas...)))
-			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle)
+			// One rollout for both: Required, and the IngressController's own
+			// dynamic action with the client certificate (the specs after
+			// change only clientTLS, so the action stays for the container).
+			jig.IC.Update(ctx, func(ic *operatorv1.IngressController) {
+				ic.Spec.ClientTLS = framework.ClientTLS(operatorv1.ClientCertificatePolicyRequired, caBundle)
+				ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
+					Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader(icDERHeader, "%{+Q}[ssl_c_der,base64]")},
+				}}
+			})
 		})
 
 		// Document: the Ingress client TLS enhancement, section "Implementing
@@ -207,33 +241,43 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 		// pkg/router/crl/crl.go (writeCRLFile: the CRLs of every CA of the
 		// bundle)
 		DescribeTable("Required: each client gets its exact outcome",
-			func(ctx SpecContext, client string, alert string) {
-				req := jig.IC.HTTPS(jig.Host, "/")
-				if client != "" {
-					req = jig.Request(client)
-				}
+			func(ctx SpecContext, conn framework.Connection, client string, alert string) {
+				req := jig.RequestOver(conn, client)
 				if alert != "" {
 					By("positive control: a valid client is served")
-					jig.EventuallyServed(ctx, "valid")
+					jig.EventuallyServedOver(ctx, conn, "valid")
 					f.EventuallyRefused(ctx, req, alert)
 					return
 				}
 				f.EventuallyResponds(ctx, req, jig.Echo.Served)
 			},
-			Entry("a valid client", framework.ID("client-tls/required-valid"), "valid", ""),
-			Entry("a client of a second root in the bundle", framework.ID("client-tls/required-second-root"), "of-other-root", ""),
-			Entry("no certificate", framework.ID("client-tls/required-no-certificate"), "", "certificate required"),
-			Entry("a certificate of a CA outside the bundle", framework.ID("client-tls/required-untrusted-ca"), "untrusted", "unknown certificate authority"),
-			Entry("an expired certificate", framework.ID("client-tls/required-expired"), "expired", "expired certificate"),
-			Entry("a certificate not yet valid", framework.ID("client-tls/required-not-yet-valid"), "not-yet-valid", "bad certificate"),
-			Entry("a revoked certificate", framework.ID("client-tls/required-revoked-leaf"), "revoked", "revoked certificate"),
-			Entry("a client of a revoked intermediate", framework.ID("client-tls/required-revoked-intermediate"), "of-revoked-intermediate", "revoked certificate"),
-			Entry("a client of the CA with a large CRL", framework.ID("client-tls/required-large-crl"), "of-large-crl-ca", ""),
-			Entry("a certificate revoked in a large CRL", framework.ID("client-tls/required-revoked-in-large-crl"), "revoked-in-large-crl", "revoked certificate"),
+			Entry("a valid client", framework.ID("client-tls/required-valid"), framework.WithSNI, "valid", ""),
+			Entry("a client of a second root in the bundle", framework.ID("client-tls/required-second-root"), framework.WithSNI, "of-other-root", ""),
+			Entry("no certificate", framework.ID("client-tls/required-no-certificate"), framework.WithSNI, "", "certificate required"),
+			Entry("a certificate of a CA outside the bundle", framework.ID("client-tls/required-untrusted-ca"), framework.WithSNI, "untrusted", "unknown certificate authority"),
+			Entry("an expired certificate", framework.ID("client-tls/required-expired"), framework.WithSNI, "expired", "expired certificate"),
+			Entry("a certificate not yet valid", framework.ID("client-tls/required-not-yet-valid"), framework.WithSNI, "not-yet-valid", "bad certificate"),
+			Entry("a revoked certificate", framework.ID("client-tls/required-revoked-leaf"), framework.WithSNI, "revoked", "revoked certificate"),
+			Entry("a client of a revoked intermediate", framework.ID("client-tls/required-revoked-intermediate"), framework.WithSNI, "of-revoked-intermediate", "revoked certificate"),
+			Entry("a client of the CA with a large CRL", framework.ID("client-tls/required-large-crl"), framework.WithSNI, "of-large-crl-ca", ""),
+			Entry("a certificate revoked in a large CRL", framework.ID("client-tls/required-revoked-in-large-crl"), framework.WithSNI, "revoked-in-large-crl", "revoked certificate"),
+			// Without SNI: upstream's fe_no_sni, with its own bind (verify,
+			// ca-file, crl-file); the default certificate, the route by the
+			// Host header.
+			Entry("a valid client, without SNI", framework.ID("client-tls/required-valid-no-sni"), framework.WithoutSNI, "valid", ""),
+			Entry("a client of a second root in the bundle, without SNI", framework.ID("client-tls/required-second-root-no-sni"), framework.WithoutSNI, "of-other-root", ""),
+			Entry("no certificate, without SNI", framework.ID("client-tls/required-no-certificate-no-sni"), framework.WithoutSNI, "", "certificate required"),
+			Entry("a certificate of a CA outside the bundle, without SNI", framework.ID("client-tls/required-untrusted-ca-no-sni"), framework.WithoutSNI, "untrusted", "unknown certificate authority"),
+			Entry("an expired certificate, without SNI", framework.ID("client-tls/required-expired-no-sni"), framework.WithoutSNI, "expired", "expired certificate"),
+			Entry("a certificate not yet valid, without SNI", framework.ID("client-tls/required-not-yet-valid-no-sni"), framework.WithoutSNI, "not-yet-valid", "bad certificate"),
+			Entry("a revoked certificate, without SNI", framework.ID("client-tls/required-revoked-leaf-no-sni"), framework.WithoutSNI, "revoked", "revoked certificate"),
+			Entry("a client of a revoked intermediate, without SNI", framework.ID("client-tls/required-revoked-intermediate-no-sni"), framework.WithoutSNI, "of-revoked-intermediate", "revoked certificate"),
+			Entry("a certificate revoked in a large CRL, without SNI", framework.ID("client-tls/required-revoked-in-large-crl-no-sni"), framework.WithoutSNI, "revoked-in-large-crl", "revoked certificate"),
 		)
 
 		// Upstream sets eleven X-SSL* headers in fe_sni and fe_no_sni after
-		// deleting what the client sent.
+		// deleting what the client sent: each frontend its own lines, so each
+		// connection kind is its own case.
 		//
 		// Document: the HTTP header actions enhancement, sections "X-SSL" and
 		// "Should this enhancement allow setting dynamic header values?"
@@ -244,33 +288,65 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 		// then `http-request set-header X-SSL...` from ssl_fc and the ssl_c_*
 		// fetches) and pkg/router/template/router.go (getHeadersList: the
 		// route's own action)
-		It("forwards the client certificate to the backend in the upstream headers and a route's dynamic value, whatever the client claims", framework.ID("client-tls/certificate-headers-forwarded"), func(ctx SpecContext) {
-			cert := jig.Leaves["valid"].Cert
-			der := base64.StdEncoding.EncodeToString(cert.Raw)
-			sha := sha1.Sum(cert.Raw)
-			req := jig.Request("valid")
-			for _, h := range []string{"X-SSL-Client-DN", "X-SSL-Client-Verify", "X-SSL-Client-DER", "X-SSL-Client-Serial", "X-SSL-Issuer"} {
-				req = framework.WithHeader(req, h, "spoofed")
-			}
-			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-				jig.Echo.Served(g, resp)
-				framework.HeaderExpectations{
-					"X-SSL":                  {"1"},
-					"X-SSL-Client-Verify":    {"0"},
-					"X-SSL-Client-DN":        {"/C=US/O=Example/OU=Eng/CN=valid"},
-					"X-SSL-Client-CN":        {"valid"},
-					"X-SSL-Issuer":           {"/O=Example/CN=Client Intermediate CA"},
-					"X-SSL-Client-Serial":    {strings.ToUpper(hex.EncodeToString(cert.SerialNumber.Bytes()))},
-					"X-SSL-Client-Version":   {"3"},
-					"X-SSL-Client-SHA1":      {strings.ToUpper(hex.EncodeToString(sha[:]))},
-					"X-SSL-Client-NotBefore": {cert.NotBefore.UTC().Format("060102150405Z")},
-					"X-SSL-Client-NotAfter":  {cert.NotAfter.UTC().Format("060102150405Z")},
-					"X-SSL-Client-DER":       {der},
-					// The route's own action with %{+Q}[ssl_c_der,base64].
-					"X-Client-Cert": {der},
-				}.Check(g, http.Header(resp.Echo.Headers), "the backend")
-			})
-		})
+		DescribeTable("forwards the client certificate to the backend in the upstream headers and a route's dynamic value, whatever the client claims",
+			func(ctx SpecContext, conn framework.Connection) {
+				cert := jig.Leaves["valid"].Cert
+				der := base64.StdEncoding.EncodeToString(cert.Raw)
+				sha := sha1.Sum(cert.Raw)
+				req := jig.RequestOver(conn, "valid")
+				for _, h := range []string{"X-SSL-Client-DN", "X-SSL-Client-Verify", "X-SSL-Client-DER", "X-SSL-Client-Serial", "X-SSL-Issuer"} {
+					req = framework.WithHeader(req, h, "spoofed")
+				}
+				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+					jig.Echo.Served(g, resp)
+					framework.HeaderExpectations{
+						"X-SSL":                  {"1"},
+						"X-SSL-Client-Verify":    {"0"},
+						"X-SSL-Client-DN":        {"/C=US/O=Example/OU=Eng/CN=valid"},
+						"X-SSL-Client-CN":        {"valid"},
+						"X-SSL-Issuer":           {"/O=Example/CN=Client Intermediate CA"},
+						"X-SSL-Client-Serial":    {strings.ToUpper(hex.EncodeToString(cert.SerialNumber.Bytes()))},
+						"X-SSL-Client-Version":   {"3"},
+						"X-SSL-Client-SHA1":      {strings.ToUpper(hex.EncodeToString(sha[:]))},
+						"X-SSL-Client-NotBefore": {cert.NotBefore.UTC().Format("060102150405Z")},
+						"X-SSL-Client-NotAfter":  {cert.NotAfter.UTC().Format("060102150405Z")},
+						"X-SSL-Client-DER":       {der},
+						// The route's own action with %{+Q}[ssl_c_der,base64].
+						"X-Client-Cert": {der},
+					}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+				})
+			},
+			Entry("with SNI", framework.ID("client-tls/certificate-headers-forwarded"), framework.WithSNI),
+			Entry("without SNI", framework.ID("client-tls/certificate-headers-forwarded-no-sni"), framework.WithoutSNI),
+		)
+
+		// The container's IngressController sets icDERHeader to
+		// %{+Q}[ssl_c_der,base64] (BeforeAll): an IngressController action
+		// runs in the TLS frontends, so each connection kind is its own
+		// case; the client's own value of the header is replaced.
+		//
+		// Document: the HTTP header actions enhancement, sections "User
+		// Stories" (1, Example 2: an IngressController request header
+		// X-SSL-Client-Cert: %{+Q}[ssl_c_der,base64] for all applications),
+		// "Goals" (7) and "Should this enhancement allow setting dynamic
+		// header values?"
+		// Upstream: cluster-ingress-operator
+		// pkg/operator/controller/ingress/deployment.go (headerValues:
+		// ROUTER_HTTP_REQUEST_HEADERS) and openshift/router
+		// images/router/haproxy/conf/haproxy-config.template (frontends fe_sni
+		// and fe_no_sni: .HTTPRequestHeaders, after the X-SSL* sets)
+		DescribeTable("an IngressController action with the client certificate reaches the backend",
+			func(ctx SpecContext, conn framework.Connection) {
+				der := base64.StdEncoding.EncodeToString(jig.Leaves["valid"].Cert.Raw)
+				req := framework.WithHeader(jig.RequestOver(conn, "valid"), icDERHeader, "spoofed")
+				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+					jig.Echo.Served(g, resp)
+					framework.HeaderExpectations{icDERHeader: {der}}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+				})
+			},
+			Entry("with SNI", framework.ID("client-tls/ingresscontroller-der-header"), framework.WithSNI),
+			Entry("without SNI", framework.ID("client-tls/ingresscontroller-der-header-no-sni"), framework.WithoutSNI),
+		)
 
 		// Upstream: mTLS is configured on fe_sni and fe_no_sni only; a
 		// passthrough route leaves public_ssl for its backend before them.
@@ -339,10 +415,15 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 		// The operator joins the patterns as (?:p1|p2); HAProxy matches the
 		// subject DN with it, unanchored, and denies with 403.
 		//
+		// The document and upstream differ: the document has the
+		// IngressController reject the certificate and deny the connection;
+		// upstream completes the handshake and answers the request with HTTP
+		// 403 (`http-request deny`). The spec asserts upstream's 403.
+		//
 		// Document: the Ingress client TLS enhancement, sections "Proposal"
-		// (allowedSubjectPatterns) and "Implementing Basic Support for Client
-		// Certificate Verification" (ROUTER_MUTUAL_TLS_AUTH_FILTER,
-		// ssl_c_s_dn)
+		// (allowedSubjectPatterns: "rejects any client certificate that does
+		// not match") and "Implementing Basic Support for Client Certificate
+		// Verification" (ROUTER_MUTUAL_TLS_AUTH_FILTER, ssl_c_s_dn)
 		// Upstream: cluster-ingress-operator
 		// pkg/operator/controller/ingress/deployment.go (desiredRouterDeployment:
 		// "(?:" + strings.Join(allowedSubjectPatterns, "|") + ")" into
@@ -350,19 +431,29 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 		// images/router/haproxy/conf/haproxy-config.template (fe_sni and
 		// fe_no_sni: `acl cert_cn_matches ssl_c_s_dn -m reg`, `http-request
 		// deny unless cert_cn_matches`)
-		It("enforces allowedSubjectPatterns: a matching subject is served, others get 403", framework.ID("client-tls/subject-patterns"), func(ctx SpecContext) {
-			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle, "/CN=valid$", "/CN=of-other-root$", "OU=Eng/CN=signed-by-chain-root")
-			for _, c := range []string{"valid", "of-other-root", "signed-by-chain-root.crl.pem"} {
-				jig.EventuallyServed(ctx, c)
-			}
-			f.EventuallyResponds(ctx, jig.Request("someone-else"), func(g Gomega, resp *httpclient.Response) {
-				g.Expect(resp.Status).To(Equal(http.StatusForbidden))
-				g.Expect(resp.Echo).To(BeNil(), "the backend must not see a refused client")
-			})
-		})
+		DescribeTable("enforces allowedSubjectPatterns: a matching subject is served, others get 403",
+			func(ctx SpecContext, conn framework.Connection) {
+				jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caBundle, "/CN=valid$", "/CN=of-other-root$", "OU=Eng/CN=signed-by-chain-root")
+				for _, c := range []string{"valid", "of-other-root", "signed-by-chain-root.crl.pem"} {
+					jig.EventuallyServedOver(ctx, conn, c)
+				}
+				f.EventuallyResponds(ctx, jig.RequestOver(conn, "someone-else"), func(g Gomega, resp *httpclient.Response) {
+					g.Expect(resp.Status).To(Equal(http.StatusForbidden))
+					g.Expect(resp.Echo).To(BeNil(), "the backend must not see a refused client")
+				})
+			},
+			Entry("with SNI", framework.ID("client-tls/subject-patterns"), framework.WithSNI),
+			Entry("without SNI", framework.ID("client-tls/subject-patterns-no-sni"), framework.WithoutSNI),
+		)
 
 		// Upstream sets the X-SSL* headers unconditionally, so without a
-		// certificate they arrive present and empty.
+		// certificate they arrive present and empty. The document names no
+		// header for Optional (it only has the certificate requested, not
+		// required): the present-but-empty headers are upstream's, beyond the
+		// document, and the spec asserts upstream. A client without a
+		// certificate is still asked for one (CertificateRequested): the
+		// positive control of the change specs' "no CertificateRequest
+		// without clientTLS".
 		//
 		// Document: the Ingress client TLS enhancement, sections "Proposal"
 		// (Optional: requested, not required) and "As a cluster administrator,
@@ -370,18 +461,25 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 		// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
 		// (fe_sni and fe_no_sni: `verify optional` with the CA bundle; the
 		// X-SSL* set-header lines, unconditional)
-		It("Optional: no certificate and a valid one are served, an invalid or untrusted one refused", framework.ID("client-tls/optional-outcomes"), func(ctx SpecContext) {
-			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle)
-			f.EventuallyResponds(ctx, jig.IC.HTTPS(jig.Host, "/"), func(g Gomega, resp *httpclient.Response) {
-				jig.Echo.Served(g, resp)
-				framework.HeaderExpectations{"X-SSL-Client-DER": {""}, "X-SSL-Client-DN": {""}}.Check(g, http.Header(resp.Echo.Headers), "the backend")
-			})
-			jig.EventuallyServed(ctx, "valid")
-			f.EventuallyRefused(ctx, jig.Request("expired"), "expired certificate")
-			f.EventuallyRefused(ctx, jig.Request("untrusted"), "unknown certificate authority")
-		})
+		DescribeTable("Optional: no certificate and a valid one are served, an invalid or untrusted one refused",
+			func(ctx SpecContext, conn framework.Connection) {
+				jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle)
+				f.EventuallyResponds(ctx, jig.RequestOver(conn, ""), func(g Gomega, resp *httpclient.Response) {
+					jig.Echo.Served(g, resp)
+					g.Expect(resp.CertificateRequested).To(BeTrue(), "Optional asks for a certificate")
+					framework.HeaderExpectations{"X-SSL-Client-DER": {""}, "X-SSL-Client-DN": {""}}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+				})
+				jig.EventuallyServedOver(ctx, conn, "valid")
+				f.EventuallyRefused(ctx, jig.RequestOver(conn, "expired"), "expired certificate")
+				f.EventuallyRefused(ctx, jig.RequestOver(conn, "untrusted"), "unknown certificate authority")
+			},
+			Entry("with SNI", framework.ID("client-tls/optional-outcomes"), framework.WithSNI),
+			Entry("without SNI", framework.ID("client-tls/optional-outcomes-no-sni"), framework.WithoutSNI),
+		)
 
 		// No ssl_c_used guard on the deny: an empty subject fails the pattern.
+		// The document has the certificate rejected; upstream answers 403
+		// (see subject-patterns), asserted here.
 		//
 		// Document: the Ingress client TLS enhancement, section "Proposal"
 		// (allowedSubjectPatterns: "at least one pattern must match a client
@@ -390,15 +488,19 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 		// (fe_sni and fe_no_sni: `acl cert_cn_matches ssl_c_s_dn -m reg`,
 		// `http-request deny unless cert_cn_matches`, without an ssl_c_used
 		// condition)
-		It("Optional with allowedSubjectPatterns: a client without a certificate gets 403", framework.ID("client-tls/optional-subject-patterns"), func(ctx SpecContext) {
-			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle, "/CN=valid$")
-			By("positive control: a matching client is served")
-			jig.EventuallyServed(ctx, "valid")
-			f.EventuallyResponds(ctx, jig.IC.HTTPS(jig.Host, "/"), func(g Gomega, resp *httpclient.Response) {
-				g.Expect(resp.Status).To(Equal(http.StatusForbidden))
-				g.Expect(resp.Echo).To(BeNil(), "the backend must not see a refused client")
-			})
-		})
+		DescribeTable("Optional with allowedSubjectPatterns: a client without a certificate gets 403",
+			func(ctx SpecContext, conn framework.Connection) {
+				jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyOptional, caBundle, "/CN=valid$")
+				By("positive control: a matching client is served")
+				jig.EventuallyServedOver(ctx, conn, "valid")
+				f.EventuallyResponds(ctx, jig.RequestOver(conn, ""), func(g Gomega, resp *httpclient.Response) {
+					g.Expect(resp.Status).To(Equal(http.StatusForbidden))
+					g.Expect(resp.Echo).To(BeNil(), "the backend must not see a refused client")
+				})
+			},
+			Entry("with SNI", framework.ID("client-tls/optional-subject-patterns"), framework.WithSNI),
+			Entry("without SNI", framework.ID("client-tls/optional-subject-patterns-no-sni"), framework.WithoutSNI),
+		)
 
 		// Document: the Ingress client TLS enhancement, section "Implementing
 		// Support for Certificate Revocation Lists" (the CRLs of the

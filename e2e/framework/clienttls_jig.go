@@ -78,14 +78,28 @@ func (j *ClientTLSJig) issue(name string, ca *pki.CA, opts pki.ClientOptions) {
 	j.Leaves[name], j.Certs[name] = leaf, &cert
 }
 
-// Request is a request to the edge route with client's certificate.
+// Request is a request to the edge route with client's certificate, with
+// SNI.
 func (j *ClientTLSJig) Request(client string) httpclient.Request {
-	return WithCert(j.IC.HTTPS(j.Host, "/"), j.Certs[client])
+	return j.RequestOver(WithSNI, client)
 }
 
-// EventuallyServed waits until the echo backend answers the client.
+// RequestOver is a request to the edge route over c with client's
+// certificate; client "" sends none.
+func (j *ClientTLSJig) RequestOver(c Connection, client string) httpclient.Request {
+	return c.Over(WithCert(j.IC.HTTPS(j.Host, "/"), j.Certs[client]))
+}
+
+// EventuallyServed waits until the echo backend answers the client (with
+// SNI).
 func (j *ClientTLSJig) EventuallyServed(ctx context.Context, client string) {
-	j.f.EventuallyResponds(ctx, j.Request(client), func(g Gomega, resp *httpclient.Response) { j.Echo.Served(g, resp) })
+	j.EventuallyServedOver(ctx, WithSNI, client)
+}
+
+// EventuallyServedOver waits until the echo backend answers the client
+// over c.
+func (j *ClientTLSJig) EventuallyServedOver(ctx context.Context, c Connection, client string) {
+	j.f.EventuallyResponds(ctx, j.RequestOver(c, client), func(g Gomega, resp *httpclient.Response) { j.Echo.Served(g, resp) })
 }
 
 // ClientCAMap creates ConfigMap name in the config namespace holding the
@@ -106,8 +120,14 @@ func (j *ClientTLSJig) ClientCAMap(ctx context.Context, name, bundle string) str
 // the rollout.
 func (j *ClientTLSJig) RequireClientTLS(ctx context.Context, policy operatorv1.ClientCertificatePolicy, caMap string, patterns ...string) {
 	j.IC.Update(ctx, func(ic *operatorv1.IngressController) {
-		ic.Spec.ClientTLS = operatorv1.ClientTLS{ClientCertificatePolicy: policy, ClientCA: configv1.ConfigMapNameReference{Name: caMap}, AllowedSubjectPatterns: patterns}
+		ic.Spec.ClientTLS = ClientTLS(policy, caMap, patterns...)
 	})
+}
+
+// ClientTLS is the clientTLS of policy with the CA bundle of ConfigMap
+// caMap and the subject patterns.
+func ClientTLS(policy operatorv1.ClientCertificatePolicy, caMap string, patterns ...string) operatorv1.ClientTLS {
+	return operatorv1.ClientTLS{ClientCertificatePolicy: policy, ClientCA: configv1.ConfigMapNameReference{Name: caMap}, AllowedSubjectPatterns: patterns}
 }
 
 // NewCRLAuthority is a CA called cn (organization Example) whose own
