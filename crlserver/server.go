@@ -1,7 +1,9 @@
 // Package crlserver is the in-cluster CRL distribution point: a plain HTTP
 // server that serves the CRLs held in ConfigMaps, read through the
 // Kubernetes API, and counts every fetch per path so a spec can prove that
-// the router really downloaded from the distribution point.
+// the router really downloaded from the distribution point. StatusPath is
+// a distribution point that fails on demand, with the error status a spec
+// chooses.
 package crlserver
 
 import (
@@ -15,6 +17,7 @@ import (
 	"log"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -29,7 +32,28 @@ import (
 const (
 	HealthzPath = "/healthz"
 	FetchesPath = "/fetches"
+	// StatusPrefix followed by an error status (400 to 599) answers
+	// that status, whatever the ConfigMaps hold: see StatusPath.
+	StatusPrefix = "/status/"
 )
+
+// StatusPath is the path that always answers code (400 to 599), with the
+// status text as its body: a distribution point that fails.
+func StatusPath(code int) string { return fmt.Sprintf("%s%d", StatusPrefix, code) }
+
+// errorStatus is the status a StatusPath asks for; false for any other
+// path, and for a status that is not an error.
+func errorStatus(path string) (int, bool) {
+	rest, ok := strings.CutPrefix(path, StatusPrefix)
+	if !ok || len(rest) != 3 {
+		return 0, false
+	}
+	code, err := strconv.Atoi(rest)
+	if err != nil || code < 400 || code > 599 {
+		return 0, false
+	}
+	return code, true
+}
 
 // GzipSuffix marks a ConfigMap key whose value is gzip-compressed: "big.crl.gz"
 // is served, decompressed, at "/big.crl". A ConfigMap holds at most 1 MiB,
@@ -91,6 +115,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case FetchesPath:
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(s.Fetches())
+		return
+	}
+	if code, ok := errorStatus(r.URL.Path); ok && r.URL.RawPath == "" {
+		http.Error(w, http.StatusText(code), code)
 		return
 	}
 	key := strings.TrimPrefix(r.URL.Path, "/")

@@ -191,3 +191,27 @@ func TestHealthzMethodsAndSizeBound(t *testing.T) {
 		t.Errorf("an object over the bound: %d, want 502", status)
 	}
 }
+
+func TestStatusPathsFailWithTheirStatusWhateverIsStored(t *testing.T) {
+	first, _ := issueCRLs(t)
+	ts, _, srv, _ := start(t, configMap("crls", map[string]string{"ca.crl.pem": string(first.PEM())}, nil))
+	// Positive control: the stored key is served.
+	if status, _ := get(t, ts, http.MethodGet, "/ca.crl.pem"); status != http.StatusOK {
+		t.Fatalf("positive control: /ca.crl.pem gave %d", status)
+	}
+	for _, code := range []int{http.StatusNotFound, http.StatusInternalServerError, http.StatusServiceUnavailable, 599, 400} {
+		path := crlserver.StatusPath(code)
+		if status, body := get(t, ts, http.MethodGet, path); status != code || body != http.StatusText(code)+"\n" {
+			t.Errorf("%s: %d %q, want %d %q", path, status, body, code, http.StatusText(code))
+		}
+	}
+	// Not an error status, or not a status: an ordinary miss.
+	for _, path := range []string{"/status/200", "/status/399", "/status/600", "/status/5030", "/status/", "/status/abc", "/status/503/x", "/status/%35%30%33"} {
+		if status, _ := get(t, ts, http.MethodGet, path); status != http.StatusNotFound {
+			t.Errorf("%s: status %d, want 404", path, status)
+		}
+	}
+	if got := srv.Fetches(); len(got) != 1 {
+		t.Errorf("fetch counts = %v: a failing path is not a fetch", got)
+	}
+}

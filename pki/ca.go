@@ -10,7 +10,6 @@ import (
 	"github.com/cloudflare/cfssl/config"
 	"github.com/cloudflare/cfssl/csr"
 	"github.com/cloudflare/cfssl/helpers"
-	"github.com/cloudflare/cfssl/initca"
 	"github.com/cloudflare/cfssl/signer"
 	"github.com/cloudflare/cfssl/signer/local"
 )
@@ -26,8 +25,16 @@ type CAOptions struct {
 	// this CA's own CRL is served; in the X.509 signer's layout it is the
 	// URL of the issuer's CRL. Empty means no distribution point.
 	CRLDistributionPoint string
+	// CRLDistributionPoints are more distribution points, written in this
+	// order after CRLDistributionPoint (if set): alternatives a router
+	// tries in turn until one serves a valid CRL.
+	CRLDistributionPoints []string
 	// Validity defaults to DefaultCAValidity from one minute ago.
 	Validity time.Duration
+}
+
+func (o CAOptions) distributionPoints() []string {
+	return distributionPoints(o.CRLDistributionPoint, o.CRLDistributionPoints)
 }
 
 // CA is a certificate authority: its certificate, its key and its parent
@@ -43,17 +50,41 @@ type CA struct {
 	crlNumber int64
 }
 
-// NewRootCA creates a self-signed root CA with cfssl's initca.
+// NewRootCA creates a self-signed root CA: cfssl's local signer without
+// a CA certificate signs with the CSR's own key (what initca does, but
+// under this package's CA profile, which lets the distribution points in).
 func NewRootCA(opts CAOptions) (*CA, error) {
 	if opts.Subject.CommonName == "" {
 		return nil, errors.New("pki: a root CA needs a subject common name")
 	}
 	req := opts.Subject.request()
-	req.CA = &csr.CAConfig{Expiry: validityOrDefault(opts.Validity).String()}
-	req.CRL = opts.CRLDistributionPoint
-	certPEM, _, keyPEM, err := initca.New(&req)
+	req.CA = &csr.CAConfig{}
+	csrPEM, keyPEM, err := csrGenerator.ProcessRequest(&req)
 	if err != nil {
-		return nil, fmt.Errorf("pki: create root CA %q: %w", opts.Subject.CommonName, err)
+		return nil, fmt.Errorf("pki: CSR for root %q: %w", opts.Subject.CommonName, err)
+	}
+	key, err := helpers.ParsePrivateKeyPEM(keyPEM)
+	if err != nil {
+		return nil, fmt.Errorf("pki: parse root key: %w", err)
+	}
+	self, err := local.NewSigner(key, nil, signer.DefaultSigAlgo(key), signingPolicy())
+	if err != nil {
+		return nil, fmt.Errorf("pki: self-signer for %q: %w", opts.Subject.CommonName, err)
+	}
+	ext, err := distributionPointsExtension(opts.distributionPoints())
+	if err != nil {
+		return nil, err
+	}
+	notBefore := time.Now().Add(-time.Minute)
+	certPEM, err := self.Sign(signer.SignRequest{
+		Request:    string(csrPEM),
+		Profile:    profileCA,
+		Extensions: ext,
+		NotBefore:  notBefore,
+		NotAfter:   notBefore.Add(validityOrDefault(opts.Validity)),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("pki: self-sign root %q: %w", opts.Subject.CommonName, err)
 	}
 	return newCA(certPEM, keyPEM, nil)
 }
@@ -71,13 +102,17 @@ func (ca *CA) NewIntermediateCA(opts CAOptions) (*CA, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pki: CSR for intermediate %q: %w", opts.Subject.CommonName, err)
 	}
+	ext, err := distributionPointsExtension(opts.distributionPoints())
+	if err != nil {
+		return nil, err
+	}
 	notBefore := time.Now().Add(-time.Minute)
 	certPEM, err := ca.sign(signer.SignRequest{
-		Request:     string(csrPEM),
-		Profile:     profileCA,
-		CRLOverride: opts.CRLDistributionPoint,
-		NotBefore:   notBefore,
-		NotAfter:    notBefore.Add(validityOrDefault(opts.Validity)),
+		Request:    string(csrPEM),
+		Profile:    profileCA,
+		Extensions: ext,
+		NotBefore:  notBefore,
+		NotAfter:   notBefore.Add(validityOrDefault(opts.Validity)),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("pki: sign intermediate %q: %w", opts.Subject.CommonName, err)
@@ -109,19 +144,25 @@ const (
 // signingPolicy is the one policy every CA signs with. cfssl requires the
 // Default profile to carry an Expiry, and silently falls back to Default
 // for a named profile whose Expiry is zero, so every profile has one; the
-// specs pass explicit NotBefore/NotAfter anyway.
+// specs pass explicit NotBefore/NotAfter anyway. Every profile lets the
+// CRL distribution points extension in: cfssl's own CRL option
+// (CRLOverride) writes one URL only.
 func signingPolicy() *config.Signing {
 	expiry := 365 * 24 * time.Hour
+	profile := func(p config.SigningProfile) *config.SigningProfile {
+		p.Expiry = expiry
+		p.ExtensionWhitelist = map[string]bool{oidCRLDistributionPoints.String(): true}
+		return &p
+	}
 	return &config.Signing{
-		Default: &config.SigningProfile{Usage: []string{"digital signature"}, Expiry: expiry},
+		Default: profile(config.SigningProfile{Usage: []string{"digital signature"}}),
 		Profiles: map[string]*config.SigningProfile{
-			profileCA: {
+			profileCA: profile(config.SigningProfile{
 				Usage:        []string{"cert sign", "crl sign"},
-				Expiry:       expiry,
 				CAConstraint: config.CAConstraint{IsCA: true},
-			},
-			profileServer: {Usage: []string{"digital signature", "key encipherment", "server auth"}, Expiry: expiry},
-			profileClient: {Usage: []string{"digital signature", "key encipherment", "client auth"}, Expiry: expiry},
+			}),
+			profileServer: profile(config.SigningProfile{Usage: []string{"digital signature", "key encipherment", "server auth"}}),
+			profileClient: profile(config.SigningProfile{Usage: []string{"digital signature", "key encipherment", "client auth"}}),
 		},
 	}
 }

@@ -62,6 +62,8 @@ type ClientOptions struct {
 	// CRLDistributionPoint, if set, is written into the certificate (the
 	// X.509 signer's layout: the URL of the issuer's CRL).
 	CRLDistributionPoint string
+	// CRLDistributionPoints are more, written in order after it.
+	CRLDistributionPoints []string
 }
 
 // Leaf is an end-entity certificate with its key and issuer.
@@ -77,7 +79,7 @@ func (ca *CA) IssueServer(opts ServerOptions) (*Leaf, error) {
 	if len(opts.Hosts) == 0 {
 		return nil, errors.New("pki: a server certificate needs at least one host")
 	}
-	return ca.issue(Subject{CommonName: opts.Hosts[0]}, opts.Hosts, profileServer, opts.Window, opts.CRLDistributionPoint)
+	return ca.issue(Subject{CommonName: opts.Hosts[0]}, opts.Hosts, profileServer, opts.Window, distributionPoints(opts.CRLDistributionPoint, nil))
 }
 
 // IssueClient signs a client certificate with the given subject.
@@ -85,10 +87,14 @@ func (ca *CA) IssueClient(opts ClientOptions) (*Leaf, error) {
 	if opts.Subject.CommonName == "" {
 		return nil, errors.New("pki: a client certificate needs a subject common name")
 	}
-	return ca.issue(opts.Subject, opts.Hosts, profileClient, opts.Window, opts.CRLDistributionPoint)
+	return ca.issue(opts.Subject, opts.Hosts, profileClient, opts.Window, distributionPoints(opts.CRLDistributionPoint, opts.CRLDistributionPoints))
 }
 
-func (ca *CA) issue(subject Subject, hosts []string, profile string, window Window, cdp string) (*Leaf, error) {
+func (ca *CA) issue(subject Subject, hosts []string, profile string, window Window, cdps []string) (*Leaf, error) {
+	ext, err := distributionPointsExtension(cdps)
+	if err != nil {
+		return nil, err
+	}
 	req := subject.request()
 	req.Hosts = hosts
 	csrPEM, keyPEM, err := csrGenerator.ProcessRequest(&req)
@@ -97,12 +103,12 @@ func (ca *CA) issue(subject Subject, hosts []string, profile string, window Wind
 	}
 	notBefore, notAfter := window.resolve()
 	certPEM, err := ca.sign(signer.SignRequest{
-		Request:     string(csrPEM),
-		Hosts:       hosts,
-		Profile:     profile,
-		CRLOverride: cdp,
-		NotBefore:   notBefore,
-		NotAfter:    notAfter,
+		Request:    string(csrPEM),
+		Hosts:      hosts,
+		Profile:    profile,
+		Extensions: ext,
+		NotBefore:  notBefore,
+		NotAfter:   notAfter,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("pki: sign %s certificate %q: %w", profile, subject.CommonName, err)

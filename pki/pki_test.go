@@ -357,3 +357,64 @@ func TestBundlesAndWriteDir(t *testing.T) {
 		t.Errorf("a duplicate name was accepted")
 	}
 }
+
+func TestSeveralDistributionPointsAreWrittenInOrder(t *testing.T) {
+	points := []string{"http://crl.a.svc:81/first.crl", "http://crl.a.svc/status/503", "http://crl.a.svc/third.crl"}
+	root, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "several"}, CRLDistributionPoint: points[0], CRLDistributionPoints: points[1:]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inter, err := root.NewIntermediateCA(pki.CAOptions{Subject: pki.Subject{CommonName: "several inter"}, CRLDistributionPoints: points})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := inter.IssueClient(pki.ClientOptions{Subject: clientSubject("c"), CRLDistributionPoints: points})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*x509.Certificate{root.Cert, inter.Cert, client.Cert} {
+		if got := c.CRLDistributionPoints; strings.Join(got, " ") != strings.Join(points, " ") {
+			t.Errorf("%s: CRL distribution points = %q, want %q", c.Subject.CommonName, got, points)
+		}
+		n := 0
+		for _, e := range c.Extensions {
+			if e.Id.String() == "2.5.29.31" {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s: %d CRL distribution points extensions, want 1", c.Subject.CommonName, n)
+		}
+	}
+	if err := root.Cert.CheckSignatureFrom(root.Cert); err != nil {
+		t.Errorf("root is not self-signed: %v", err)
+	}
+	if got := time.Until(root.Cert.NotAfter); got < pki.DefaultCAValidity-time.Hour {
+		t.Errorf("root valid for %s more, want about %s", got, pki.DefaultCAValidity)
+	}
+	if len(root.Cert.SubjectKeyId) == 0 {
+		t.Error("root has no subject key id (the router keys its CRLs by it)")
+	}
+	if err := verifyClient(client, root); err != nil {
+		t.Errorf("client of the intermediate does not verify: %v", err)
+	}
+}
+
+func TestNoDistributionPointWritesNoExtension(t *testing.T) {
+	root, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "none"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := root.IssueClient(pki.ClientOptions{Subject: clientSubject("c")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*x509.Certificate{root.Cert, client.Cert} {
+		if got := c.CRLDistributionPoints; len(got) != 0 {
+			t.Errorf("%s: CRL distribution points = %q, want none", c.Subject.CommonName, got)
+		}
+	}
+	if _, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "empty"}, CRLDistributionPoints: []string{""}}); err == nil {
+		t.Error("an empty distribution point was accepted")
+	}
+}

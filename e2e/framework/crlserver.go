@@ -22,13 +22,22 @@ import (
 )
 
 // CRLServer is a crlserver pod of a spec's namespace behind Service "crl"
-// (port 80): the distribution point the router downloads from.
+// (port 80): the distribution point the router downloads from. The
+// Service's port 81 leads to a port of the pod where nothing listens: a
+// distribution point that refuses connections (UnreachableURL), inside the
+// cluster.
 type CRLServer struct {
 	Namespace string
 	f         *Framework
 }
 
-const crlConfigMap = "crls"
+const (
+	crlConfigMap = "crls"
+	// The Service port whose target port nothing in the pod listens on:
+	// the pod's kernel resets the connection at once.
+	crlClosedPort       = 81
+	crlClosedTargetPort = 8081
+)
 
 // DeployCRLServer starts the CRL distribution point in ns.
 func (f *Framework) DeployCRLServer(ctx context.Context, ns string) *CRLServer {
@@ -63,7 +72,10 @@ func (f *Framework) DeployCRLServer(ctx context.Context, ns string) *CRLServer {
 	})
 	_, err = cs.CoreV1().Services(ns).Create(ctx, &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Name: "crl", Namespace: ns},
-		Spec:       corev1.ServiceSpec{Selector: labels, Ports: []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromString("http")}}},
+		Spec: corev1.ServiceSpec{Selector: labels, Ports: []corev1.ServicePort{
+			{Name: "http", Port: 80, TargetPort: intstr.FromString("http")},
+			{Name: "closed", Port: crlClosedPort, TargetPort: intstr.FromInt32(crlClosedTargetPort)},
+		}},
 	}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred())
 	return &CRLServer{Namespace: ns, f: f}
@@ -72,6 +84,24 @@ func (f *Framework) DeployCRLServer(ctx context.Context, ns string) *CRLServer {
 // URL is the distribution point of a key, as the router resolves it
 // (cluster DNS).
 func (s *CRLServer) URL(key string) string { return "http://crl." + s.Namespace + ".svc/" + key }
+
+// UnreachableURL is a distribution point of key on the Service's closed
+// port: every connection is refused, whatever is published.
+func (s *CRLServer) UnreachableURL(key string) string {
+	return fmt.Sprintf("http://crl.%s.svc:%d/%s", s.Namespace, crlClosedPort, key)
+}
+
+// StatusURL is a distribution point that always answers code (an error
+// status), whatever is published.
+func (s *CRLServer) StatusURL(code int) string {
+	return "http://crl." + s.Namespace + ".svc" + crlserver.StatusPath(code)
+}
+
+// NotACRLURL is a distribution point that answers 200 with a body that is
+// not a CRL (the server's health check, "ok").
+func (s *CRLServer) NotACRLURL() string {
+	return "http://crl." + s.Namespace + ".svc" + crlserver.HealthzPath
+}
 
 // publish replaces the served CRLs: key -> PEM, and key -> DER for the
 // keys in binary (stored gzipped: a ConfigMap holds at most 1 MiB, and a
@@ -128,6 +158,9 @@ type CRLAuthority struct {
 	// for this authority (a CA that publishes on its own schedule);
 	// otherwise each publication is valid for the Publisher's Lifetime.
 	NextUpdate time.Time
+	// ThisUpdate, when set, is the fixed thisUpdate (before NextUpdate):
+	// with both in the past, an expired CRL.
+	ThisUpdate time.Time
 	revoked    []*pki.Leaf
 	revCAs     []*pki.CA
 }
@@ -174,7 +207,7 @@ func (p *Publisher) publish(ctx context.Context) error {
 		for _, c := range a.revCAs {
 			rev = append(rev, pki.Revoke(c.Cert)...)
 		}
-		opts := pki.CRLOptions{NextUpdate: a.NextUpdate, Revoked: rev}
+		opts := pki.CRLOptions{ThisUpdate: a.ThisUpdate, NextUpdate: a.NextUpdate, Revoked: rev}
 		if opts.NextUpdate.IsZero() {
 			opts.NextUpdate = time.Now().Add(p.Lifetime)
 		}
