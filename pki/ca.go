@@ -57,11 +57,9 @@ func NewRootCA(opts CAOptions) (*CA, error) {
 	if opts.Subject.CommonName == "" {
 		return nil, errors.New("pki: a root CA needs a subject common name")
 	}
-	req := opts.Subject.request()
-	req.CA = &csr.CAConfig{}
-	csrPEM, keyPEM, err := csrGenerator.ProcessRequest(&req)
+	csrPEM, keyPEM, err := caRequest(opts, "root")
 	if err != nil {
-		return nil, fmt.Errorf("pki: CSR for root %q: %w", opts.Subject.CommonName, err)
+		return nil, err
 	}
 	key, err := helpers.ParsePrivateKeyPEM(keyPEM)
 	if err != nil {
@@ -71,18 +69,7 @@ func NewRootCA(opts CAOptions) (*CA, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pki: self-signer for %q: %w", opts.Subject.CommonName, err)
 	}
-	ext, err := distributionPointsExtension(opts.distributionPoints())
-	if err != nil {
-		return nil, err
-	}
-	notBefore := time.Now().Add(-time.Minute)
-	certPEM, err := self.Sign(signer.SignRequest{
-		Request:    string(csrPEM),
-		Profile:    profileCA,
-		Extensions: ext,
-		NotBefore:  notBefore,
-		NotAfter:   notBefore.Add(validityOrDefault(opts.Validity)),
-	})
+	certPEM, err := signCA(self.Sign, csrPEM, opts)
 	if err != nil {
 		return nil, fmt.Errorf("pki: self-sign root %q: %w", opts.Subject.CommonName, err)
 	}
@@ -94,26 +81,11 @@ func (ca *CA) NewIntermediateCA(opts CAOptions) (*CA, error) {
 	if opts.Subject.CommonName == "" {
 		return nil, errors.New("pki: an intermediate CA needs a subject common name")
 	}
-	req := opts.Subject.request()
-	// The CA section puts basicConstraints(CA) into the CSR; the profile's
-	// CAConstraint is what allows the signer to honour it.
-	req.CA = &csr.CAConfig{}
-	csrPEM, keyPEM, err := csrGenerator.ProcessRequest(&req)
-	if err != nil {
-		return nil, fmt.Errorf("pki: CSR for intermediate %q: %w", opts.Subject.CommonName, err)
-	}
-	ext, err := distributionPointsExtension(opts.distributionPoints())
+	csrPEM, keyPEM, err := caRequest(opts, "intermediate")
 	if err != nil {
 		return nil, err
 	}
-	notBefore := time.Now().Add(-time.Minute)
-	certPEM, err := ca.sign(signer.SignRequest{
-		Request:    string(csrPEM),
-		Profile:    profileCA,
-		Extensions: ext,
-		NotBefore:  notBefore,
-		NotAfter:   notBefore.Add(validityOrDefault(opts.Validity)),
-	})
+	certPEM, err := signCA(ca.sign, csrPEM, opts)
 	if err != nil {
 		return nil, fmt.Errorf("pki: sign intermediate %q: %w", opts.Subject.CommonName, err)
 	}
@@ -185,6 +157,37 @@ func newCA(certPEM, keyPEM []byte, parent *CA) (*CA, error) {
 
 func (ca *CA) sign(req signer.SignRequest) ([]byte, error) {
 	return ca.signer.Sign(req)
+}
+
+// caRequest is a CA's CSR and key. The CA section puts
+// basicConstraints(CA) into the CSR; the profile's CAConstraint is what
+// allows the signer to honour it.
+func caRequest(opts CAOptions, kind string) (csrPEM, keyPEM []byte, err error) {
+	req := opts.Subject.request()
+	req.CA = &csr.CAConfig{}
+	csrPEM, keyPEM, err = csrGenerator.ProcessRequest(&req)
+	if err != nil {
+		return nil, nil, fmt.Errorf("pki: CSR for %s %q: %w", kind, opts.Subject.CommonName, err)
+	}
+	return csrPEM, keyPEM, nil
+}
+
+// signCA signs a CA certificate under the CA profile with opts'
+// distribution points, valid from a minute ago (clock skew) for opts'
+// validity.
+func signCA(sign func(signer.SignRequest) ([]byte, error), csrPEM []byte, opts CAOptions) ([]byte, error) {
+	ext, err := distributionPointsExtension(opts.distributionPoints())
+	if err != nil {
+		return nil, err
+	}
+	notBefore := time.Now().Add(-time.Minute)
+	return sign(signer.SignRequest{
+		Request:    string(csrPEM),
+		Profile:    profileCA,
+		Extensions: ext,
+		NotBefore:  notBefore,
+		NotAfter:   notBefore.Add(validityOrDefault(opts.Validity)),
+	})
 }
 
 func validityOrDefault(d time.Duration) time.Duration {
