@@ -226,15 +226,23 @@ func code(s string) string {
 // ReadResult is the verdict of the run whose reports are in dir, from its
 // conformance.json; "" when no report was written.
 func ReadResult(dir string) Result {
+	r, _ := ReadVerdict(dir)
+	return r
+}
+
+// ReadVerdict is ReadResult and the OpenShift release line the run judged
+// against ("" for both when there is no report).
+func ReadVerdict(dir string) (Result, contract.Release) {
 	data, err := os.ReadFile(filepath.Join(dir, ConformanceJSON))
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	var r struct {
-		Result Result `json:"result"`
+		Result           Result           `json:"result"`
+		OpenShiftRelease contract.Release `json:"openshiftRelease"`
 	}
 	if json.Unmarshal(data, &r) != nil {
-		return ""
+		return "", ""
 	}
-	return r.Result
+	return r.Result, r.OpenShiftRelease
 }

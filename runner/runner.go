@@ -274,11 +274,13 @@ func verdict(reportDir string, status int, w io.Writer) int {
 			fmt.Fprintln(w, line)
 		}
 	}
-	result := string(reports.ReadResult(reportDir))
+	r, release := reports.ReadVerdict(reportDir)
+	result := string(r)
+	line := result + " against OpenShift " + string(release)
 	if result == "" {
-		result = "no report was written"
+		line = "no report was written"
 	}
-	fmt.Fprintf(w, "conformance: %s (%s)\n", result, filepath.Join(reportDir, reports.SummaryMD))
+	fmt.Fprintf(w, "conformance: %s (%s)\n", line, filepath.Join(reportDir, reports.SummaryMD))
 	if result != string(reports.Passed) && status == ExitPassed {
 		status = ExitNotPass
 	}
