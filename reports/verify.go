@@ -337,6 +337,9 @@ func sameSpecs(got, published []PublishedSpec, gotName, publishedName string) er
 			return fmt.Errorf("spec %s has features %v judging the %s in %s, but %v judging the %s in %s",
 				s.ID, s.Features, s.Judges, gotName, want.Features, want.Judges, publishedName)
 		}
+		if !slices.Equal(s.Changes, want.Changes) {
+			return fmt.Errorf("spec %s is gated by the release changes %v in %s, but by %v in %s", s.ID, s.Changes, gotName, want.Changes, publishedName)
+		}
 	}
 	return nil
 }

@@ -73,7 +73,7 @@ func TestThePublishedSpecListIsCurrent(t *testing.T) {
 			continue
 		}
 		id := contract.SpecIDOf(s.Labels())
-		spec := reports.PublishedSpec{ID: id, Name: s.FullText(), Features: contract.FeaturesOf(s.Labels()), Judges: contract.JudgedBy(s.Labels()), Since: since[id]}
+		spec := reports.PublishedSpec{ID: id, Name: s.FullText(), Features: contract.FeaturesOf(s.Labels()), Judges: contract.JudgedBy(s.Labels()), Since: since[id], Changes: contract.ChangesOf(s.Labels())}
 		if spec.Since == "" {
 			spec.Since = reports.IntroducingVersion()
 		}
