@@ -73,6 +73,9 @@ func Run(published []reports.PublishedSpec, rec reports.RunRecord) types.Report 
 		if s.ID != "" {
 			labels = append(labels, contract.SpecIDLabel(s.ID))
 		}
+		for _, c := range s.Changes {
+			labels = append(labels, contract.ChangeLabelPrefix+string(c))
+		}
 		g.SpecReports = append(g.SpecReports, types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: s.Name, LeafNodeLabels: labels,
 			LeafNodeLocation: loc, State: types.SpecStatePassed, RunTime: time.Second, NumAttempts: 1})
 	}
