@@ -2,9 +2,12 @@ package reports_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/internal/runfixture"
 	"github.com/router-conformance/suite/reports"
 )
@@ -30,7 +33,18 @@ func TestBundleOfARunVerifies(t *testing.T) {
 	}
 	v, err := reports.Verify(got, reports.VerifyOptions{AllowDev: true, Commit: runfixture.Commit})
 	if err != nil || v.ExitCode() != 0 {
-		t.Errorf("the bundle: %v, exit %d", err, v.ExitCode())
+		t.Fatalf("the bundle: %v, exit %d", err, v.ExitCode())
+	}
+	// The bundle names the release it was judged against: its report, its
+	// summary, its attestation and the verifier's line.
+	if v.Report.OpenShiftRelease != contract.DefaultRelease || !strings.Contains(v.Line(), "against OpenShift "+string(contract.DefaultRelease)) {
+		t.Errorf("release %q, line %q", v.Report.OpenShiftRelease, v.Line())
+	}
+	for name, want := range map[string]string{reports.SummaryMD: "| OpenShift release | 5.1 |", reports.StatementFile: `"openshiftRelease":"5.1"`} {
+		data, err := exec.Command("tar", "-xzOf", got, name).Output()
+		if err != nil || !strings.Contains(strings.ReplaceAll(string(data), " ", ""), strings.ReplaceAll(want, " ", "")) {
+			t.Errorf("%s in the bundle does not name the release (%q): %v", name, want, err)
+		}
 	}
 }
 
