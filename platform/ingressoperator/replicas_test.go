@@ -60,9 +60,6 @@ func TestRouterReplicasSpreadOverNodes(t *testing.T) {
 	}
 }
 
-func (l labelSet) Has(k string) bool              { _, ok := l[k]; return ok }
-func (l labelSet) Get(k string) string            { return l[k] }
-func (l labelSet) Lookup(k string) (string, bool) { v, ok := l[k]; return v, ok }
 
 // spec.nodePlacement's node selector and tolerations replace the
 // Deployment's (upstream's desiredRouterDeployment).
