@@ -60,7 +60,6 @@ func TestRouterReplicasSpreadOverNodes(t *testing.T) {
 	}
 }
 
-
 // spec.nodePlacement's node selector and tolerations replace the
 // Deployment's (upstream's desiredRouterDeployment).
 func TestApplyHonoursNodePlacement(t *testing.T) {
