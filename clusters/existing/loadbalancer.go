@@ -99,7 +99,7 @@ func startLoadBalancer(ctx context.Context, o Options, network string, backends 
 			args = append(args, "-p", p)
 		}
 		args = append(args, "--entrypoint", "/bin/sh", image, "-c",
-			`printf '%s' "$LB_CONFIG" >/tmp/lb.cfg && haproxy -c -q -f /tmp/lb.cfg && exec haproxy -db -f /tmp/lb.cfg`)
+			`printf '%s\n' "$LB_CONFIG" >/tmp/lb.cfg && haproxy -c -q -f /tmp/lb.cfg && exec haproxy -db -f /tmp/lb.cfg`)
 		_, err := kind.Docker(ctx, args...)
 		return err
 	}
