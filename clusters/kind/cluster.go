@@ -217,6 +217,17 @@ func (c *Cluster) create(ctx context.Context, o Options) error {
 		return err
 	}
 	o.Logf("creating kind cluster %q from %s (%d worker nodes)", o.Name, o.NodeImage, o.Workers)
+	if o.Workers > 0 {
+		// The workers must find the control plane by name before they
+		// join (pinNodeNames); it runs beside kind's create.
+		pinCtx, stopPin := context.WithCancel(ctx)
+		defer stopPin()
+		go func() {
+			if err := c.pinNodeNames(pinCtx, 1+o.Workers); err != nil && pinCtx.Err() == nil {
+				o.Logf("%v", err)
+			}
+		}()
+	}
 	done := make(chan error, 1)
 	go func() {
 		done <- c.provider.Create(o.Name,

@@ -165,3 +165,49 @@ func (c *Cluster) multiNodePodNetwork(ctx context.Context, wantNodes int) error 
 	}
 	return nil
 }
+
+// hostsLine is the /etc/hosts line that names a node.
+func hostsLine(ip, name string) string { return ip + "\t" + name }
+
+// pinNodeNames writes every node's name and address into every node's
+// /etc/hosts while kind creates a cluster of several nodes. A worker
+// joins the control plane by its container name (kind's
+// controlPlaneEndpoint, and the kubeconfigs of the worker's kubelet and
+// kube-proxy), which only Docker's embedded DNS would resolve, and the
+// node image's egress guard closes that DNS to the node (it forwards to
+// the host's resolvers). The nodes are up long before kubeadm join runs
+// (after kubeadm init), and join retries its discovery meanwhile. It
+// returns once every node has every line, or when ctx ends.
+func (c *Cluster) pinNodeNames(ctx context.Context, want int) error {
+	var last error
+	err := wait.PollUntilContextTimeout(ctx, c.timeouts.ProvisionPoll, c.timeouts.ClusterReady, true, func(ctx context.Context) (bool, error) {
+		list, err := c.provider.ListNodes(c.Name)
+		if err != nil || len(list) < want {
+			last = fmt.Errorf("%d of %d node containers (%v)", len(list), want, err)
+			return false, nil
+		}
+		var lines []string
+		for _, n := range list {
+			ip, err := docker(ctx, "inspect", "-f", fmt.Sprintf("{{(index .NetworkSettings.Networks %q).IPAddress}}", c.Network.Name), n.String())
+			if err != nil || ip == "" {
+				last = fmt.Errorf("node %s has no address on %s yet (%v)", n.String(), c.Network.Name, err)
+				return false, nil
+			}
+			lines = append(lines, hostsLine(ip, n.String()))
+		}
+		for _, n := range list {
+			for _, line := range lines {
+				script := fmt.Sprintf("grep -qxF '%s' /etc/hosts || echo '%s' >>/etc/hosts", line, line)
+				if err := n.CommandContext(ctx, "sh", "-c", script).Run(); err != nil {
+					last = fmt.Errorf("node %s: /etc/hosts: %v", n.String(), err)
+					return false, nil
+				}
+			}
+		}
+		return true, nil
+	})
+	if err != nil {
+		return fmt.Errorf("name the nodes in each other's /etc/hosts: %v: %w", last, err)
+	}
+	return nil
+}
