@@ -65,6 +65,12 @@ HISTORY ?= $(REPORTS)/history.jsonl
 EXISTING_CLUSTER ?= router-conformance-existing
 EXISTING_REPORTS ?= $(REPORTS)/existing
 KIND_REPORT ?= $(REPORTS)/report.json
+# The lab's shape: LAB_WORKERS worker nodes (0: one node, its ports mapped
+# to 127.0.0.1, no load balancer), the default IngressController's router
+# replicas on them (LAB_REPLICAS, default 2: one per worker), and a TCP
+# load balancer in front, the suite's only way to the routers.
+LAB_WORKERS ?= 2
+LAB_REPLICAS ?=
 # What the lab's run claims: with the reference router (no ROUTER_IMAGE)
 # also delegation, which it serves and the kind profile claims for it;
 # the existing profile cannot tell routers apart, so the claim is made as
@@ -193,17 +199,23 @@ manifests: images ## render the platform as plain manifests an operator applies 
 	  -router-image "$(or $(ROUTER_IMAGE),$$(get router))" -admission-image "$$(get route-admission)" -reconciler-image "$$(get ingress-reconciler)"
 
 .PHONY: e2e-existing
-e2e-existing: docker ## the existing profile proven: a lab cluster the suite did not install (manifests applied with kubectl, a registry beside it), the suite run with -profile existing -image-repository -allow-disruptive into $(EXISTING_REPORTS), compared spec by spec with make e2e's $(KIND_REPORT)
+e2e-existing: docker ## the existing profile proven: a lab cluster the suite did not install (LAB_WORKERS=2 workers, LAB_REPLICAS router replicas behind a TCP load balancer; manifests applied with kubectl, a registry beside it), the suite run with -profile existing -image-repository -allow-disruptive through the load balancer into $(EXISTING_REPORTS), compared spec by spec with make e2e's $(KIND_REPORT)
 	@test -f $(KIND_REPORT) || { echo "error: $(KIND_REPORT) is missing: run make e2e first (the kind profile's run this one is compared with), or set KIND_REPORT=<report.json>" >&2; exit 2; }
 	@rm -rf $(EXISTING_REPORTS); mkdir -p $(EXISTING_REPORTS)
-	@status=0; \
-	if [ -z "$(KEEP)" ]; then trap 'go run ./clusters/existing/cmd/existing-cluster down -name $(EXISTING_CLUSTER)' EXIT; fi; \
-	go run ./clusters/existing/cmd/existing-cluster up -name $(EXISTING_CLUSTER) $(if $(ROUTER_IMAGE),-router-image=$(ROUTER_IMAGE)) \
-	  -manifests $(EXISTING_REPORTS)/manifests -env-file $(EXISTING_REPORTS)/lab.env $(if $(KEEP),-keep-on-error) || exit 1; \
+	@status=0; lab=.cache/bin/existing-cluster; go build -o $$lab ./clusters/existing/cmd/existing-cluster; \
+	if [ -z "$(KEEP)" ]; then trap "$$lab down -name $(EXISTING_CLUSTER)" EXIT; trap 'exit 130' INT TERM; fi; \
+	start=$$(date +%s); \
+	$$lab up -name $(EXISTING_CLUSTER) -workers $(LAB_WORKERS) $(if $(LAB_REPLICAS),-replicas $(LAB_REPLICAS)) $(if $(ROUTER_IMAGE),-router-image=$(ROUTER_IMAGE)) \
+	  -manifests $(EXISTING_REPORTS)/manifests -env-file $(EXISTING_REPORTS)/lab.env -pods-file $(EXISTING_REPORTS)/router-pods-before.txt $(if $(KEEP),-keep-on-error) || exit 1; \
+	up=$$(( $$(date +%s) - start )); start=$$(date +%s); \
 	. $(EXISTING_REPORTS)/lab.env; \
 	$(RUN) e2e $(call run_flags,$(EXISTING_REPORTS)) -profile existing -kubeconfig "$$KUBECONFIG" -http-addr "$$HTTP_ADDR" -https-addr "$$HTTPS_ADDR" -domain "$$DOMAIN" \
 	  -image-repository "$$REGISTRY/conformance" -allow-disruptive $(if $(EXISTING_FEATURES),-features=$(EXISTING_FEATURES)) $(RELEASE_FLAG) $(ARGS) || status=$$?; \
+	printf "lab_workers='%s'\nlab_replicas='%s'\nlab_nodes='%s'\nload_balancer='%s %s over %s'\nlab_up_seconds='%s'\nsuite_seconds='%s'\n" \
+	  "$(LAB_WORKERS)" "$$REPLICAS" "$$NODES" "$$HTTP_ADDR" "$$HTTPS_ADDR" "$$LOAD_BALANCER" "$$up" "$$(( $$(date +%s) - start ))" >$(EXISTING_REPORTS)/times.env; \
+	$$lab pods -name $(EXISTING_CLUSTER) -pods-file $(EXISTING_REPORTS)/router-pods.txt >/dev/null || status=1; \
 	go run ./reports/cmd/compare -a $(KIND_REPORT) -b $(EXISTING_REPORTS)/report.json -out $(EXISTING_REPORTS)/compare.md || status=1; \
+	echo "lab: $$(tr '\n' ' ' <$(EXISTING_REPORTS)/times.env)"; \
 	exit $$status
 
 .PHONY: e2e-incluster
@@ -254,6 +266,18 @@ bench-router: docker ## measure convergence (Route, IngressRoute vertex: create 
 .PHONY: bench
 bench: docker ## the whole suite serial, -p 2 and -p 4 on a warm cluster, per-feature time, into $(REPORTS)/bench-e2e.{json,md}
 	go run ./bench/e2e -out $(REPORTS)/bench-e2e -procs $(BENCH_PROCS) -cluster-name $(CLUSTER) $(if $(KEEP),-keep)
+
+.PHONY: bench-lab
+bench-lab: docker ## the multi-node lab's cost beside kind's: make e2e-existing (its bring-up and suite wall time) and make e2e's $(KIND_REPORT) duration, into $(REPORTS)/bench-lab.md
+	@$(MAKE) --no-print-directory e2e-existing || status=$$?; \
+	. $(EXISTING_REPORTS)/times.env; \
+	kind=$$(sed -n 's/^| duration | \(.*\) |$$/\1/p' $(dir $(KIND_REPORT))summary.md); lab=$$(sed -n 's/^| duration | \(.*\) |$$/\1/p' $(EXISTING_REPORTS)/summary.md); \
+	{ echo "# The lab beside kind"; echo; echo "| | |"; echo "|---|---|"; \
+	  echo "| lab | $$lab_workers workers, $$lab_replicas router replicas, load balancer $$load_balancer |"; \
+	  echo "| lab bring-up (existing-cluster up) | $${lab_up_seconds}s |"; \
+	  echo "| suite on the lab (PROCS=$(PROCS)): wall, fixture images pushed included / specs (its report) | $${suite_seconds}s / $$lab |"; \
+	  echo "| suite on kind: specs (make e2e's report, $(KIND_REPORT)) | $$kind |"; } >$(REPORTS)/bench-lab.md; \
+	cat $(REPORTS)/bench-lab.md; exit $${status:-0}
 
 .PHONY: bench-kit
 bench-kit: docker ## the kit's size and files, and a whole-suite run from it on a Docker that holds none of its images (load + run) into $(REPORTS)/bench-kit.{json,md}

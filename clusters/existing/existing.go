@@ -6,6 +6,16 @@
 // the platform and router applied from plain manifests with kubectl, as
 // an operator applies them. The suite then meets it only through
 // -profile existing.
+//
+// With worker nodes (Options.Workers, make's LAB_WORKERS, 2 by default)
+// the lab has a vendor cluster's shape: the default IngressController
+// runs several router replicas (spec.replicas, 2 by default: upstream's
+// DetermineReplicas on a highly available topology), one per worker
+// (upstream's node placement on node-role.kubernetes.io/worker and its
+// pod anti-affinity), each bound to its worker's ports 80 and 443, and a
+// TCP load balancer in front (loadbalancer.go) is the only way in from
+// the host. Without workers it is the one-node lab of before: the node's
+// own ports mapped to 127.0.0.1.
 package existing
 
 import (
@@ -43,6 +53,13 @@ type Options struct {
 	Kubeconfig   string
 	ReadyTimeout time.Duration
 	Logf         func(format string, args ...any)
+	// Workers is the number of worker nodes; with any, the routers run
+	// there behind the lab's load balancer. 0: one node, no load
+	// balancer.
+	Workers int
+	// Replicas of the default IngressController (spec.replicas) on a lab
+	// with workers; 0: 2, or 1 with a single worker.
+	Replicas int
 }
 
 // Lab is what the suite is told of the cluster: the existing profile's
@@ -57,6 +74,12 @@ type Lab struct {
 	Registry string
 	// Router is the router image as deployed (by digest).
 	Router string
+	// Nodes are the cluster's nodes; Replicas the default
+	// IngressController's router replicas; LoadBalancer the nodes'
+	// addresses the load balancer balances over (none without workers).
+	Nodes        []string
+	Replicas     int
+	LoadBalancer []string
 
 	cluster *kind.Cluster
 }
@@ -102,6 +125,16 @@ func (o *Options) defaults() error {
 	if o.Logf == nil {
 		o.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
 	}
+	if o.Workers < 0 || o.Replicas < 0 {
+		return fmt.Errorf("existing: %d workers, %d replicas", o.Workers, o.Replicas)
+	}
+	if o.Workers > 0 && o.Replicas == 0 {
+		o.Replicas = min(2, o.Workers)
+	}
+	if o.Replicas > o.Workers && o.Workers > 0 {
+		// One router per worker: its ports, and the anti-affinity.
+		return fmt.Errorf("existing: %d router replicas on %d workers: each replica needs a worker of its own", o.Replicas, o.Workers)
+	}
 	return nil
 }
 
@@ -138,17 +171,22 @@ func Up(ctx context.Context, o Options) (*Lab, error) {
 		return nil, err
 	}
 	o.Logf("registry %s on network %s (%s), published on %s", reg.container, network.Name, reg.endpoint, reg.host)
+	// Only the router's ports, and only on a one-node lab: with workers
+	// the load balancer is the way in and no node is published.
+	var ports []kind.PortMapping
+	if o.Workers == 0 {
+		ports = []kind.PortMapping{{NodePort: 80}, {NodePort: 443}}
+	}
 	c, err := kind.Up(ctx, kind.Options{
 		Name: o.Name, RepoRoot: o.RepoRoot, NodeImage: nodeImage, Kubeconfig: o.Kubeconfig,
 		ReplaceStale: true, Timeouts: o.timeouts(), Logf: o.Logf,
-		// Only the router's ports: the lab publishes no shard ports.
-		Ports:   []kind.PortMapping{{NodePort: 80}, {NodePort: 443}},
+		Ports: ports, Workers: o.Workers,
 		Mirrors: []kind.Mirror{{Host: reg.host, Endpoint: reg.endpoint}},
 	})
 	if err != nil {
 		return nil, err
 	}
-	lab := &Lab{Kubeconfig: c.Kubeconfig, Domain: install.DefaultDomain, Registry: reg.host, cluster: c}
+	lab := &Lab{Kubeconfig: c.Kubeconfig, Domain: install.DefaultDomain, Registry: reg.host, Replicas: max(1, o.Replicas), cluster: c}
 	pushed := install.Images{}
 	for _, p := range []struct {
 		local string
@@ -176,10 +214,33 @@ func Up(ctx context.Context, o Options) (*Lab, error) {
 	if err := install.WaitReady(ctx, cfg, install.Options{Domain: lab.Domain, Timeouts: o.timeouts()}); err != nil {
 		return lab, err
 	}
-	if lab.HTTPAddr, err = c.HostPort(ctx, 80); err != nil {
+	workers, err := c.WorkerNames()
+	if err != nil {
 		return lab, err
 	}
-	if lab.HTTPSAddr, err = c.HostPort(ctx, 443); err != nil {
+	lab.Nodes = append([]string{c.NodeName()}, workers...)
+	if o.Workers == 0 {
+		if lab.HTTPAddr, err = c.HostPort(ctx, 80); err != nil {
+			return lab, err
+		}
+		if lab.HTTPSAddr, err = c.HostPort(ctx, 443); err != nil {
+			return lab, err
+		}
+		return lab, nil
+	}
+	// The cloud's load balancer sends to every node of the pool; its
+	// health check keeps the ones without a router out of rotation.
+	backends, err := nodeAddrs(ctx, network.Name, workers)
+	if err != nil {
+		return lab, err
+	}
+	lb, err := startLoadBalancer(ctx, o, network.Name, backends)
+	if err != nil {
+		return lab, err
+	}
+	lab.HTTPAddr, lab.HTTPSAddr, lab.LoadBalancer = lb.HTTPAddr, lb.HTTPSAddr, lb.Backends
+	o.Logf("load balancer %s: %s and %s, round robin over %s", lb.container, lb.HTTPAddr, lb.HTTPSAddr, strings.Join(backends, " "))
+	if err := waitServed(ctx, lab, o.timeouts()); err != nil {
 		return lab, err
 	}
 	return lab, nil
@@ -229,6 +290,11 @@ func render(ctx context.Context, o Options, imgs install.Images) ([]string, erro
 	if err != nil {
 		return nil, err
 	}
+	if o.Workers > 0 {
+		if err := placeRouters(objs, int32(o.Replicas)); err != nil {
+			return nil, err
+		}
+	}
 	if err := os.RemoveAll(o.ManifestsDir); err != nil {
 		return nil, err
 	}
@@ -276,6 +342,9 @@ func Down(ctx context.Context, o Options) error {
 	if err := o.defaults(); err != nil {
 		return err
 	}
+	if err := stopContainer(ctx, lbName(o.Name)); err != nil {
+		return err
+	}
 	if err := stopRegistry(ctx, o.Name+"-registry"); err != nil {
 		return err
 	}
@@ -284,8 +353,8 @@ func Down(ctx context.Context, o Options) error {
 
 // WriteEnv writes the lab as shell assignments (make sources them).
 func (l *Lab) WriteEnv(path string) error {
-	env := fmt.Sprintf("KUBECONFIG=%s\nHTTP_ADDR=%s\nHTTPS_ADDR=%s\nDOMAIN=%s\nREGISTRY=%s\nROUTER=%s\n",
-		l.Kubeconfig, l.HTTPAddr, l.HTTPSAddr, l.Domain, l.Registry, l.Router)
+	env := fmt.Sprintf("KUBECONFIG=%s\nHTTP_ADDR=%s\nHTTPS_ADDR=%s\nDOMAIN=%s\nREGISTRY=%s\nROUTER=%s\nNODES='%s'\nREPLICAS=%d\nLOAD_BALANCER='%s'\n",
+		l.Kubeconfig, l.HTTPAddr, l.HTTPSAddr, l.Domain, l.Registry, l.Router, strings.Join(l.Nodes, " "), l.Replicas, strings.Join(l.LoadBalancer, " "))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}

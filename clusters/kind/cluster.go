@@ -33,8 +33,13 @@ type Options struct {
 	NodeImage string
 	// Kubeconfig is where the cluster's kubeconfig is written.
 	Kubeconfig string
-	// Ports are mapped from the node to 127.0.0.1 on the host.
+	// Ports are mapped from the node to 127.0.0.1 on the host (the
+	// control-plane node's).
 	Ports []PortMapping
+	// Workers is the number of worker nodes beside the control plane
+	// (0: the suite's one-node cluster). They carry WorkerRoleLabel, and
+	// each node's pods get the node's podCIDR (multiNodePodNetwork).
+	Workers int
 	// Mirrors are registries the nodes pull from (a registry container
 	// on the cluster's network); none for the suite's own cluster, which
 	// loads its images.
@@ -63,6 +68,7 @@ type Cluster struct {
 	Created  bool
 	provider *kindcluster.Provider
 	logf     func(string, ...any)
+	timeouts contract.Timeouts
 }
 
 // DefaultName is the cluster's name unless told otherwise.
@@ -83,6 +89,9 @@ func (o *Options) defaults() error {
 	}
 	if o.Logf == nil {
 		o.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+	}
+	if o.Workers < 0 {
+		return fmt.Errorf("kind: %d worker nodes", o.Workers)
 	}
 	for _, m := range o.Mirrors {
 		if err := m.validate(); err != nil {
@@ -138,7 +147,7 @@ func Up(ctx context.Context, o Options) (*Cluster, error) {
 		return nil, err
 	}
 	provider := newProvider()
-	c := &Cluster{Name: o.Name, Kubeconfig: o.Kubeconfig, NodeImage: o.NodeImage, Network: network, provider: provider, logf: o.Logf}
+	c := &Cluster{Name: o.Name, Kubeconfig: o.Kubeconfig, NodeImage: o.NodeImage, Network: network, provider: provider, logf: o.Logf, timeouts: o.Timeouts}
 
 	existing, err := provider.List()
 	if err != nil {
@@ -165,6 +174,9 @@ func Up(ctx context.Context, o Options) (*Cluster, error) {
 		}
 	}
 	if err := c.configureMirrors(o.Mirrors); err != nil {
+		return c, err
+	}
+	if err := c.multiNodePodNetwork(ctx, 1+o.Workers); err != nil {
 		return c, err
 	}
 	if err := c.installAddons(ctx, o); err != nil {
@@ -195,13 +207,27 @@ func (c *Cluster) create(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	if err := AddWorkers(cfg, o.Workers); err != nil {
+		return err
+	}
 	if len(o.Mirrors) > 0 {
 		cfg.ContainerdConfigPatches = append(cfg.ContainerdConfigPatches, registryConfigPatch)
 	}
 	if err := os.MkdirAll(filepath.Dir(o.Kubeconfig), 0o755); err != nil {
 		return err
 	}
-	o.Logf("creating kind cluster %q from %s", o.Name, o.NodeImage)
+	o.Logf("creating kind cluster %q from %s (%d worker nodes)", o.Name, o.NodeImage, o.Workers)
+	if o.Workers > 0 {
+		// The workers must find the control plane by name before they
+		// join (pinNodeNames); it runs beside kind's create.
+		pinCtx, stopPin := context.WithCancel(ctx)
+		defer stopPin()
+		go func() {
+			if err := c.pinNodeNames(pinCtx, 1+o.Workers); err != nil && pinCtx.Err() == nil {
+				o.Logf("%v", err)
+			}
+		}()
+	}
 	done := make(chan error, 1)
 	go func() {
 		done <- c.provider.Create(o.Name,
@@ -394,8 +420,26 @@ func newProvider() *kindcluster.Provider {
 	return kindcluster.NewProvider(kindcluster.ProviderWithDocker(), kindcluster.ProviderWithLogger(kindcmd.NewLogger()))
 }
 
-// NodeName is the Kubernetes (and container) name of the only node.
+// NodeName is the Kubernetes (and container) name of the control-plane
+// node (the only node of a one-node cluster).
 func (c *Cluster) NodeName() string { return c.Name + "-control-plane" }
+
+// WorkerNames are the Kubernetes (and container) names of the worker
+// nodes, as kind names them.
+func (c *Cluster) WorkerNames() ([]string, error) {
+	list, err := c.provider.ListInternalNodes(c.Name)
+	if err != nil {
+		return nil, fmt.Errorf("list nodes of %q: %w", c.Name, err)
+	}
+	var out []string
+	for _, n := range list {
+		if n.String() != c.NodeName() {
+			out = append(out, n.String())
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
 
 // Exists reports whether a kind cluster of that name exists.
 func Exists(name string) (bool, error) {

@@ -18,6 +18,12 @@ type PortMapping struct {
 	HostPort int32
 }
 
+// WorkerRoleLabel is the label upstream's default node placement of a
+// router selects (cluster-ingress-operator
+// pkg/operator/controller/ingress/deployment.go, desiredRouterDeployment:
+// node-role.kubernetes.io/worker); a multi-node cluster's workers carry it.
+const WorkerRoleLabel = "node-role.kubernetes.io/worker"
+
 // ClusterConfig is the kind configuration of the hermetic one-node
 // cluster: API server and every port mapping on 127.0.0.1, no default CNI
 // (the node image ships a bridge conflist) and kubeadm's CoreDNS skipped
@@ -58,4 +64,19 @@ skipPhases:
 	}
 	v1alpha4.SetDefaultsCluster(cfg)
 	return cfg, nil
+}
+
+// AddWorkers appends n worker nodes to cfg; the port mappings stay on the
+// control plane. (WorkerRoleLabel is set through the API once they have
+// joined: the kubelet refuses node-role labels in --node-labels.) Their
+// pods reach each other through the routes multiNodePodNetwork adds.
+func AddWorkers(cfg *v1alpha4.Cluster, n int) error {
+	if n < 0 {
+		return fmt.Errorf("%d worker nodes", n)
+	}
+	for range n {
+		cfg.Nodes = append(cfg.Nodes, v1alpha4.Node{Role: v1alpha4.WorkerRole})
+	}
+	v1alpha4.SetDefaultsCluster(cfg)
+	return nil
 }

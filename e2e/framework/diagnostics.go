@@ -18,9 +18,10 @@ import (
 )
 
 // DumpRouter writes what a person needs to see why a router spec failed:
-// the router's generated HAProxy configuration, the logs (current and
-// previous) of the router, webhook and reconciler pods, and the events of
-// their namespaces.
+// each router pod's generated HAProxy configuration (every replica's: a
+// change that reached one replica and not another shows here), the logs
+// (current and previous) of the router, webhook and reconciler pods, which
+// node each pod runs on, and the events of their namespaces.
 func (f *Framework) DumpRouter(ctx context.Context, dir string) {
 	for _, ns := range []string{contract.RouterNamespace, contract.OperatorNamespace} {
 		pods, err := f.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
@@ -28,6 +29,7 @@ func (f *Framework) DumpRouter(ctx context.Context, dir string) {
 			GinkgoWriter.Printf("dump %s: %v\n", ns, err)
 			continue
 		}
+		writeDump(dir, "pods-"+ns+".txt", []byte(podTable(pods.Items)))
 		for _, p := range pods.Items {
 			for _, c := range p.Spec.Containers {
 				for _, previous := range []bool{false, true} {
@@ -52,6 +54,28 @@ func (f *Framework) DumpRouter(ctx context.Context, dir string) {
 		}
 		f.writeEvents(ctx, dir, ns)
 	}
+}
+
+// podTable is kubectl get pods -o wide's gist: name, node, phase, ready
+// containers, restarts, pod IP.
+func podTable(pods []corev1.Pod) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-60s %-40s %-10s %-6s %-8s %s\n", "POD", "NODE", "PHASE", "READY", "RESTARTS", "IP")
+	for _, p := range pods {
+		ready, restarts := 0, int32(0)
+		for _, c := range p.Status.ContainerStatuses {
+			if c.Ready {
+				ready++
+			}
+			restarts += c.RestartCount
+		}
+		phase := string(p.Status.Phase)
+		if p.DeletionTimestamp != nil {
+			phase = "Terminating"
+		}
+		fmt.Fprintf(&b, "%-60s %-40s %-10s %-6s %-8d %s\n", p.Name, p.Spec.NodeName, phase, fmt.Sprintf("%d/%d", ready, len(p.Spec.Containers)), restarts, p.Status.PodIP)
+	}
+	return b.String()
 }
 
 func writeDump(dir, name string, data []byte) {

@@ -1,8 +1,10 @@
 package framework
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	configclient "github.com/openshift/client-go/config/clientset/versioned"
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
@@ -49,6 +51,8 @@ type Env struct {
 	// KubernetesVersion is read when the suite connects, so the report
 	// has it even when the cluster is gone.
 	KubernetesVersion string `json:"kubernetesVersion"`
+	// Topology is read by every process when it connects.
+	Topology Topology `json:"-"`
 
 	Config    *rest.Config             `json:"-"`
 	Clientset kubernetes.Interface     `json:"-"`
@@ -113,6 +117,11 @@ func Connect(data []byte) (*Env, error) {
 	if v, err := e.Clientset.Discovery().ServerVersion(); err == nil {
 		e.KubernetesVersion = v.GitVersion
 	}
+	// The shape as found; a cluster where it cannot be read runs with the
+	// table's Consecutive and records the replicas as unknown.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // not a wait: a bound on three reads
+	defer cancel()
+	e.Topology, _ = ReadTopology(ctx, e.Clientset)
 	e.Config = cfg
 	return &e, nil
 }

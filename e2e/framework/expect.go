@@ -9,7 +9,7 @@ import (
 	"github.com/router-conformance/suite/e2e/httpclient"
 )
 
-// EventuallyResponds polls req until Timeouts.Consecutive responses in a row pass
+// EventuallyResponds polls req until Consecutive() responses in a row pass
 // check.
 func (f *Framework) EventuallyResponds(ctx context.Context, req httpclient.Request, check func(g Gomega, resp *httpclient.Response)) {
 	f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.Converge, req, check)
@@ -19,7 +19,7 @@ func (f *Framework) EventuallyResponds(ctx context.Context, req httpclient.Reque
 // changes that take effect on a schedule (a CRL refresh, a retry backoff).
 func (f *Framework) EventuallyRespondsWithin(ctx context.Context, timeout time.Duration, req httpclient.Request, check func(g Gomega, resp *httpclient.Response)) {
 	f.Eventually(ctx, func(g Gomega) {
-		for i := 0; i < f.Opts.Timeouts.Consecutive; i++ {
+		for i := 0; i < f.Consecutive(); i++ {
 			resp, err := Do(ctx, req)
 			g.Expect(err).NotTo(HaveOccurred(), "request to %s%s", req.Host, req.Path)
 			check(g, resp)
@@ -27,7 +27,7 @@ func (f *Framework) EventuallyRespondsWithin(ctx context.Context, timeout time.D
 	}).WithTimeout(timeout).Should(Succeed())
 }
 
-// EventuallyRefused polls req until Timeouts.Consecutive attempts in a row are
+// EventuallyRefused polls req until Consecutive() attempts in a row are
 // refused in the TLS handshake with exactly alert ("certificate required",
 // "revoked certificate", ...). An answer, or any other error, is no refusal.
 func (f *Framework) EventuallyRefused(ctx context.Context, req httpclient.Request, alert string) {
@@ -39,7 +39,7 @@ func (f *Framework) EventuallyRefused(ctx context.Context, req httpclient.Reques
 // refuse the same client differently (an alert, or a bare close).
 func (f *Framework) EventuallyRefusedWithin(ctx context.Context, timeout time.Duration, req httpclient.Request, alerts ...string) {
 	f.Eventually(ctx, func(g Gomega) {
-		for i := 0; i < f.Opts.Timeouts.Consecutive; i++ {
+		for i := 0; i < f.Consecutive(); i++ {
 			expectRefused(ctx, g, req, alerts)
 		}
 	}).WithTimeout(timeout).Should(Succeed())

@@ -86,6 +86,9 @@ func (f *Framework) effectiveOptions(report types.Report) map[string]string {
 	out["ginkgo.label-filter"] = cfg.LabelFilter
 	out["ginkgo.timeout"] = cfg.Timeout.String()
 	out[reports.OptionFlakeAttempts] = strconv.Itoa(cfg.FlakeAttempts)
+	for k, v := range f.topologyOptions() {
+		out[k] = v
+	}
 	if hook := FailOnceHook(); hook != "" {
 		out[reports.OptionFailOnce] = hook
 	}

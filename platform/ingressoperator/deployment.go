@@ -88,14 +88,16 @@ func RouterDeployment(o RouterDeploymentOptions) *appsv1.Deployment {
 	return &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: RouterNamespace, Labels: labels},
 		Spec: appsv1.DeploymentSpec{
+			// One replica, upstream's choice on a single-replica topology
+			// (DetermineReplicas, pkg/operator/controller/ingress/replicas.go);
+			// spec.replicas sets another (Apply).
 			Replicas: ptr.To[int32](1),
 			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			// Upstream rolls with surge; one kind node with host ports
-			// cannot hold two routers, so the old pod goes first.
-			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType},
+			Strategy: RouterStrategy(),
 			Template: corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{Labels: labels},
 				Spec: corev1.PodSpec{
+					Affinity:           RouterAffinity(o.IngressController),
 					ServiceAccountName: RouterServiceAccount,
 					DNSPolicy:          corev1.DNSClusterFirst,
 					Tolerations:        []corev1.Toleration{{Key: "node-role.kubernetes.io/control-plane", Effect: corev1.TaintEffectNoSchedule}},
@@ -135,6 +137,47 @@ func RouterDeployment(o RouterDeploymentOptions) *appsv1.Deployment {
 			},
 		},
 	}
+}
+
+// RouterStrategy is how a router Deployment rolls out: upstream's for a
+// router bound to its node's ports (cluster-ingress-operator
+// pkg/operator/controller/ingress/deployment.go, desiredRouterDeployment,
+// the HostNetworkStrategyType case: RollingUpdate, maxUnavailable 25%,
+// maxSurge 0). Every router here binds its node's ports (the default's
+// host ports, a shard's host network), so a surge pod would find its
+// ports taken: one replica is replaced at a time (Kubernetes rounds 25%
+// of fewer than four replicas up to one), and a router of several
+// replicas keeps serving through its rollout.
+func RouterStrategy() appsv1.DeploymentStrategy {
+	return appsv1.DeploymentStrategy{
+		Type: appsv1.RollingUpdateDeploymentStrategyType,
+		RollingUpdate: &appsv1.RollingUpdateDeployment{
+			MaxUnavailable: ptr.To(intstr.FromString("25%")),
+			MaxSurge:       ptr.To(intstr.FromInt32(0)),
+		},
+	}
+}
+
+// RouterAffinity spreads an IngressController's router replicas over
+// nodes: upstream's required pod anti-affinity on kubernetes.io/hostname
+// for the pods of the IngressController's deployment label
+// (desiredRouterDeployment, the LoadBalancerService/NodePort/Private case,
+// PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution). Upstream
+// narrows it to one generation (its deployment-hash label) so that a surge
+// pod may join an old one's node; with no surge (RouterStrategy) no new
+// pod ever needs that, and the term stands on the deployment label alone.
+// Upstream's preferred pod affinity between generations and its zone
+// spread (TopologySpreadConstraints on topology.kubernetes.io/zone) are
+// left out: they serve the surge and zones, which a kind cluster has not.
+func RouterAffinity(ingressController string) *corev1.Affinity {
+	return &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+			TopologyKey: corev1.LabelHostname,
+			LabelSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{
+				Key: DeploymentLabel, Operator: metav1.LabelSelectorOpIn, Values: []string{ingressController},
+			}}},
+		}},
+	}}
 }
 
 // RouterEnv is the environment upstream sets for an IngressController

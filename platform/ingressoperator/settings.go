@@ -16,6 +16,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
 	"github.com/router-conformance/suite/contract"
 )
@@ -66,6 +68,12 @@ type Settings struct {
 	// (spec.endpointPublishingStrategy type Private): reached only
 	// through its router-internal Service, inside the cluster.
 	Private bool
+	// Replicas is spec.replicas; nil leaves the Deployment's count.
+	Replicas *int32
+	// NodeSelector and Tolerations are spec.nodePlacement's; nil leaves
+	// the Deployment's.
+	NodeSelector map[string]string
+	Tolerations  []corev1.Toleration
 }
 
 // Desired computes the router settings of ic; clientCA is the bundle the
@@ -83,6 +91,28 @@ func Desired(ic *operatorv1.IngressController, clientCA string) (Settings, error
 		return s, err
 	}
 	s.Private = isPrivate(ic)
+	// Upstream: determineDeploymentReplicas takes spec.replicas when set
+	// (pkg/operator/controller/ingress/deployment.go). Unset, upstream's
+	// DetermineReplicas reads the cluster's topology (2 unless
+	// SingleReplica); the stand-in keeps the count install gave the
+	// Deployment, as a cluster of known topology would.
+	if ic.Spec.Replicas != nil {
+		if *ic.Spec.Replicas < 0 {
+			return s, fmt.Errorf("ingresscontroller %q has invalid spec.replicas %d", ic.Name, *ic.Spec.Replicas)
+		}
+		s.Replicas = ptr.To(*ic.Spec.Replicas)
+	}
+	// Upstream: desiredRouterDeployment replaces its default node
+	// selector with spec.nodePlacement.nodeSelector and the tolerations
+	// with spec.nodePlacement.tolerations, each when set.
+	if np := ic.Spec.NodePlacement; np != nil {
+		if np.NodeSelector != nil {
+			if s.NodeSelector, err = metav1.LabelSelectorAsMap(np.NodeSelector); err != nil {
+				return s, fmt.Errorf("ingresscontroller %q has invalid spec.nodePlacement.nodeSelector: %v", ic.Name, err)
+			}
+		}
+		s.Tolerations = np.Tolerations
+	}
 	if hn := s.HostNetwork; hn != nil {
 		s.Env = append(s.Env,
 			corev1.EnvVar{Name: HTTPPortEnv, Value: fmt.Sprint(hn.HTTPPort)},
@@ -121,7 +151,17 @@ func Desired(ic *operatorv1.IngressController, clientCA string) (Settings, error
 // whether anything changed. Variables it does not own are kept.
 func Apply(d *appsv1.Deployment, ic *operatorv1.IngressController, s Settings) bool {
 	before := d.Spec.Template.DeepCopy()
+	beforeReplicas := d.Spec.Replicas
+	if s.Replicas != nil && (d.Spec.Replicas == nil || *d.Spec.Replicas != *s.Replicas) {
+		d.Spec.Replicas = ptr.To(*s.Replicas)
+	}
 	spec := &d.Spec.Template.Spec
+	if s.NodeSelector != nil {
+		spec.NodeSelector = s.NodeSelector
+	}
+	if s.Tolerations != nil {
+		spec.Tolerations = s.Tolerations
+	}
 	for i := range spec.Containers {
 		c := &spec.Containers[i]
 		if c.Name != RouterContainer {
@@ -179,7 +219,7 @@ func Apply(d *appsv1.Deployment, ic *operatorv1.IngressController, s Settings) b
 	} else {
 		delete(d.Spec.Template.Annotations, ClientCAHashAnnotation)
 	}
-	return !equality.Semantic.DeepEqual(before, &d.Spec.Template)
+	return !equality.Semantic.DeepEqual(before, &d.Spec.Template) || !equality.Semantic.DeepEqual(beforeReplicas, d.Spec.Replicas)
 }
 
 // RolledOut reports whether every replica of d runs its current template.

@@ -1,11 +1,14 @@
 // Command existing-cluster makes (or removes) the lab cluster that
 // `make e2e-existing` runs the existing profile against:
 //
-//	existing-cluster up [-name N] [-router-image IMG] [-manifests DIR] [-env-file F] [-keep-on-error]
+//	existing-cluster up [-name N] [-workers 2] [-replicas R] [-router-image IMG] [-manifests DIR] [-env-file F] [-pods-file F] [-keep-on-error]
 //	existing-cluster down [-name N]
+//	existing-cluster pods [-name N] [-pods-file F]
 //
 // up writes the existing profile's flags as shell assignments to
-// -env-file (KUBECONFIG, HTTP_ADDR, HTTPS_ADDR, DOMAIN, REGISTRY, ROUTER).
+// -env-file (KUBECONFIG, HTTP_ADDR, HTTPS_ADDR, DOMAIN, REGISTRY, ROUTER,
+// NODES, REPLICAS, LOAD_BALANCER). pods prints (and writes to -pods-file)
+// kubectl get nodes and the default router's pods -o wide.
 package main
 
 import (
@@ -41,7 +44,10 @@ func run(args []string) error {
 	fs.StringVar(&o.ManifestsDir, "manifests", "", "where the applied manifests are written (default .cache/<name>-manifests)")
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "where to write the kubeconfig (default .cache/<name>.kubeconfig)")
 	fs.DurationVar(&o.ReadyTimeout, "ready-timeout", 3*time.Minute, "how long to wait for the node, CoreDNS and the router")
+	fs.IntVar(&o.Workers, "workers", 2, "worker nodes; with any, the routers run there behind a TCP load balancer (0: one node, its ports mapped)")
+	fs.IntVar(&o.Replicas, "replicas", 0, "router replicas of the default IngressController with workers (default 2, at most one per worker)")
 	envFile := fs.String("env-file", "", "up: write the existing profile's flags here as shell assignments")
+	podsFile := fs.String("pods-file", "", "up, pods: write kubectl get nodes and the router's pods -o wide here")
 	keep := fs.Bool("keep-on-error", false, "up: keep what was made when it fails or is interrupted (debugging)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -67,11 +73,26 @@ func run(args []string) error {
 				return err
 			}
 		}
-		fmt.Printf("lab cluster %q ready in %s: router %s at %s / %s, registry %s\n  export KUBECONFIG=%s\n",
-			o.Name, time.Since(start).Round(time.Second), lab.Router, lab.HTTPAddr, lab.HTTPSAddr, lab.Registry, lab.Kubeconfig)
-		return nil
+		fmt.Printf("lab cluster %q ready in %s: %d nodes, router %s (%d replicas) at %s / %s, registry %s\n  export KUBECONFIG=%s\n",
+			o.Name, time.Since(start).Round(time.Second), len(lab.Nodes), lab.Router, lab.Replicas, lab.HTTPAddr, lab.HTTPSAddr, lab.Registry, lab.Kubeconfig)
+		return pods(ctx, o.Name, *podsFile)
 	case "down":
 		return existing.Down(ctx, o)
+	case "pods":
+		return pods(ctx, o.Name, *podsFile)
 	}
-	return fmt.Errorf("unknown command %q: want up or down", cmd)
+	return fmt.Errorf("unknown command %q: want up, down or pods", cmd)
+}
+
+// pods prints the lab's nodes and router pods, and writes them to file.
+func pods(ctx context.Context, name, file string) error {
+	out, err := existing.RouterPods(ctx, name)
+	if err != nil {
+		return err
+	}
+	fmt.Print(out)
+	if file == "" {
+		return nil
+	}
+	return os.WriteFile(file, []byte(out), 0o644)
 }
