@@ -199,7 +199,7 @@ manifests: images ## render the platform as plain manifests an operator applies 
 	  -router-image "$(or $(ROUTER_IMAGE),$$(get router))" -admission-image "$$(get route-admission)" -reconciler-image "$$(get ingress-reconciler)"
 
 .PHONY: e2e-existing
-e2e-existing: docker ## the existing profile proven: a lab cluster the suite did not install (LAB_WORKERS=2 workers, LAB_REPLICAS router replicas behind a TCP load balancer; manifests applied with kubectl, a registry beside it), the suite run with -profile existing -image-repository -allow-disruptive through the load balancer into $(EXISTING_REPORTS), compared spec by spec with make e2e's $(KIND_REPORT)
+e2e-existing: docker ## the existing profile proven: a lab cluster the suite did not install (LAB_WORKERS=2 workers, LAB_REPLICAS router replicas behind a TCP load balancer; manifests applied with kubectl, a registry beside it), the suite run with -profile existing -image-repository -allow-disruptive through the load balancer into $(EXISTING_REPORTS), compared spec by spec with make e2e's $(KIND_REPORT) (REPEAT=N: each run, compare-<i>.md)
 	@test -f $(KIND_REPORT) || { echo "error: $(KIND_REPORT) is missing: run make e2e first (the kind profile's run this one is compared with), or set KIND_REPORT=<report.json>" >&2; exit 2; }
 	@rm -rf $(EXISTING_REPORTS); mkdir -p $(EXISTING_REPORTS)
 	@status=0; lab=.cache/bin/existing-cluster; go build -o $$lab ./clusters/existing/cmd/existing-cluster; \
@@ -214,7 +214,11 @@ e2e-existing: docker ## the existing profile proven: a lab cluster the suite did
 	printf "lab_workers='%s'\nlab_replicas='%s'\nlab_nodes='%s'\nload_balancer='%s %s over %s'\nlab_up_seconds='%s'\nsuite_seconds='%s'\n" \
 	  "$(LAB_WORKERS)" "$$REPLICAS" "$$NODES" "$$HTTP_ADDR" "$$HTTPS_ADDR" "$$LOAD_BALANCER" "$$up" "$$(( $$(date +%s) - start ))" >$(EXISTING_REPORTS)/times.env; \
 	$$lab pods -name $(EXISTING_CLUSTER) -pods-file $(EXISTING_REPORTS)/router-pods.txt >/dev/null || status=1; \
-	go run ./reports/cmd/compare -a $(KIND_REPORT) -b $(EXISTING_REPORTS)/report.json -out $(EXISTING_REPORTS)/compare.md || status=1; \
+	if [ -f $(EXISTING_REPORTS)/report.json ]; then \
+	  go run ./reports/cmd/compare -a $(KIND_REPORT) -b $(EXISTING_REPORTS)/report.json -out $(EXISTING_REPORTS)/compare.md || status=1; \
+	else for i in $$(seq 1 $(REPEAT)); do \
+	  go run ./reports/cmd/compare -a $(KIND_REPORT) -b $(EXISTING_REPORTS)/report-$$i.json -b-name "existing (run $$i)" -out $(EXISTING_REPORTS)/compare-$$i.md || status=1; \
+	done; fi; \
 	echo "lab: $$(tr '\n' ' ' <$(EXISTING_REPORTS)/times.env)"; \
 	exit $$status
 
