@@ -193,6 +193,11 @@ func TestVerifyRefusesEveryShortcut(t *testing.T) {
 			return bundleOf(t, withRecord(goodSuite(), func(r *RunRecord) { r.OpenShiftRelease = "4.19" }))
 		}, `FAIL: the run was judged against OpenShift "4.19": no release line this suite tracks: pick one of 4.20, 4.21, 4.22, 4.23, 5.0, 5.1, master (the line your customers run)`},
 
+		{"a run against 4.20 relabelled 5.1 in report.json, the sums recomputed", testVerifier, func() string {
+			return tamper(t, bundleOf(t, withRecord(goodSuite(), func(r *RunRecord) { r.OpenShiftRelease = "4.20" })), true,
+				editGinkgo(t, func(g *types.Report) { editRecord(g, func(r *RunRecord) { r.OpenShiftRelease = "5.1" }) }))
+		}, "FAIL: conformance.yaml differs from the report re-derived from report.json"},
+
 		// A failed spec made passed in report.json, the views regenerated.
 		{"a failed spec flipped to passed, conformance.* and summary.md regenerated", testVerifier, func() string {
 			return bundleOfDir(t, forge(failedSuite(), flipped))
