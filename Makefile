@@ -223,9 +223,9 @@ e2e-existing: docker ## the existing profile proven: a lab cluster the suite did
 	exit $$status
 
 .PHONY: e2e-incluster
-e2e-incluster: docker ## the suite in the cluster: the conformance image run by hydrophone (pinned, built from the module) on a lab cluster, reaching routers through their Services; e2e.log and junit_01.xml compared spec by spec with make e2e's $(KIND_JUNIT), into $(INCLUSTER_REPORTS)
+e2e-incluster: docker ## the suite in the cluster: the conformance image run by hydrophone (pinned, built from the module) on a lab cluster (LAB_WORKERS workers, LAB_REPLICAS router replicas), reaching routers through their Services; e2e.log and junit_01.xml compared spec by spec with make e2e's $(KIND_JUNIT), into $(INCLUSTER_REPORTS)
 	@rm -rf $(INCLUSTER_REPORTS)
-	go run ./incluster/cmd/e2e-incluster -kind-junit $(KIND_JUNIT) -out $(INCLUSTER_REPORTS) -parallel $(PROCS) $(foreach a,$(INCLUSTER_ARGS),-arg=$(a)) $(if $(KEEP),-keep) -features=$(INCLUSTER_FEATURES)
+	go run ./incluster/cmd/e2e-incluster -kind-junit $(KIND_JUNIT) -out $(INCLUSTER_REPORTS) -workers $(LAB_WORKERS) $(if $(LAB_REPLICAS),-replicas $(LAB_REPLICAS)) -parallel $(PROCS) $(foreach a,$(INCLUSTER_ARGS),-arg=$(a)) $(if $(KEEP),-keep) -features=$(INCLUSTER_FEATURES)
 
 .PHONY: kit
 kit: docker ## the air-gapped kit: $(REPORTS)/router-conformance-kit-<version>-<os>-<arch>.tar (every image, the compiled suite, ./run; README: Air-gapped machines)

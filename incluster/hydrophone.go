@@ -29,7 +29,12 @@ type ProveOptions struct {
 	// OutDir is hydrophone's --output-dir, where the comparison goes too.
 	OutDir string
 	// Name of the lab cluster.
-	Name     string
+	Name string
+	// Workers and Replicas shape the lab (existing.Options): worker
+	// nodes, and the default IngressController's router replicas spread
+	// over them, which router-internal-default balances over.
+	Workers  int
+	Replicas int
 	Parallel int
 	// Features the in-cluster run claims ("": the profile's default).
 	Features []string
@@ -80,7 +85,7 @@ func Prove(ctx context.Context, o ProveOptions) (err error) {
 		return err
 	}
 	o.Logf("conformance image %s, output image %s, %s", suite, busybox, HydrophoneModule)
-	labOpts := existing.Options{Name: o.Name, RepoRoot: root, Logf: o.Logf}
+	labOpts := existing.Options{Name: o.Name, RepoRoot: root, Logf: o.Logf, Workers: o.Workers, Replicas: o.Replicas}
 	lab, err := existing.Up(ctx, labOpts)
 	if !o.Keep {
 		defer func() {
@@ -116,6 +121,15 @@ func Prove(ctx context.Context, o ProveOptions) (err error) {
 	cmd := exec.CommandContext(ctx, hydrophone, args...)
 	cmd.Stdout, cmd.Stderr = io.MultiWriter(o.Stdout, console), io.MultiWriter(o.Stdout, console)
 	runErr := cmd.Run()
+	// Where the router replicas ran, beside the results (as make
+	// e2e-existing keeps them).
+	if pods, err := existing.RouterPods(ctx, o.Name); err != nil {
+		o.Logf("router pods: %v", err)
+	} else if err := os.WriteFile(filepath.Join(o.OutDir, "router-pods.txt"), []byte(pods), 0o644); err != nil {
+		return err
+	} else {
+		fmt.Fprint(o.Stdout, pods)
+	}
 	return check(o, runErr)
 }
 

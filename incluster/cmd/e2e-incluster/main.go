@@ -2,7 +2,7 @@
 // conformance image that hydrophone runs on a lab cluster, its results
 // compared spec by spec with the kind profile's (incluster.Prove).
 //
-//	e2e-incluster -kind-junit _output/junit.xml -out _output/incluster [-parallel 4] [-keep]
+//	e2e-incluster -kind-junit _output/junit.xml -out _output/incluster [-workers 2] [-replicas R] [-parallel 4] [-keep]
 package main
 
 import (
@@ -22,6 +22,8 @@ func main() {
 	flag.StringVar(&o.KindJUnit, "kind-junit", "_output/junit.xml", "the kind profile's junit.xml (make e2e's) to compare with")
 	flag.StringVar(&o.OutDir, "out", "_output/incluster", "hydrophone's output directory, and the comparison's")
 	flag.StringVar(&o.Name, "name", "router-conformance-incluster", "the lab cluster's name")
+	flag.IntVar(&o.Workers, "workers", 2, "the lab's worker nodes; the routers run there, router-internal-default balancing over them (0: one node)")
+	flag.IntVar(&o.Replicas, "replicas", 0, "router replicas of the default IngressController with workers (default 2, at most one per worker)")
 	flag.IntVar(&o.Parallel, "parallel", 4, "hydrophone --parallel: Ginkgo processes in the pod")
 	flag.BoolVar(&o.Keep, "keep", false, "keep the lab cluster afterwards (debugging)")
 	features := flag.String("features", "", "comma-separated features the in-cluster run claims (default: the existing profile's)")
