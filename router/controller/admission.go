@@ -2,6 +2,7 @@ package controller
 
 import (
 	"fmt"
+	"strings"
 
 	routev1 "github.com/openshift/api/route/v1"
 
@@ -37,12 +38,8 @@ func isWildcard(r *routev1.Route) bool {
 // without one (openshift/router pkg/router/routeapihelpers/helper.go,
 // GetDomainForHost).
 func parentOf(host string) string {
-	for i := 0; i < len(host); i++ {
-		if host[i] == '.' {
-			return host[i+1:]
-		}
-	}
-	return ""
+	_, parent, _ := strings.Cut(host, ".")
+	return parent
 }
 
 // claimWildcards is the host claims upstream's HostAdmitter makes when
