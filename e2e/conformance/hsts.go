@@ -3,7 +3,9 @@ package conformance
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	operatorv1 "github.com/openshift/api/operator/v1"
 	routev1 "github.com/openshift/api/route/v1"
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
@@ -221,6 +223,83 @@ func describeHSTS(f *framework.Framework) {
 			Entry("reencrypt: replaced", framework.ID("hsts/backend-header-replaced-reencrypt"), backendHSTSCase{termination: routev1.TLSTerminationReencrypt, annotation: "max-age=600;includeSubDomains", replaced: true}),
 			Entry("edge, an annotation without max-age: the backend's pass", framework.ID("hsts/backend-header-kept-invalid-annotation"), backendHSTSCase{termination: routev1.TLSTerminationEdge, annotation: "includeSubDomains;preload"}),
 			Entry("passthrough: the backend's pass", framework.ID("hsts/backend-header-kept-passthrough"), backendHSTSCase{termination: routev1.TLSTerminationPassthrough, annotation: "max-age=600"}),
+		)
+
+		// A wildcard route (wildcardPolicy Subdomain, on an
+		// IngressController that allows them) serves every host one label
+		// under its host's parent, all through its one backend, where the
+		// header is set: each name under the subdomain gets exactly the
+		// annotation's value, over TLS with SNI and the route's own
+		// certificate for *.<parent>, chosen by SNI. A name two labels
+		// down, or under another parent, is not the route's: the router's
+		// no-route answer. A router that sets HSTS for exact hosts only, or
+		// serves the wildcard's own host alone, fails.
+		//
+		// Document: the HSTS admission enhancement, section "Continue to
+		// enable HSTS per-route (retain the existing feature functionality)"
+		// (a route with WildcardPolicy Subdomain serves the hosts of its
+		// host's parent; the template excerpt: the route backend sets the
+		// header)
+		// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+		// (the edge/reencrypt route backend's `http-response set-header
+		// Strict-Transport-Security`; fe_sni's crt-list cert_config.map and
+		// os_edge_reencrypt_be.map), pkg/router/template/util/util.go
+		// (GenerateRouteRegexp and GenCertificateHostName with wildcard:
+		// `^[^\.]*\.<parent>`, `*.<parent>`), pkg/router/template/router.go
+		// (createServiceAliasConfig: IsWildcard when the route is Subdomain
+		// and wildcard routes are allowed), from cluster-ingress-operator
+		// pkg/operator/controller/ingress/deployment.go
+		// (desiredRouterDeployment: ROUTER_ALLOW_WILDCARD_ROUTES "true" for
+		// routeAdmission.wildcardPolicy WildcardsAllowed)
+		DescribeTable("Strict-Transport-Security on a wildcard (Subdomain) route", f.OwnIngressControllerDecorator(),
+			func(ctx SpecContext, termination routev1.TLSTerminationType) {
+				own := f.OwnIngressController(ctx)
+				own.Update(ctx, func(ic *operatorv1.IngressController) {
+					if ic.Spec.RouteAdmission == nil {
+						ic.Spec.RouteAdmission = &operatorv1.RouteAdmissionPolicy{}
+					}
+					ic.Spec.RouteAdmission.WildcardPolicy = operatorv1.WildcardPolicyAllowed
+				})
+				ns := f.SpecNamespaceWithLabels(ctx, "hsts-wildcard", own.NamespaceLabels)
+				parent := ns + "." + f.Domain
+				backend := f.DeployEcho(ctx, ns)
+				const hsts = "max-age=31536000;includeSubDomains"
+				ca := framework.NewRootCA("hsts wildcard " + ns)
+				route := f.TerminatedRouteTo(backend, "wild", termination, "")
+				route.Spec.Host, route.Spec.WildcardPolicy = "www."+parent, routev1.WildcardPolicySubdomain
+				route.Annotations = map[string]string{contract.HSTSAnnotation: hsts}
+				framework.WithRouteCertificate(route, ca, "*."+parent)
+				route = f.CreateRouteNoWait(ctx, route)
+
+				By("the IngressController's router admits it as a wildcard route")
+				f.EventuallyRoute(ctx, route, func(g Gomega, live *routev1.Route) {
+					entry := framework.IngressEntry(live, own.Name)
+					g.Expect(entry).NotTo(BeNil(), "no status entry of router %s: %+v", own.Name, live.Status)
+					g.Expect(framework.AdmittedBy(live, own.Name)).To(Equal(corev1.ConditionTrue), "entry of router %s: %+v", own.Name, *entry)
+					g.Expect(entry.WildcardPolicy).To(Equal(routev1.WildcardPolicySubdomain), "entry of router %s: %+v", own.Name, *entry)
+				})
+
+				for i, name := range []string{"www", "a", "b"} {
+					host := name + "." + parent
+					if i == 0 {
+						By("positive control: the route's own host, its certificate and the annotation's value")
+					} else {
+						By(host + ", under the subdomain: the route's certificate for *." + parent + " and exactly the annotation's value")
+					}
+					req := framework.WithSNI.Over(own.HTTPS(host, "/"))
+					req.RootCAs = pki.Pool(ca) // only the route's certificate verifies
+					f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+						backend.Served(g, resp)
+						framework.HeaderExpectations{"Strict-Transport-Security": {hsts}}.Check(g, resp.Header, "the client")
+					})
+				}
+				for _, host := range []string{"x.a." + parent, "a.other-" + parent} {
+					By(host + ": not under the subdomain, not the route's (the router's no-route answer)")
+					f.EventuallyResponds(ctx, framework.WithSNI.Over(own.HTTPS(host, "/")), framework.NotServed)
+				}
+			},
+			Entry("edge", framework.ID("hsts/wildcard-route-edge"), routev1.TLSTerminationEdge),
+			Entry("reencrypt", framework.ID("hsts/wildcard-route-reencrypt"), routev1.TLSTerminationReencrypt),
 		)
 	})
 }

@@ -7,6 +7,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	operatorv1 "github.com/openshift/api/operator/v1"
 	routev1 "github.com/openshift/api/route/v1"
 
 	"github.com/router-conformance/suite/contract"
@@ -70,6 +71,7 @@ func describeRouter(f *framework.Framework) {
 
 		describeInsecureEdgeTermination(f)
 		describeHostClaims(f)
+		describeWildcardAdmission(f)
 	})
 }
 
@@ -464,4 +466,71 @@ func checkHostProbes(ctx context.Context, f *framework.Framework, backend *frame
 			}
 		})
 	}
+}
+
+// Wildcard (Subdomain) routes are the router's to admit or refuse, as
+// the routeAdmission of its IngressController says
+// (ROUTER_ALLOW_WILDCARD_ROUTES).
+func describeWildcardAdmission(f *framework.Framework) {
+	Describe("wildcard (Subdomain) routes", func() {
+		// An IngressController with the default routeAdmission
+		// (wildcardPolicy WildcardsDisallowed) has its router refuse a
+		// route with wildcardPolicy Subdomain, in upstream's words
+		// (contract/wildcard.go), and serve neither its host nor any other
+		// under its parent; its status entry still names the route's
+		// policy. A None route on the same IngressController, admitted and
+		// served, is the positive control.
+		//
+		// Document: none (the Route API: spec.wildcardPolicy, openshift/api
+		// route/v1 types.go; IngressController
+		// spec.routeAdmission.wildcardPolicy, operator/v1
+		// types_ingress.go: WildcardsDisallowed by default)
+		// Upstream: openshift/router pkg/cmd/infra/router/router.go
+		// (RouterSelection.RouteAdmissionFunc: "wildcard routes are not
+		// allowed"), pkg/router/controller/host_admitter.go
+		// (HostAdmitter.HandleRoute: RecordRouteRejection with reason
+		// RouteNotAdmitted, the route deleted from the plugins below),
+		// pkg/router/controller/status.go (recordIngressCondition: the
+		// entry's wildcardPolicy is the route's), from cluster-ingress-operator
+		// pkg/operator/controller/ingress/deployment.go
+		// (desiredRouterDeployment: ROUTER_ALLOW_WILDCARD_ROUTES "false"
+		// unless WildcardsAllowed)
+		It("are refused where the IngressController does not allow them, its default", framework.ID("router/wildcard-route-refused-by-default"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
+			own := f.OwnIngressController(ctx)
+			if own.Name == contract.DefaultIngressController {
+				// No shard of its own: the cluster's default, back to the
+				// default policy for this spec.
+				own.Update(ctx, func(ic *operatorv1.IngressController) {
+					if ic.Spec.RouteAdmission != nil {
+						ic.Spec.RouteAdmission.WildcardPolicy = ""
+					}
+				})
+			}
+			ns := f.SpecNamespaceWithLabels(ctx, "wildcard-refused", own.NamespaceLabels)
+			parent := ns + "." + f.Domain
+			backend := f.DeployEcho(ctx, ns)
+			none := f.RouteTo(backend, "none", framework.EchoHTTPPort)
+			none.Spec.WildcardPolicy = routev1.WildcardPolicyNone
+			none = f.CreateRouteNoWait(ctx, none)
+			wild := f.RouteTo(backend, "wild", framework.EchoHTTPPort)
+			wild.Spec.Host, wild.Spec.WildcardPolicy = "www."+parent, routev1.WildcardPolicySubdomain
+			wild = f.CreateRouteNoWait(ctx, wild)
+
+			By("positive control: the None route is admitted and served")
+			own.WaitAdmitted(ctx, none)
+			f.EventuallyResponds(ctx, own.HTTP(none.Spec.Host, "/"), backend.Served)
+
+			By("the Subdomain route is refused: RouteNotAdmitted, " + contract.WildcardRoutesNotAllowed)
+			own.EventuallyRouteNotAdmitted(ctx, wild, contract.ReasonRouteNotAdmitted, contract.WildcardRoutesNotAllowed)
+			f.EventuallyRoute(ctx, wild, func(g Gomega, live *routev1.Route) {
+				entry := framework.IngressEntry(live, own.Name)
+				g.Expect(entry).NotTo(BeNil())
+				g.Expect(entry.WildcardPolicy).To(Equal(routev1.WildcardPolicySubdomain), "entry of router %s: %+v", own.Name, *entry)
+			})
+			for _, host := range []string{wild.Spec.Host, "a." + parent} {
+				By(host + ": not served")
+				f.EventuallyResponds(ctx, own.HTTP(host, "/"), framework.NotServed)
+			}
+		})
+	})
 }

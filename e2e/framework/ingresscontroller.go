@@ -11,6 +11,8 @@ import (
 	. "github.com/onsi/gomega"
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
+	routev1 "github.com/openshift/api/route/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -129,6 +131,20 @@ func (ic *IngressController) HTTP(host, path string) httpclient.Request {
 // HTTPS is a TLS request for host through this IngressController.
 func (ic *IngressController) HTTPS(host, path string) httpclient.Request {
 	return httpclient.Request{Addr: ic.HTTPSAddr, HTTPS: true, Host: host, Path: path, Timeout: ic.f.Opts.Timeouts.Request}
+}
+
+// WaitAdmitted waits for the Admitted=True condition of this
+// IngressController's router (named after it) on r.
+func (ic *IngressController) WaitAdmitted(ctx context.Context, r *routev1.Route) {
+	ic.f.EventuallyRoute(ctx, r, func(g Gomega, live *routev1.Route) {
+		g.Expect(AdmittedBy(live, ic.Name)).To(Equal(corev1.ConditionTrue), "route %s/%s, entry of router %s: %+v", r.Namespace, r.Name, ic.Name, live.Status)
+	})
+}
+
+// EventuallyRouteNotAdmitted waits until this IngressController's
+// router has refused r with exactly reason and message.
+func (ic *IngressController) EventuallyRouteNotAdmitted(ctx context.Context, r *routev1.Route, reason, message string) {
+	ic.f.eventuallyRouteNotAdmittedBy(ctx, ic.Name, r, reason, message)
 }
 
 // Update changes the IngressController and waits until the change took

@@ -132,14 +132,31 @@ func AdmittedConditionBy(r *routev1.Route, routerName string) *routev1.RouteIngr
 	return nil
 }
 
+// IngressEntry is routerName's entry in the route's status; nil when it
+// has none.
+func IngressEntry(r *routev1.Route, routerName string) *routev1.RouteIngress {
+	for i, in := range r.Status.Ingress {
+		if in.RouterName == routerName {
+			return &r.Status.Ingress[i]
+		}
+	}
+	return nil
+}
+
 // EventuallyRouteNotAdmitted waits until the default router's Admitted
 // condition on r is False with exactly reason and message, as upstream's
 // status writer records a refusal (openshift/router
 // pkg/router/controller/status.go, StatusAdmitter.RecordRouteRejection).
 func (f *Framework) EventuallyRouteNotAdmitted(ctx context.Context, r *routev1.Route, reason, message string) {
+	f.eventuallyRouteNotAdmittedBy(ctx, contract.DefaultIngressController, r, reason, message)
+}
+
+// eventuallyRouteNotAdmittedBy is EventuallyRouteNotAdmitted for the
+// router routerName.
+func (f *Framework) eventuallyRouteNotAdmittedBy(ctx context.Context, routerName string, r *routev1.Route, reason, message string) {
 	f.EventuallyRoute(ctx, r, func(g Gomega, live *routev1.Route) {
-		c := AdmittedConditionBy(live, contract.DefaultIngressController)
-		g.Expect(c).NotTo(BeNil(), "route %s/%s has no Admitted condition from router %s: %+v", r.Namespace, r.Name, contract.DefaultIngressController, live.Status)
+		c := AdmittedConditionBy(live, routerName)
+		g.Expect(c).NotTo(BeNil(), "route %s/%s has no Admitted condition from router %s: %+v", r.Namespace, r.Name, routerName, live.Status)
 		g.Expect(c.Status).To(Equal(corev1.ConditionFalse), "route %s/%s: %+v", r.Namespace, r.Name, *c)
 		g.Expect(c.Reason).To(Equal(reason), "route %s/%s: %+v", r.Namespace, r.Name, *c)
 		g.Expect(c.Message).To(Equal(message), "route %s/%s: %+v", r.Namespace, r.Name, *c)

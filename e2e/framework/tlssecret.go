@@ -4,6 +4,7 @@ import (
 	"crypto/x509"
 
 	. "github.com/onsi/gomega"
+	routev1 "github.com/openshift/api/route/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -29,4 +30,14 @@ func TLSSecret(ca *pki.CA, ns, name string, hosts ...string) (*corev1.Secret, *x
 		Type:       corev1.SecretTypeTLS,
 		Data:       map[string][]byte{corev1.TLSCertKey: leaf.ChainPEM(), corev1.TLSPrivateKeyKey: leaf.KeyPEM},
 	}, leaf.Cert
+}
+
+// WithRouteCertificate gives route (edge or reencrypt, spec.tls set) a
+// new certificate of ca for hosts, "*.<parent>" for a wildcard route:
+// spec.tls.certificate, key and caCertificate, as a route carries its own
+// certificate. A client verifies it with pki.Pool(ca).
+func WithRouteCertificate(route *routev1.Route, ca *pki.CA, hosts ...string) {
+	leaf, err := ca.IssueServer(pki.ServerOptions{Hosts: hosts})
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	route.Spec.TLS.Certificate, route.Spec.TLS.Key, route.Spec.TLS.CACertificate = string(leaf.CertPEM), string(leaf.KeyPEM), string(ca.CertPEM)
 }

@@ -218,8 +218,10 @@ func RouterEnv(o RouterDeploymentOptions) []corev1.EnvVar {
 		// The metrics listener: the API server's profile, intermediate by default.
 		{Name: "ROUTER_METRICS_TLS_CIPHERS", Value: strings.Join(crypto.OpenSSLToIANACipherSuites(profile.Ciphers), ":")},
 		{Name: "ROUTER_METRICS_TLS_MIN_VERSION", Value: string(profile.MinTLSVersion)},
-		{Name: "ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK", Value: "false"},
-		{Name: "ROUTER_ALLOW_WILDCARD_ROUTES", Value: "false"},
+		// spec.routeAdmission's defaults (Strict, WildcardsDisallowed);
+		// Apply sets them from the IngressController (routeAdmissionEnv).
+		{Name: DisableNamespaceOwnershipCheckEnv, Value: "false"},
+		{Name: contract.AllowWildcardRoutesEnv, Value: "false"},
 		{Name: "ROUTER_SET_FORWARDED_HEADERS", Value: "append"},
 		{Name: "ROUTER_DISABLE_HTTP2", Value: "true"},
 		{Name: "ROUTER_ENABLE_EXTERNAL_CERTIFICATE", Value: "true"},

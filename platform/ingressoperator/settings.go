@@ -74,6 +74,11 @@ type Settings struct {
 	// the Deployment's.
 	NodeSelector map[string]string
 	Tolerations  []corev1.Toleration
+	// RouteAdmission are ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK and
+	// ROUTER_ALLOW_WILDCARD_ROUTES from spec.routeAdmission. Every router
+	// has both (RouterEnv): Apply sets their values where they stand, so
+	// a default IngressController's router keeps its template unchanged.
+	RouteAdmission []corev1.EnvVar
 }
 
 // Desired computes the router settings of ic; clientCA is the bundle the
@@ -91,6 +96,7 @@ func Desired(ic *operatorv1.IngressController, clientCA string) (Settings, error
 		return s, err
 	}
 	s.Private = isPrivate(ic)
+	s.RouteAdmission = routeAdmissionEnv(ic)
 	// Upstream: determineDeploymentReplicas takes spec.replicas when set
 	// (pkg/operator/controller/ingress/deployment.go). Unset, upstream's
 	// DetermineReplicas reads the cluster's topology (2 unless
@@ -173,7 +179,7 @@ func Apply(d *appsv1.Deployment, ic *operatorv1.IngressController, s Settings) b
 				env = append(env, e)
 			}
 		}
-		c.Env = append(env, s.Env...)
+		c.Env = append(setInPlace(env, s.RouteAdmission), s.Env...)
 		var mounts []corev1.VolumeMount
 		for _, m := range c.VolumeMounts {
 			if m.Name != clientCAVolume {
@@ -220,6 +226,55 @@ func Apply(d *appsv1.Deployment, ic *operatorv1.IngressController, s Settings) b
 		delete(d.Spec.Template.Annotations, ClientCAHashAnnotation)
 	}
 	return !equality.Semantic.DeepEqual(before, &d.Spec.Template) || !equality.Semantic.DeepEqual(beforeReplicas, d.Spec.Replicas)
+}
+
+// routeAdmissionEnv is spec.routeAdmission as upstream's
+// desiredRouterDeployment renders it (cluster-ingress-operator
+// pkg/operator/controller/ingress/deployment.go): namespaceOwnership
+// (Strict by default) to ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK
+// ("true" for InterNamespaceAllowed) and wildcardPolicy
+// (WildcardsDisallowed by default) to ROUTER_ALLOW_WILDCARD_ROUTES ("true"
+// for WildcardsAllowed, "false" for anything else). A change is a new
+// pod template: the router rolls out, as upstream's does.
+func routeAdmissionEnv(ic *operatorv1.IngressController) []corev1.EnvVar {
+	ownership, wildcards := operatorv1.StrictNamespaceOwnershipCheck, operatorv1.WildcardPolicyDisallowed
+	if a := ic.Spec.RouteAdmission; a != nil {
+		if a.NamespaceOwnership != "" {
+			ownership = a.NamespaceOwnership
+		}
+		if a.WildcardPolicy != "" {
+			wildcards = a.WildcardPolicy
+		}
+	}
+	var env []corev1.EnvVar
+	switch ownership {
+	case operatorv1.StrictNamespaceOwnershipCheck:
+		env = append(env, corev1.EnvVar{Name: DisableNamespaceOwnershipCheckEnv, Value: "false"})
+	case operatorv1.InterNamespaceAllowedOwnershipCheck:
+		env = append(env, corev1.EnvVar{Name: DisableNamespaceOwnershipCheckEnv, Value: "true"})
+	}
+	allow := "false"
+	if wildcards == operatorv1.WildcardPolicyAllowed {
+		allow = "true"
+	}
+	return append(env, corev1.EnvVar{Name: contract.AllowWildcardRoutesEnv, Value: allow})
+}
+
+// setInPlace gives each variable of set its value where env has it, and
+// appends the ones env lacks.
+func setInPlace(env, set []corev1.EnvVar) []corev1.EnvVar {
+	for _, v := range set {
+		found := false
+		for i := range env {
+			if env[i].Name == v.Name {
+				env[i], found = v, true
+			}
+		}
+		if !found {
+			env = append(env, v)
+		}
+	}
+	return env
 }
 
 // RolledOut reports whether every replica of d runs its current template.

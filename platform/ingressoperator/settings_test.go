@@ -92,7 +92,9 @@ func TestApplyOwnsOnlyItsEnvAndVolume(t *testing.T) {
 	for _, v := range ctr.Env {
 		e[v.Name] = v.Value
 	}
-	if e["ROUTER_NAME"] != "default" || e["ROUTER_MUTUAL_TLS_AUTH"] != "required" || len(ctr.Env) != 3 {
+	// Plus the two routeAdmission variables every router has (appended
+	// here: this Deployment lacked them).
+	if e["ROUTER_NAME"] != "default" || e["ROUTER_MUTUAL_TLS_AUTH"] != "required" || len(ctr.Env) != 5 {
 		t.Errorf("env = %v", ctr.Env)
 	}
 	if len(d.Spec.Template.Spec.Volumes) != 2 || len(ctr.VolumeMounts) != 1 {
@@ -100,8 +102,53 @@ func TestApplyOwnsOnlyItsEnvAndVolume(t *testing.T) {
 	}
 	// Removing clientTLS removes the mount, the volume and the variables.
 	Apply(d, c, desired(t, ic(nil), ""))
-	if len(d.Spec.Template.Spec.Volumes) != 1 || len(d.Spec.Template.Spec.Containers[0].Env) != 1 {
+	if len(d.Spec.Template.Spec.Volumes) != 1 || len(d.Spec.Template.Spec.Containers[0].Env) != 3 {
 		t.Errorf("after removal: %+v", d.Spec.Template.Spec)
+	}
+}
+
+// cluster-ingress-operator desiredRouterDeployment: routeAdmission to
+// ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK and ROUTER_ALLOW_WILDCARD_ROUTES,
+// with the defaults Strict and WildcardsDisallowed; set in place, so the
+// default IngressController's router keeps its template, and a change of
+// policy is a new template (a rollout).
+func TestRouteAdmissionSetsTheRoutersSwitchesInPlace(t *testing.T) {
+	for _, c := range []struct {
+		name                   string
+		admission              *operatorv1.RouteAdmissionPolicy
+		disableOwnership, wild string
+	}{
+		{"unset", nil, "false", "false"},
+		{"empty", &operatorv1.RouteAdmissionPolicy{}, "false", "false"},
+		{"WildcardsAllowed", &operatorv1.RouteAdmissionPolicy{WildcardPolicy: operatorv1.WildcardPolicyAllowed}, "false", "true"},
+		{"WildcardsDisallowed", &operatorv1.RouteAdmissionPolicy{WildcardPolicy: operatorv1.WildcardPolicyDisallowed}, "false", "false"},
+		{"InterNamespaceAllowed", &operatorv1.RouteAdmissionPolicy{NamespaceOwnership: operatorv1.InterNamespaceAllowedOwnershipCheck}, "true", "false"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := render("router:any")
+			before := append([]corev1.EnvVar(nil), d.Spec.Template.Spec.Containers[0].Env...)
+			spec := ic(func(ic *operatorv1.IngressController) { ic.Spec.RouteAdmission = c.admission })
+			changed := Apply(d, spec, desired(t, spec, ""))
+			after := d.Spec.Template.Spec.Containers[0].Env
+			if len(after) != len(before) {
+				t.Fatalf("env grew from %d to %d variables", len(before), len(after))
+			}
+			for i := range after {
+				if after[i].Name != before[i].Name {
+					t.Errorf("variable %d is %s, was %s: the order changed", i, after[i].Name, before[i].Name)
+				}
+			}
+			got := map[string]string{}
+			for _, e := range after {
+				got[e.Name] = e.Value
+			}
+			if got["ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK"] != c.disableOwnership || got["ROUTER_ALLOW_WILDCARD_ROUTES"] != c.wild {
+				t.Errorf("ownership check disabled %q, wildcards %q; want %q, %q", got["ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK"], got["ROUTER_ALLOW_WILDCARD_ROUTES"], c.disableOwnership, c.wild)
+			}
+			if wantChange := c.disableOwnership == "true" || c.wild == "true"; changed != wantChange {
+				t.Errorf("Apply reported change %v, want %v", changed, wantChange)
+			}
+		})
 	}
 }
 

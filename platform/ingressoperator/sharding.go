@@ -20,6 +20,8 @@ const (
 	HTTPPortEnv        = "ROUTER_SERVICE_HTTP_PORT"
 	HTTPSPortEnv       = "ROUTER_SERVICE_HTTPS_PORT"
 	StatsPortEnv       = "STATS_PORT"
+	// DisableNamespaceOwnershipCheckEnv is spec.routeAdmission.namespaceOwnership.
+	DisableNamespaceOwnershipCheckEnv = "ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK"
 )
 
 // Upstream's routerDefaultHostNetwork{HTTP,HTTPS,Stats}Port, which

@@ -70,6 +70,11 @@ type Controller struct {
 	// routeAdmission.namespaceOwnership InterNamespaceAllowed). Unset, the
 	// namespace of a host's oldest route owns it (Strict, the default).
 	DisableNamespaceOwnershipCheck bool
+	// AllowWildcardRoutes admits routes with wildcardPolicy Subdomain
+	// (upstream: ROUTER_ALLOW_WILDCARD_ROUTES, which cluster-ingress-operator
+	// sets from the IngressController's routeAdmission.wildcardPolicy
+	// WildcardsAllowed); unset, they are refused (admitWildcardPolicy).
+	AllowWildcardRoutes bool
 
 	routeLister     routelisters.RouteLister
 	namespaceLister corelisters.NamespaceLister
@@ -241,13 +246,35 @@ func (c *Controller) sync(ctx context.Context) error {
 	}
 	routes = c.selectedRoutes(routes)
 	sort.Slice(routes, func(i, j int) bool { return routeOlder(routes[i], routes[j]) })
-	// Routes claim their hosts before anything else is checked, as
-	// upstream's UniqueHost sits above its extended validation.
-	claims := claimHosts(routes, !c.DisableNamespaceOwnershipCheck)
+	// Upstream's plugin chain, outermost first: HostAdmitter (the
+	// wildcard policy, then, with wildcard routes allowed, its own host
+	// claims), UniqueHost (host claims), then extended validation; a
+	// route refused by one never reaches the next.
+	verdicts := map[*routev1.Route]*Rejection{}
+	var admitted []*routev1.Route
+	for _, r := range routes {
+		if rej := admitWildcardPolicy(r, c.AllowWildcardRoutes); rej != nil {
+			verdicts[r] = rej
+			continue
+		}
+		admitted = append(admitted, r)
+	}
+	if c.AllowWildcardRoutes {
+		wildcardClaims := claimWildcards(admitted, !c.DisableNamespaceOwnershipCheck)
+		held := admitted[:0:0]
+		for _, r := range admitted {
+			if rej, refused := wildcardClaims[r]; refused {
+				verdicts[r] = rej
+				continue
+			}
+			held = append(held, r)
+		}
+		admitted = held
+	}
+	claims := claimHosts(admitted, !c.DisableNamespaceOwnershipCheck)
 	cfg := c.Base
 	cfg.Routes = nil
-	verdicts := map[*routev1.Route]*Rejection{}
-	for _, r := range routes {
+	for _, r := range admitted {
 		if rej, refused := claims[r]; refused {
 			verdicts[r] = rej
 			continue
@@ -323,7 +350,9 @@ func (c *Controller) report(ctx context.Context, r *routev1.Route, rej *Rejectio
 	}
 	want := routev1.RouteIngress{
 		Host: r.Spec.Host, RouterName: c.RouterName, RouterCanonicalHostname: c.CanonicalHostname,
-		WildcardPolicy: routev1.WildcardPolicyNone, Conditions: []routev1.RouteIngressCondition{cond},
+		// upstream: status.go, recordIngressCondition: the route's own
+		// policy, on an admitted and a refused entry alike.
+		WildcardPolicy: r.Spec.WildcardPolicy, Conditions: []routev1.RouteIngressCondition{cond},
 	}
 	updated := r.DeepCopy()
 	found := false
@@ -335,7 +364,7 @@ func (c *Controller) report(ctx context.Context, r *routev1.Route, rej *Rejectio
 		if len(in.Conditions) == 1 {
 			prev := in.Conditions[0]
 			if prev.Type == cond.Type && prev.Status == cond.Status && prev.Reason == cond.Reason && prev.Message == cond.Message &&
-				in.Host == want.Host && in.RouterCanonicalHostname == want.RouterCanonicalHostname {
+				in.Host == want.Host && in.RouterCanonicalHostname == want.RouterCanonicalHostname && in.WildcardPolicy == want.WildcardPolicy {
 				return nil
 			}
 		}

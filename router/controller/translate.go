@@ -39,6 +39,9 @@ func Translate(route *routev1.Route, service *corev1.Service, slices []*discover
 	out := haproxy.Route{
 		Namespace: route.Namespace, Name: route.Name,
 		Host: strings.ToLower(route.Spec.Host), Path: route.Spec.Path,
+		// Only admitted routes come here: a Subdomain route is one only
+		// where wildcard routes are allowed (admitWildcardPolicy).
+		Wildcard: route.Spec.WildcardPolicy == routev1.WildcardPolicySubdomain,
 	}
 	if out.Host == "" {
 		return out, &Rejection{"NoHostSpecified", "spec.host is empty; this router does not generate hosts"}

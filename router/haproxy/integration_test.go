@@ -744,3 +744,61 @@ func TestHeaderValueSizes(t *testing.T) {
 		}
 	}
 }
+
+// A wildcard route (wildcardPolicy Subdomain, wildcard routes allowed)
+// serves every host one label under its parent, with its certificate
+// for *.<parent> chosen by SNI and its backend's HSTS; an exact route of
+// the parent is tried first; two labels down and another parent are not
+// its hosts. upstream: openshift/router pkg/router/template/util/util.go
+// (GenerateRouteRegexp, GenerateSNIRegexp, GenCertificateHostName) and
+// images/router/haproxy/conf/haproxy-config.template (cert_config.map,
+// os_edge_reencrypt_be.map, os_sni_passthrough.map).
+func TestWildcardRoutes(t *testing.T) {
+	w := newWorld(t)
+	wildCert := must[*pki.Leaf](t)(w.ca.IssueServer(pki.ServerOptions{Hosts: []string{"*.wild.test"}}))
+	ep := func(addr string) []haproxy.Endpoint { return []haproxy.Endpoint{{Name: "ep1", Addr: addr}} }
+	w.cfg.Routes = []haproxy.Route{
+		{Namespace: "ns", Name: "wild", Host: "www.wild.test", Wildcard: true, Termination: haproxy.Edge, Certificate: wildCert.HAProxyPEM(),
+			Endpoints: ep(w.httpEcho), HSTS: "max-age=600"},
+		{Namespace: "ns", Name: "wild-reencrypt", Host: "www.wild2.test", Wildcard: true, Termination: haproxy.Reencrypt,
+			DestinationCA: w.backendCA.CertPEM, ServiceHostname: "echo.ns.svc", Endpoints: ep(w.httpsEcho), HSTS: "max-age=700"},
+		{Namespace: "ns", Name: "exact", Host: "exact.wild.test", Termination: haproxy.Edge, Endpoints: ep(w.httpEcho)},
+		{Namespace: "ns", Name: "wild-passthrough", Host: "www.pt.test", Wildcard: true, Termination: haproxy.Passthrough, Endpoints: ep(w.httpsEcho)},
+	}
+	w.start(t)
+	roots := pki.Pool(w.ca)
+	for _, tc := range []struct {
+		name     string
+		req      httpclient.Request
+		status   int
+		hsts     string
+		listener string
+		certName string // the first DNS name of the certificate served
+	}{
+		{"its own host", httpclient.Request{HTTPS: true, Host: "www.wild.test", RootCAs: roots}, 200, "max-age=600", "http", "*.wild.test"},
+		{"another host under the parent", httpclient.Request{HTTPS: true, Host: "a.wild.test", RootCAs: roots}, 200, "max-age=600", "http", "*.wild.test"},
+		{"a third one, with a port in Host", httpclient.Request{HTTPS: true, Host: "B.wild.test:443", SNI: "b.wild.test", RootCAs: roots}, 200, "max-age=600", "http", "*.wild.test"},
+		{"reencrypt wildcard, default certificate", httpclient.Request{HTTPS: true, Host: "c.wild2.test"}, 200, "max-age=700", "https", "*.default.test"},
+		{"an exact route of the parent comes first", httpclient.Request{HTTPS: true, Host: "exact.wild.test"}, 200, "", "http", "*.wild.test"},
+		{"two labels down: not the wildcard's", httpclient.Request{HTTPS: true, Host: "x.a.wild.test"}, 503, "", "", "*.default.test"},
+		{"another parent", httpclient.Request{HTTPS: true, Host: "a.other.test"}, 503, "", "", "*.default.test"},
+		{"passthrough wildcard by SNI", httpclient.Request{HTTPS: true, Host: "d.pt.test"}, 200, "", "https", "echo.ns.svc"},
+		{"passthrough, two labels down", httpclient.Request{HTTPS: true, Host: "x.d.pt.test"}, 503, "", "", "*.default.test"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := w.mustGet(t, tc.req)
+			if resp.Status != tc.status {
+				t.Fatalf("status %d, want %d: %s", resp.Status, tc.status, resp.Body)
+			}
+			if got := resp.Header.Values("Strict-Transport-Security"); (tc.hsts == "" && len(got) != 0) || (tc.hsts != "" && (len(got) != 1 || got[0] != tc.hsts)) {
+				t.Errorf("Strict-Transport-Security = %q, want %q", got, tc.hsts)
+			}
+			if tc.listener != "" && (resp.Echo == nil || resp.Echo.Listener != tc.listener) {
+				t.Errorf("answered by %+v, want the echo %s listener", resp.Echo, tc.listener)
+			}
+			if got := resp.TLS.PeerCertificates[0].DNSNames; len(got) == 0 || got[0] != tc.certName {
+				t.Errorf("certificate for %v, want %s", got, tc.certName)
+			}
+		})
+	}
+}

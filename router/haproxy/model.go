@@ -42,6 +42,15 @@ type Route struct {
 	Namespace, Name string
 	Host            string
 	Path            string // "" or a prefix starting with "/"
+	// Wildcard serves every host one label under the parent of Host (its
+	// part after the first dot), as upstream serves a route with
+	// wildcardPolicy Subdomain when wildcard routes are allowed: the
+	// host regexp `^[^\.]*\.<parent>`, the certificate for `*.<parent>`
+	// (openshift/router pkg/router/template/util/util.go,
+	// GenerateRouteRegexp, GenerateSNIRegexp, GenCertificateHostName).
+	// Exact hosts are tried before every wildcard. A host without a dot
+	// has no parent: the route then serves its host alone, as upstream's.
+	Wildcard bool
 	// SegmentMatch makes Path match whole path segments ("/foo" serves
 	// "/foo", "/foo/" and "/foo/bar", not "/foobar"), as IngressRoute
 	// prefixes do. Routes keep upstream's plain string prefix (false).

@@ -23,6 +23,9 @@ const ConfigFile = "haproxy.cfg"
 // Names HAProxy keeps apart; DNS labels and namespaces never hold them.
 var unsafeName = regexp.MustCompile(`[^a-zA-Z0-9._-]`)
 
+// dnsName is what a wildcard route's parent may hold.
+var dnsName = regexp.MustCompile(`^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$`)
+
 // Key is a route's identity in backend and file names: "namespace:name".
 func (r *Route) Key() string { return r.Namespace + ":" + r.Name }
 
@@ -46,11 +49,55 @@ func (r *Route) Backend() string {
 	}
 }
 
+// Parent is the part of the route's host after its first dot, "" when
+// it has none (upstream: openshift/router
+// pkg/router/routeapihelpers/helper.go, GetDomainForHost).
+func (r *Route) Parent() string {
+	if i := strings.IndexByte(r.Host, '.'); i >= 0 {
+		return strings.ToLower(r.Host[i+1:])
+	}
+	return ""
+}
+
+// IsWildcard says the route serves every host one label under its
+// parent: Wildcard, and a host that has a parent.
+func (r *Route) IsWildcard() bool { return r.Wildcard && r.Parent() != "" }
+
+// wildcardRegexp is upstream's host regexp for a wildcard route,
+// `^[^\.]*\.<parent>$`, written without backslashes (HAProxy's
+// configuration parser would take them): `^[^.]*[.]<parent>$` with each
+// dot of the parent as `[.]`. Validate admits only DNS characters in the
+// parent of a wildcard route.
+func (r *Route) wildcardRegexp() string {
+	return "^[^.]*[.]" + strings.ReplaceAll(r.Parent(), ".", "[.]") + "$"
+}
+
+// CertificateHost is the SNI name the route's certificate is listed
+// for: `*.<parent>` for a wildcard route, else its host.
+func (r *Route) CertificateHost() string {
+	if r.IsWildcard() {
+		return "*." + r.Parent()
+	}
+	return strings.ToLower(r.Host)
+}
+
+// SNIMatch is the public_ssl condition for a passthrough route's SNI
+// (upstream: os_sni_passthrough.map, GenerateSNIRegexp).
+func (r *Route) SNIMatch() string {
+	if r.IsWildcard() {
+		return fmt.Sprintf("{ req_ssl_sni,lower -m reg %s }", r.wildcardRegexp())
+	}
+	return fmt.Sprintf("{ req_ssl_sni -i %s }", r.Host)
+}
+
 // Validate refuses what HAProxy could not load or would misread, so that
 // one bad route is reported and left out instead of breaking the others.
 func (r *Route) Validate() error {
 	if r.Host == "" || strings.ContainsAny(r.Host, " \t'\"\\{}") {
 		return fmt.Errorf("route %s: host %q is not a DNS name", r.Key(), r.Host)
+	}
+	if r.IsWildcard() && !dnsName.MatchString(r.Parent()) {
+		return fmt.Errorf("route %s: wildcard parent %q is not a DNS name", r.Key(), r.Parent())
 	}
 	if r.Path != "" && (!strings.HasPrefix(r.Path, "/") || strings.ContainsAny(r.Path, " \t'\"\\{}#")) {
 		return fmt.Errorf("route %s: path %q must start with / and hold no spaces, quotes or braces", r.Key(), r.Path)
@@ -81,6 +128,9 @@ func (r *Route) Validate() error {
 // binds AND tighter than "||", so the host is repeated in each term.
 func (r *Route) HostMatch() string {
 	host := fmt.Sprintf("{ req.hdr(host),field(1,:),lower -m str %s }", strings.ToLower(r.Host))
+	if r.IsWildcard() {
+		host = fmt.Sprintf("{ req.hdr(host),field(1,:),lower -m reg %s }", r.wildcardRegexp())
+	}
 	path := r.Path
 	if r.SegmentMatch {
 		path = strings.TrimSuffix(path, "/")
@@ -149,6 +199,11 @@ func Render(cfg Config) (Files, error) {
 	}
 	routes := append([]Route(nil), cfg.Routes...)
 	sort.SliceStable(routes, func(i, j int) bool {
+		// upstream: generateHAProxyMap, SortMapPaths(lines, `^[^\.]*\.`):
+		// the wildcard entries after every exact one.
+		if wi, wj := routes[i].IsWildcard(), routes[j].IsWildcard(); wi != wj {
+			return wj
+		}
 		if routes[i].Host != routes[j].Host {
 			return routes[i].Host < routes[j].Host
 		}
@@ -167,7 +222,7 @@ func Render(cfg Config) (Files, error) {
 		if len(r.Certificate) > 0 && (r.Termination == Edge || r.Termination == Reencrypt) {
 			name := "certs/" + r.FileName()
 			files[name] = r.Certificate
-			fmt.Fprintf(&crtList, "%s %s\n", filepath.Join(cfg.Dir, name), strings.ToLower(r.Host))
+			fmt.Fprintf(&crtList, "%s %s\n", filepath.Join(cfg.Dir, name), r.CertificateHost())
 		}
 		if len(r.DestinationCA) > 0 && r.Termination == Reencrypt {
 			files["cacerts/"+r.FileName()] = r.DestinationCA
@@ -208,15 +263,20 @@ type httpRedirect struct {
 // codes are the redirect codes in use, ascending.
 func httpRedirects(routes []Route) (entries []httpRedirect, codes []int) {
 	redirecting := map[string]bool{}
+	// A wildcard Redirect route reaches hosts other than its own: then
+	// every route takes part, exact ones after (more specific than) the
+	// wildcards, which come last in routes.
+	all := false
 	for _, r := range routes {
 		if r.InsecurePolicy == PolicyRedirect {
 			redirecting[strings.ToLower(r.Host)] = true
+			all = all || r.IsWildcard()
 		}
 	}
 	used := map[int]bool{}
 	for i := len(routes) - 1; i >= 0; i-- {
 		r := routes[i]
-		if !redirecting[strings.ToLower(r.Host)] {
+		if !all && !redirecting[strings.ToLower(r.Host)] {
 			continue
 		}
 		code := 0

@@ -97,3 +97,53 @@ func TestRenderRedirectDecisionMostSpecificLast(t *testing.T) {
 		t.Errorf("redirect decision:\n got %q\nwant %q", got, want)
 	}
 }
+
+// upstream: openshift/router pkg/router/template/util/util.go
+// (GenerateRouteRegexp, GenerateSNIRegexp, GenCertificateHostName with
+// wildcard set) and template_helper.go (generateHAProxyMap: wildcard
+// entries after the exact ones).
+func TestWildcardMatchesOneLabelUnderTheParent(t *testing.T) {
+	wild := Route{Namespace: "ns", Name: "w", Host: "WWW.Wild.Test", Wildcard: true, Termination: Edge}
+	if got, want := wild.HostMatch(), "{ req.hdr(host),field(1,:),lower -m reg ^[^.]*[.]wild[.]test$ }"; got != want {
+		t.Errorf("HostMatch = %s, want %s", got, want)
+	}
+	if got, want := wild.SNIMatch(), "{ req_ssl_sni,lower -m reg ^[^.]*[.]wild[.]test$ }"; got != want {
+		t.Errorf("SNIMatch = %s, want %s", got, want)
+	}
+	if got := wild.CertificateHost(); got != "*.wild.test" {
+		t.Errorf("CertificateHost = %s, want *.wild.test", got)
+	}
+	exact := Route{Host: "www.wild.test"}
+	if exact.IsWildcard() || exact.CertificateHost() != "www.wild.test" || exact.SNIMatch() != "{ req_ssl_sni -i www.wild.test }" {
+		t.Errorf("exact route: wildcard %v, certificate host %s, SNI %s", exact.IsWildcard(), exact.CertificateHost(), exact.SNIMatch())
+	}
+	// A host without a parent serves itself alone, as upstream's.
+	if lone := (Route{Host: "localhost", Wildcard: true}); lone.IsWildcard() || lone.CertificateHost() != "localhost" {
+		t.Errorf("a wildcard route without a parent: %v %s", lone.IsWildcard(), lone.CertificateHost())
+	}
+
+	cfg := Config{
+		HTTPBind: ":80", HTTPSBind: ":443", StatsBind: ":1936", Dir: "/tmp/x", DefaultCertificate: []byte("pem"),
+		Routes: []Route{
+			{Namespace: "ns", Name: "a-wild", Host: "a.wild.test", Wildcard: true, Termination: Edge, Certificate: []byte("pem")},
+			{Namespace: "ns", Name: "z-exact", Host: "z.wild.test", Termination: Edge},
+		},
+	}
+	files, err := Render(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(files[ConfigFile])
+	exactAt := strings.Index(got, "use_backend be_edge_http:ns:z-exact")
+	wildAt := strings.Index(got, "use_backend be_edge_http:ns:a-wild")
+	if exactAt < 0 || wildAt < 0 || wildAt < exactAt {
+		t.Errorf("want the exact route's use_backend before the wildcard's:\n%s", got)
+	}
+	if crt := string(files["crt-list"]); crt != "/tmp/x/certs/ns_a-wild.pem *.wild.test\n" {
+		t.Errorf("crt-list = %q", crt)
+	}
+	cfg.Routes[0].Host = "a.wild_x.test"
+	if _, err := Render(cfg); err == nil {
+		t.Error("a wildcard parent that is no DNS name rendered")
+	}
+}

@@ -81,7 +81,7 @@ frontend public_ssl
   tcp-request content accept if { req_ssl_hello_type 1 }
 {{- range .Routes }}
 {{- if eq .Termination "passthrough" }}
-  use_backend {{ .Backend }} if { req_ssl_sni -i {{ .Host }} }
+  use_backend {{ .Backend }} if {{ .SNIMatch }}
 {{- end }}
 {{- end }}
   use_backend be_sni if { req_ssl_sni -m found }

@@ -83,12 +83,14 @@ func size(name string) (int, error) {
 // tune.maxrewrite, from spec.tuningOptions.headerBufferBytes and
 // headerBufferMaxRewriteBytes; upstream's defaults 32768 and 8192 when
 // unset) and ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK (routeAdmission's
-// namespaceOwnership InterNamespaceAllowed: "true").
+// namespaceOwnership InterNamespaceAllowed: "true") and
+// ROUTER_ALLOW_WILDCARD_ROUTES (routeAdmission's wildcardPolicy
+// WildcardsAllowed: "true").
 // Everything else the operator sets (ROUTER_SERVICE_NAMESPACE,
 // STATS_USERNAME_FILE, STATS_PASSWORD_FILE, ROUTER_METRICS_*,
 // ROUTER_LOAD_BALANCE_ALGORITHM, ROUTER_TCP_BALANCE_SCHEME,
 // ROUTER_THREADS, RELOAD_INTERVAL, ROUTER_CIPHERS, ROUTER_CIPHERSUITES,
-// SSL_MIN_VERSION, ROUTER_ALLOW_WILDCARD_ROUTES, ROUTER_SET_FORWARDED_HEADERS,
+// SSL_MIN_VERSION, ROUTER_SET_FORWARDED_HEADERS,
 // ROUTER_DISABLE_HTTP2, ROUTER_ENABLE_EXTERNAL_CERTIFICATE, ...) is
 // accepted and ignored.
 //
@@ -103,6 +105,8 @@ type settings struct {
 	routeSelector, namespaceSelector labels.Selector
 	// anyNamespaceMayHoldAHost: ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK.
 	anyNamespaceMayHoldAHost bool
+	// allowWildcardRoutes: ROUTER_ALLOW_WILDCARD_ROUTES.
+	allowWildcardRoutes bool
 	// crlManager keeps the CRL file when the client CA bundle names
 	// distribution points; nil otherwise.
 	crlManager *crl.Manager
@@ -142,6 +146,7 @@ func loadSettings() (*settings, error) {
 		canonical:  getenv("ROUTER_CANONICAL_HOSTNAME"),
 		// upstream: pkg/cmd/infra/router/router.go (isTrue: strconv.ParseBool, an error false).
 		anyNamespaceMayHoldAHost: parseBool(getenv("ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK")),
+		allowWildcardRoutes:      parseBool(getenv("ROUTER_ALLOW_WILDCARD_ROUTES")),
 	}
 	if s.base.BufSize, err = size("ROUTER_BUF_SIZE"); err != nil {
 		return nil, err
@@ -285,6 +290,7 @@ func run() error {
 		RouterName: s.routerName, CanonicalHostname: s.canonical,
 		RouteSelector: s.routeSelector, NamespaceSelector: s.namespaceSelector,
 		DisableNamespaceOwnershipCheck: s.anyNamespaceMayHoldAHost,
+		AllowWildcardRoutes:            s.allowWildcardRoutes,
 		Logf:                           log.Printf,
 	}
 	if m := s.crlManager; m != nil {
