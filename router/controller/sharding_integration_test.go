@@ -85,14 +85,7 @@ func startShard(t *testing.T) *shardWorld {
 		NamespaceSelector: labels.SelectorFromSet(labels.Set{"shard": "a"}),
 		Coalesce:          20 * time.Millisecond, Logf: w.logs.logf,
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); _ = ctrl.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-		proxy.Stop()
-	})
+	runController(t, ctrl, proxy)
 	w.dyn = dyn
 	return w
 }
@@ -172,4 +165,16 @@ func TestShardServesOnlyWhatItsSelectorsMatch(t *testing.T) {
 	if got := w.answer("internal.test"); got != "status 503" {
 		t.Errorf("internal.test (route label not matched): %s", got)
 	}
+}
+
+// runController runs ctrl until the test ends, then stops its HAProxy.
+func runController(t *testing.T, ctrl *Controller, proxy *haproxy.Process) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = ctrl.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		proxy.Stop()
+	})
 }

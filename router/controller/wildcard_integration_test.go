@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -50,17 +49,10 @@ func TestWildcardRouteAdmission(t *testing.T) {
 				Kube: kubefake.NewClientset(objs...), Routes: routes, Base: base, Proxy: proxy, RouterName: "r",
 				AllowWildcardRoutes: allow, Coalesce: 20 * time.Millisecond, Logf: w.logs.logf,
 			}
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan struct{})
-			go func() { defer close(done); _ = ctrl.Run(ctx) }()
-			t.Cleanup(func() {
-				cancel()
-				<-done
-				proxy.Stop()
-			})
+			runController(t, ctrl, proxy)
 			w.eventually(t, "none.test served", func() bool { return w.answer("none.test") == "echo-in" })
 			entry := func() *routev1.RouteIngress {
-				r, err := routes.RouteV1().Routes("in").Get(ctx, "wild", metav1.GetOptions{})
+				r, err := routes.RouteV1().Routes("in").Get(t.Context(), "wild", metav1.GetOptions{})
 				if err != nil || len(r.Status.Ingress) != 1 || len(r.Status.Ingress[0].Conditions) != 1 {
 					return nil
 				}

@@ -216,9 +216,7 @@ func TestTerminationsHSTSAndInsecurePolicies(t *testing.T) {
 			if resp.Status != tc.status {
 				t.Fatalf("status %d, want %d: %s", resp.Status, tc.status, resp.Body)
 			}
-			if got := resp.Header.Values("Strict-Transport-Security"); (tc.hsts == "" && len(got) != 0) || (tc.hsts != "" && (len(got) != 1 || got[0] != tc.hsts)) {
-				t.Errorf("Strict-Transport-Security = %q, want %q", got, tc.hsts)
-			}
+			checkHSTS(t, resp, tc.hsts)
 			if tc.location != "" && resp.Header.Get("Location") != tc.location {
 				t.Errorf("Location = %q, want %q", resp.Header.Get("Location"), tc.location)
 			}
@@ -790,9 +788,7 @@ func TestWildcardRoutes(t *testing.T) {
 			if resp.Status != tc.status {
 				t.Fatalf("status %d, want %d: %s", resp.Status, tc.status, resp.Body)
 			}
-			if got := resp.Header.Values("Strict-Transport-Security"); (tc.hsts == "" && len(got) != 0) || (tc.hsts != "" && (len(got) != 1 || got[0] != tc.hsts)) {
-				t.Errorf("Strict-Transport-Security = %q, want %q", got, tc.hsts)
-			}
+			checkHSTS(t, resp, tc.hsts)
 			if tc.listener != "" && (resp.Echo == nil || resp.Echo.Listener != tc.listener) {
 				t.Errorf("answered by %+v, want the echo %s listener", resp.Echo, tc.listener)
 			}
@@ -800,5 +796,14 @@ func TestWildcardRoutes(t *testing.T) {
 				t.Errorf("certificate for %v, want %s", got, tc.certName)
 			}
 		})
+	}
+}
+
+// checkHSTS wants exactly one Strict-Transport-Security header of value
+// want, or none when want is "".
+func checkHSTS(t *testing.T, resp *httpclient.Response, want string) {
+	t.Helper()
+	if got := resp.Header.Values("Strict-Transport-Security"); (want == "" && len(got) != 0) || (want != "" && (len(got) != 1 || got[0] != want)) {
+		t.Errorf("Strict-Transport-Security = %q, want %q", got, want)
 	}
 }
