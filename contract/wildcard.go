@@ -1,6 +1,9 @@
 package contract
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Wildcard (Subdomain) routes. A route with spec.wildcardPolicy Subdomain
 // and host www.<parent> asks to serve every host one label under <parent>
@@ -65,4 +68,12 @@ func WildcardRouteBlocksHost(ns, name, parent, host string) string {
 // keeps a wildcard route for *.parent off.
 func RouteBlocksWildcard(ns, name, host, parent string) string {
 	return fmt.Sprintf("route %s/%s has host %s, blocking *.%s", ns, name, host, parent)
+}
+
+// WildcardParent is the subdomain a wildcard route of host serves: host
+// after its first dot, "" without one (openshift/router
+// pkg/router/routeapihelpers/helper.go, GetDomainForHost).
+func WildcardParent(host string) string {
+	_, parent, _ := strings.Cut(host, ".")
+	return parent
 }

@@ -12,7 +12,6 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	routev1 "github.com/openshift/api/route/v1"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -136,9 +135,7 @@ func (ic *IngressController) HTTPS(host, path string) httpclient.Request {
 // WaitAdmitted waits for the Admitted=True condition of this
 // IngressController's router (named after it) on r.
 func (ic *IngressController) WaitAdmitted(ctx context.Context, r *routev1.Route) {
-	ic.f.EventuallyRoute(ctx, r, func(g Gomega, live *routev1.Route) {
-		g.Expect(AdmittedBy(live, ic.Name)).To(Equal(corev1.ConditionTrue), "route %s/%s, entry of router %s: %+v", r.Namespace, r.Name, ic.Name, live.Status)
-	})
+	ic.f.waitAdmittedBy(ctx, ic.Name, r)
 }
 
 // EventuallyRouteNotAdmitted waits until this IngressController's

@@ -94,11 +94,14 @@ func (f *Framework) WaitCreatedAfter(ctx context.Context, older metav1.Object) {
 // WaitAdmitted waits for the route's Admitted=True condition from the
 // router named "default".
 func (f *Framework) WaitAdmitted(ctx context.Context, r *routev1.Route) {
-	f.Eventually(ctx, func(g Gomega) {
-		live, err := f.Routes.RouteV1().Routes(r.Namespace).Get(ctx, r.Name, metav1.GetOptions{})
-		g.Expect(err).NotTo(HaveOccurred())
-		g.Expect(Admitted(live)).To(Equal(corev1.ConditionTrue), "route %s/%s status %+v", r.Namespace, r.Name, live.Status)
-	}).Should(Succeed())
+	f.waitAdmittedBy(ctx, contract.DefaultIngressController, r)
+}
+
+// waitAdmittedBy is WaitAdmitted for the router routerName.
+func (f *Framework) waitAdmittedBy(ctx context.Context, routerName string, r *routev1.Route) {
+	f.EventuallyRoute(ctx, r, func(g Gomega, live *routev1.Route) {
+		g.Expect(AdmittedBy(live, routerName)).To(Equal(corev1.ConditionTrue), "route %s/%s, entry of router %s: %+v", r.Namespace, r.Name, routerName, live.Status)
+	})
 }
 
 // Admitted is the status of the default router's Admitted condition.
@@ -119,14 +122,13 @@ func AdmittedBy(r *routev1.Route, routerName string) corev1.ConditionStatus {
 // AdmittedConditionBy is the Admitted condition in routerName's entry of
 // the route's status; nil when there is none.
 func AdmittedConditionBy(r *routev1.Route, routerName string) *routev1.RouteIngressCondition {
-	for _, in := range r.Status.Ingress {
-		if in.RouterName != routerName {
-			continue
-		}
-		for i, c := range in.Conditions {
-			if c.Type == routev1.RouteAdmitted {
-				return &in.Conditions[i]
-			}
+	in := IngressEntry(r, routerName)
+	if in == nil {
+		return nil
+	}
+	for i, c := range in.Conditions {
+		if c.Type == routev1.RouteAdmitted {
+			return &in.Conditions[i]
 		}
 	}
 	return nil

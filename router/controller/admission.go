@@ -2,7 +2,6 @@ package controller
 
 import (
 	"fmt"
-	"strings"
 
 	routev1 "github.com/openshift/api/route/v1"
 
@@ -29,17 +28,24 @@ func admitWildcardPolicy(r *routev1.Route, allowWildcards bool) *Rejection {
 	return &Rejection{contract.ReasonRouteNotAdmitted, fmt.Sprintf("unknown wildcard policy %v", r.Spec.WildcardPolicy)}
 }
 
+// refuse records refusals in verdicts and returns the routes of routes
+// it does not refuse, in order: one plugin's refused routes never reach
+// the next.
+func refuse(routes []*routev1.Route, refusals, verdicts map[*routev1.Route]*Rejection) []*routev1.Route {
+	var kept []*routev1.Route
+	for _, r := range routes {
+		if rej, refused := refusals[r]; refused {
+			verdicts[r] = rej
+			continue
+		}
+		kept = append(kept, r)
+	}
+	return kept
+}
+
 // isWildcard: the route asks for its parent's subdomain.
 func isWildcard(r *routev1.Route) bool {
 	return r.Spec.WildcardPolicy == routev1.WildcardPolicySubdomain
-}
-
-// parentOf is upstream's wildcard key: the host after its first dot, ""
-// without one (openshift/router pkg/router/routeapihelpers/helper.go,
-// GetDomainForHost).
-func parentOf(host string) string {
-	_, parent, _ := strings.Cut(host, ".")
-	return parent
 }
 
 // claimWildcards is the host claims upstream's HostAdmitter makes when
@@ -71,7 +77,7 @@ func claimWildcards(routes []*routev1.Route, namespaceOwnership bool) map[*route
 		if r.Spec.Host == "" {
 			continue
 		}
-		host, parent := r.Spec.Host, parentOf(r.Spec.Host)
+		host, parent := r.Spec.Host, contract.WildcardParent(r.Spec.Host)
 		var owner *routev1.Route
 		var msg string
 		for _, h := range claimedHosts[host] {

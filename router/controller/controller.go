@@ -251,34 +251,20 @@ func (c *Controller) sync(ctx context.Context) error {
 	// claims), UniqueHost (host claims), then extended validation; a
 	// route refused by one never reaches the next.
 	verdicts := map[*routev1.Route]*Rejection{}
-	var admitted []*routev1.Route
+	policyRefusals := map[*routev1.Route]*Rejection{}
 	for _, r := range routes {
 		if rej := admitWildcardPolicy(r, c.AllowWildcardRoutes); rej != nil {
-			verdicts[r] = rej
-			continue
+			policyRefusals[r] = rej
 		}
-		admitted = append(admitted, r)
 	}
+	admitted := refuse(routes, policyRefusals, verdicts)
 	if c.AllowWildcardRoutes {
-		wildcardClaims := claimWildcards(admitted, !c.DisableNamespaceOwnershipCheck)
-		held := admitted[:0:0]
-		for _, r := range admitted {
-			if rej, refused := wildcardClaims[r]; refused {
-				verdicts[r] = rej
-				continue
-			}
-			held = append(held, r)
-		}
-		admitted = held
+		admitted = refuse(admitted, claimWildcards(admitted, !c.DisableNamespaceOwnershipCheck), verdicts)
 	}
-	claims := claimHosts(admitted, !c.DisableNamespaceOwnershipCheck)
+	admitted = refuse(admitted, claimHosts(admitted, !c.DisableNamespaceOwnershipCheck), verdicts)
 	cfg := c.Base
 	cfg.Routes = nil
 	for _, r := range admitted {
-		if rej, refused := claims[r]; refused {
-			verdicts[r] = rej
-			continue
-		}
 		svc, _ := c.serviceLister.Services(r.Namespace).Get(r.Spec.To.Name)
 		slices, _ := c.sliceLister.EndpointSlices(r.Namespace).List(labels.SelectorFromSet(labels.Set{discoveryv1.LabelServiceName: r.Spec.To.Name}))
 		hr, rej := Translate(r, svc, slices)

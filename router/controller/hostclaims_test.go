@@ -126,16 +126,23 @@ func TestClaimHosts(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := map[string]string{}
-			for r, rej := range claimHosts(tc.routes, !tc.noOwnership) {
-				if rej.Reason != contract.ReasonHostAlreadyClaimed {
-					t.Errorf("%s/%s: reason %q", r.Namespace, r.Name, rej.Reason)
-				}
-				got[r.Namespace+"/"+r.Name] = rej.Message
-			}
-			if !maps.Equal(got, tc.wantRefusals) {
-				t.Errorf("refusals %q, want %q", got, tc.wantRefusals)
-			}
+			checkHostRefusals(t, claimHosts(tc.routes, !tc.noOwnership), tc.wantRefusals)
 		})
+	}
+}
+
+// checkHostRefusals wants exactly the refusals want (ns/name -> message),
+// each with reason HostAlreadyClaimed.
+func checkHostRefusals(t *testing.T, refusals map[*routev1.Route]*Rejection, want map[string]string) {
+	t.Helper()
+	got := map[string]string{}
+	for r, rej := range refusals {
+		if rej.Reason != contract.ReasonHostAlreadyClaimed {
+			t.Errorf("%s/%s: reason %q", r.Namespace, r.Name, rej.Reason)
+		}
+		got[r.Namespace+"/"+r.Name] = rej.Message
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("refusals %q, want %q", got, want)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/router/headers"
 )
 
@@ -49,15 +50,9 @@ func (r *Route) Backend() string {
 	}
 }
 
-// Parent is the part of the route's host after its first dot, "" when
-// it has none (upstream: openshift/router
-// pkg/router/routeapihelpers/helper.go, GetDomainForHost).
-func (r *Route) Parent() string {
-	if i := strings.IndexByte(r.Host, '.'); i >= 0 {
-		return strings.ToLower(r.Host[i+1:])
-	}
-	return ""
-}
+// Parent is the subdomain of the route's host, lowercased
+// (contract.WildcardParent).
+func (r *Route) Parent() string { return strings.ToLower(contract.WildcardParent(r.Host)) }
 
 // IsWildcard says the route serves every host one label under its
 // parent: Wildcard, and a host that has a parent.
