@@ -251,8 +251,9 @@ reproduce: docker $(if $(PREBUILD),e2e-images) ## rerun a bundle's run here and 
 	@$(RUN) reproduce $(if $(ALLOW_DEV),-allow-dev) -procs=$(PROCS) -reports=$(REPORTS)/reproduce $(BUNDLE) $(ARGS)
 
 .PHONY: specs
-specs: ## write reports/specs.json (the spec list this suite version publishes) and docs/conformance-specs.md (the catalogue), from the spec tree
+specs: ## write reports/specs.json (the spec list this suite version publishes), docs/conformance-specs.md (the catalogue, from the spec tree) and docs/trace.md (from trace/*.yaml)
 	UPDATE_SPECS=1 go test -count=1 -run 'TestThePublishedSpecListIsCurrent|TestTheCatalogueIsCurrent' ./e2e/conformance
+	UPDATE_SPECS=1 go test -count=1 -run 'TestTheTracePageIsCurrent' ./trace
 
 .PHONY: e2e-upstream
 e2e-upstream: ## the suite against the upstream OpenShift router: UPSTREAM_ROUTER_IMAGE=<local image> (built outside this repository, README)

@@ -15,6 +15,7 @@ import (
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/reports"
+	"github.com/router-conformance/suite/trace"
 )
 
 // The spec tree is built once for every check: Ginkgo allows one tree per
@@ -103,7 +104,11 @@ func TestTheCatalogueIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Error(err)
 	}
-	want := framework.CatalogueMarkdown(entries)
+	docs, err := trace.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := framework.CatalogueMarkdown(entries, trace.SummaryMarkdown(docs))
 	path := filepath.Join(moduleRoot, cataloguePath)
 	if os.Getenv("UPDATE_SPECS") == "1" {
 		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
