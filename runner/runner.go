@@ -11,6 +11,7 @@ package runner
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/router-conformance/suite/clusters/kind"
 	"github.com/router-conformance/suite/contract"
@@ -211,7 +213,7 @@ func GinkgoArgs(b Binaries, o Options, reportDir, jsonReport string, extra []str
 	if b.Compile {
 		args = append(args, "-tags", "e2e", "--ldflags="+b.Build.LDFlags())
 	}
-	args = append(args, "--procs="+strconv.Itoa(o.Procs), "--timeout="+contract.DefaultTimeouts().Run.String())
+	args = append(args, "--procs="+strconv.Itoa(o.Procs), "--timeout="+runTimeout(o.Suite).String())
 	args = append(args, progress...)
 	args = append(args, "--output-dir="+reportDir, "--json-report="+jsonReport)
 	if o.FlakeAttempts > 0 {
@@ -231,6 +233,24 @@ func GinkgoArgs(b Binaries, o Options, reportDir, jsonReport string, extra []str
 		args = append(args, "-certify")
 	}
 	return args
+}
+
+// runTimeout is the run's -timeout-run as the suite reads it (the flags
+// given, over a -config file, over the table): Ginkgo's --timeout must be
+// the same bound. Flags the suite would refuse leave the table's: the
+// suite then fails on them with its own message.
+func runTimeout(suite []string) time.Duration {
+	fs := flag.NewFlagSet("suite", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fl := framework.RegisterFlags(fs)
+	if fs.Parse(suite) != nil {
+		return contract.DefaultTimeouts().Run
+	}
+	o, err := fl.Options()
+	if err != nil {
+		return contract.DefaultTimeouts().Run
+	}
+	return o.Timeouts.Run
 }
 
 // ginkgo runs the suite once.

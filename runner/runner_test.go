@@ -91,6 +91,20 @@ func TestGinkgoArgs(t *testing.T) {
 	if tail := strings.Join(args[sep+1:], " "); tail != "-repo=/src -report-dir=/out -router-image=r:1 -keep -certify" {
 		t.Errorf("the suite's side: %q", tail)
 	}
+	// -timeout-run is Ginkgo's --timeout, from a flag or a -config file.
+	config := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(config, []byte("timeouts:\n  run: 30m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for suite, want := range map[string][]string{
+		"--timeout=2h0m0s": {"-timeout-run=2h"},
+		"--timeout=30m0s":  {"-config=" + config},
+		"--timeout=1h0m0s": {"-config=" + config, "-timeout-run", "1h"},
+	} {
+		if args := GinkgoArgs(b, Options{Procs: 1, Suite: want}, "/out", "report.json", nil); !slices.Contains(args, suite) {
+			t.Errorf("suite flags %q: Ginkgo's side lacks %q: %q", want, suite, args)
+		}
+	}
 	// A precompiled suite: no compile flags.
 	b.Compile = false
 	if args := GinkgoArgs(b, Options{Procs: 1}, "/out", "report.json", nil); slices.Contains(args, "-tags") || slices.Contains(args, "-certify") {
