@@ -24,6 +24,11 @@ type VerifyOptions struct {
 	// Commit is the suite commit the bundle must have been made by; ""
 	// is this verifier's own build's (SuiteCommit).
 	Commit string
+	// Version is the suite version the bundle must have been made by; ""
+	// is this verifier's compiled one (SuiteVersion). A checkout of a
+	// release tag is that release, though compiled as its development
+	// version: the run path passes the version git describes.
+	Version string
 	// Key, when given, must have signed the bundle's attestation (its
 	// DSSE envelope): who made it, as the certifier knows their key.
 	Key *Key
@@ -78,7 +83,11 @@ func Verify(path string, o VerifyOptions) (Verified, error) {
 	if commit == "" {
 		commit = SuiteCommit
 	}
-	return verifier{published: PublishedSpecs(), suiteVersion: SuiteVersion, commit: commit, allowDev: o.AllowDev, key: o.Key}.verify(path)
+	version := o.Version
+	if version == "" {
+		version = SuiteVersion
+	}
+	return verifier{published: PublishedSpecs(), suiteVersion: version, commit: commit, allowDev: o.AllowDev, key: o.Key}.verify(path)
 }
 
 // verifier holds what the bundle is checked against: this suite's spec

@@ -31,7 +31,7 @@ func Reproduce(ctx context.Context, b Binaries, bundle string, allowDev bool, o 
 		fmt.Fprintf(stderr, "reproduce: "+format+"\n", args...)
 		return ExitUsage
 	}
-	v, err := reports.Verify(bundle, reports.VerifyOptions{AllowDev: allowDev, Commit: b.Build.Commit})
+	v, err := reports.Verify(bundle, reports.VerifyOptions{AllowDev: allowDev, Commit: b.Build.Commit, Version: b.Build.Version})
 	if err != nil {
 		return refuse("the bundle does not verify against this build: %v", err)
 	}

@@ -172,7 +172,7 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 // verified passed verdict, 2 a verified verdict that is not passed, 1 a
 // bundle that fails.
 func verify(bundle string, b Build, allowDev, verbose bool, key *reports.Key, w io.Writer) int {
-	v, err := reports.Verify(bundle, reports.VerifyOptions{AllowDev: allowDev, Commit: b.Commit, Key: key})
+	v, err := reports.Verify(bundle, reports.VerifyOptions{AllowDev: allowDev, Commit: b.Commit, Version: b.Version, Key: key})
 	if err != nil {
 		fmt.Fprintln(w, "FAIL:", err)
 		return ExitNotPass

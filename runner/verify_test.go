@@ -174,3 +174,18 @@ func TestVerifyUsage(t *testing.T) {
 		t.Errorf("a missing bundle: %q exit %d", stdout, status)
 	}
 }
+
+// A release's bundle verifies from a checkout of its tag: the verifier is
+// that release (git describes it) though compiled as its development
+// version.
+func TestVerifyAReleaseBundleFromItsTag(t *testing.T) {
+	old := verifierBuild
+	verifierBuild = Build{Version: reports.IntroducingVersion(), Commit: runfixture.Commit}
+	t.Cleanup(func() { verifierBuild = old })
+	rec := runfixture.Record()
+	rec.Suite.Version = reports.IntroducingVersion()
+	stdout, stderr, status := verifyCmd(bundleRun(t, runfixture.Run(reports.PublishedSpecs(), rec)))
+	if !strings.HasPrefix(stdout, "OK: ") || stderr != "" || status != ExitPassed {
+		t.Errorf("%q %q exit %d, want OK exit 0", stdout, stderr, status)
+	}
+}
