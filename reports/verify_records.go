@@ -108,7 +108,7 @@ var (
 
 // checkConsole: e2e.log is the console of the run report.json records:
 // every "Ran N of M Specs" line counts report.json's specs (N that ran,
-// passed or failed; M in all), every failure it summarizes is a failed
+// passed or failed; M in all, as its tree had them), every failure it summarizes is a failed
 // spec (by its ID label, else its text) or suite node of report.json,
 // and every failed spec of report.json is summarized.
 func checkConsole(data []byte, g types.Report, specs []SpecResult) error {
@@ -126,8 +126,10 @@ func checkConsole(data []byte, g types.Report, specs []SpecResult) error {
 			sawRan, inSummary = true, false
 			n, _ := strconv.Atoi(m[1])
 			total, _ := strconv.Atoi(m[2])
-			if n != ran || total != len(specs) {
-				return fmt.Errorf("%s says Ran %d of %d Specs, %s %d of %d", E2ELog, n, total, ReportJSON, ran, len(specs))
+			// M is Ginkgo's count of the tree (PreRunStats), which a run
+			// whose parallel set-up failed holds without a spec report.
+			if n != ran || total != g.PreRunStats.TotalSpecs || (len(specs) > 0 && total != len(specs)) {
+				return fmt.Errorf("%s says Ran %d of %d Specs, %s %d of %d", E2ELog, n, total, ReportJSON, ran, g.PreRunStats.TotalSpecs)
 			}
 			continue
 		}

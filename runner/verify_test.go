@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -187,5 +188,23 @@ func TestVerifyAReleaseBundleFromItsTag(t *testing.T) {
 	stdout, stderr, status := verifyCmd(bundleRun(t, runfixture.Run(reports.PublishedSpecs(), rec)))
 	if !strings.HasPrefix(stdout, "OK: ") || stderr != "" || status != ExitPassed {
 		t.Errorf("%q %q exit %d, want OK exit 0", stdout, stderr, status)
+	}
+}
+
+// A parallel run whose set-up failed reports no spec at all (Ginkgo's
+// processes never reach one): its bundle verifies with the error verdict,
+// never as a bundle that lacks specs.
+func TestVerifyAParallelSetUpFailureIsAnError(t *testing.T) {
+	asBuiltFrom(t, runfixture.Commit)
+	g := runfixture.Run(reports.PublishedSpecs(), runfixture.Record())
+	g.SpecReports = slices.DeleteFunc(g.SpecReports, func(s types.SpecReport) bool { return s.LeafNodeType == types.NodeTypeIt })
+	for range 2 {
+		g.SpecReports = append(g.SpecReports, types.SpecReport{LeafNodeType: types.NodeTypeSynchronizedBeforeSuite, State: types.SpecStateFailed,
+			Failure: types.Failure{Message: "the cluster did not come up", FailureNodeType: types.NodeTypeSynchronizedBeforeSuite}})
+	}
+	g.SuiteSucceeded = false
+	stdout, stderr, status := verifyCmd("-allow-dev", bundleRun(t, g))
+	if !strings.Contains(stdout, "error") || strings.Contains(stdout, "FAIL") || stderr != "" || status != 2 {
+		t.Errorf("%q %q exit %d, want the error verdict, exit 2", stdout, stderr, status)
 	}
 }
