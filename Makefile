@@ -130,7 +130,7 @@ help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: test
-test: ## run every unit and integration test (installs haproxy for the router's)
+test: docker ## run every unit and integration test (installs haproxy for the router's; starts Docker for the image tests)
 	@clusters/host/ensure-packages.sh haproxy=haproxy chromium=chromium
 	go test -count=1 ./...
 

@@ -101,11 +101,15 @@ func dockerOutput(ctx context.Context, args ...string) (string, error) {
 	return strings.TrimSpace(stdout.String()), nil
 }
 
-// TagByID finds a local image by its content ID and gives it a tag of
-// the suite's own (router-conformance/reproduce:<ID's first 12 hex>), so
-// that a run deploys exactly that image whatever other tags now point
-// at; it returns the tag.
-func TagByID(ctx context.Context, id string) (string, error) {
+// PinnedRepository is where a run names its images by content: the tag
+// of an image is its name and its full content ID.
+const PinnedRepository = "router-conformance/pinned"
+
+// TagByID finds a local image by its content ID and tags it
+// PinnedRepository:<name>-<the ID's hex>, so that a run loads and deploys
+// exactly that image whatever other tags now point at; it returns the
+// tag.
+func TagByID(ctx context.Context, name, id string) (string, error) {
 	got, err := dockerOutput(ctx, "image", "inspect", "--format", "{{.Id}}", id)
 	if err != nil {
 		return "", err
@@ -113,13 +117,25 @@ func TagByID(ctx context.Context, id string) (string, error) {
 	if got != id {
 		return "", fmt.Errorf("docker names %s as %s", id, got)
 	}
-	hexID := strings.TrimPrefix(id, "sha256:")
-	if len(hexID) < 12 {
+	hexID, ok := strings.CutPrefix(id, "sha256:")
+	if !ok || len(hexID) != 64 {
 		return "", fmt.Errorf("%q is no image ID", id)
 	}
-	tag := "router-conformance/reproduce:" + hexID[:12]
+	tag := PinnedRepository + ":" + name + "-" + hexID
 	if _, err := dockerOutput(ctx, "tag", id, tag); err != nil {
 		return "", err
 	}
 	return tag, nil
+}
+
+// Pin reads the local image ref names once and tags its content ID
+// (TagByID): the tag and the ID are what the run loads, deploys and
+// records, whatever ref names later.
+func Pin(ctx context.Context, name, ref string) (tag, id string, err error) {
+	img, err := Inspect(ctx, ref)
+	if err != nil {
+		return "", "", err
+	}
+	tag, err = TagByID(ctx, name, img.ID)
+	return tag, img.ID, err
 }

@@ -48,7 +48,7 @@ func Reproduce(ctx context.Context, b Binaries, bundle string, allowDev bool, o 
 	case framework.KindProfile:
 		// The image by its ID, tagged for the run: a tag pointing at
 		// another image is not the image judged.
-		ref, err := images.TagByID(ctx, id)
+		ref, err := images.TagByID(ctx, "reproduce", id)
 		if err != nil {
 			return refuse("the router image %s (%s in the bundle) is not in the local Docker engine: docker load the vendor's image (%v)", id, rec.Implementation.Image, err)
 		}

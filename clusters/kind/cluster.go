@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -358,15 +359,30 @@ func Delete(ctx context.Context, o Options) error {
 // LoadImages copies local Docker images into every node's containerd,
 // skipping those the node already has with the same ID.
 func (c *Cluster) LoadImages(ctx context.Context, tags ...string) error {
-	nodes, err := c.provider.ListInternalNodes(c.Name)
-	if err != nil {
-		return fmt.Errorf("list nodes of %q: %w", c.Name, err)
-	}
+	byID := map[string]string{}
 	for _, tag := range tags {
 		id, err := docker(ctx, "image", "inspect", "--format", "{{.Id}}", tag)
 		if err != nil {
 			return fmt.Errorf("image %s is not built: %w", tag, err)
 		}
+		byID[tag] = id
+	}
+	return c.LoadImagesByID(ctx, byID)
+}
+
+// LoadImagesByID copies each tag into every node, refusing one whose
+// content is no longer the ID the run recorded for it (tag -> ID): what
+// the nodes hold is what the run named.
+func (c *Cluster) LoadImagesByID(ctx context.Context, images map[string]string) error {
+	if err := unmoved(ctx, images); err != nil {
+		return err
+	}
+	nodes, err := c.provider.ListInternalNodes(c.Name)
+	if err != nil {
+		return fmt.Errorf("list nodes of %q: %w", c.Name, err)
+	}
+	for _, tag := range slices.Sorted(maps.Keys(images)) {
+		id := images[tag]
 		for _, node := range nodes {
 			if have, err := nodeutils.ImageID(node, tag); err == nil && have == id {
 				continue
@@ -374,9 +390,41 @@ func (c *Cluster) LoadImages(ctx context.Context, tags ...string) error {
 			if err := loadImage(ctx, node, tag); err != nil {
 				return fmt.Errorf("load %s into %s: %w", tag, node.String(), err)
 			}
+			if have, err := nodeutils.ImageID(node, tag); err != nil || have != id {
+				return fmt.Errorf("image %s in %s is %q after loading, not %s: a tag moved during the load; rerun", tag, node.String(), have, id)
+			}
 		}
 	}
 	return nil
+}
+
+// unmoved: every tag still names the content the run recorded for it.
+func unmoved(ctx context.Context, images map[string]string) error {
+	for _, tag := range slices.Sorted(maps.Keys(images)) {
+		id, err := docker(ctx, "image", "inspect", "--format", "{{.Id}}", tag)
+		if err != nil {
+			return fmt.Errorf("image %s is not built: %w", tag, err)
+		}
+		if id != images[tag] {
+			return fmt.Errorf("image %s is %s now, not %s as the run recorded it: a tag moved during the run; rerun", tag, id, images[tag])
+		}
+	}
+	return nil
+}
+
+// ImageIDOf is the content ID the node's container runtime gives an image
+// reference, as a pod's status names it (kubelet's imageID).
+func (c *Cluster) ImageIDOf(ctx context.Context, node, ref string) (string, error) {
+	nodes, err := c.provider.ListInternalNodes(c.Name)
+	if err != nil {
+		return "", fmt.Errorf("list nodes of %q: %w", c.Name, err)
+	}
+	for _, n := range nodes {
+		if n.String() == node {
+			return nodeutils.ImageID(n, ref)
+		}
+	}
+	return "", fmt.Errorf("no node %q in cluster %q", node, c.Name)
 }
 
 func loadImage(ctx context.Context, node nodes.Node, tag string) error {

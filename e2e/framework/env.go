@@ -144,4 +144,7 @@ type RouterImage struct {
 	Digest         string `json:"digest,omitempty"`
 	Version        string `json:"version,omitempty"`
 	HAProxyVersion string `json:"haproxyVersion,omitempty"`
+	// Reference: the image is this checkout's reference router, by its
+	// content (the kind profile compares IDs), whatever name it was given.
+	Reference bool `json:"reference,omitempty"`
 }

@@ -2,13 +2,16 @@ package profile
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/e2e-framework/klient/k8s/resources"
 
 	"github.com/router-conformance/suite/clusters/kind"
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/images"
 	"github.com/router-conformance/suite/platform/install"
@@ -21,6 +24,9 @@ import (
 type kindProfile struct {
 	opts    framework.Options
 	cluster *kind.Cluster
+	// routerID is the router image the run recorded, checked again
+	// against the router pods at the end.
+	routerID string
 }
 
 func (p *kindProfile) Capabilities() framework.Capabilities {
@@ -38,6 +44,9 @@ func (p *kindProfile) Capabilities() framework.Capabilities {
 func (p *kindProfile) Up(ctx context.Context, logf func(string, ...any)) (*framework.Env, error) {
 	c, env, err := KindUp(ctx, p.opts, logf)
 	p.cluster = c
+	if env != nil {
+		p.routerID = env.Router.ID
+	}
 	return env, err
 }
 
@@ -45,6 +54,17 @@ func (p *kindProfile) Down(ctx context.Context, failed bool, logf func(string, .
 	if p.cluster == nil {
 		return nil
 	}
+	var ranOther error
+	if p.routerID != "" {
+		ranOther = checkRouterPods(ctx, p.cluster, p.routerID)
+	}
+	if err := p.down(ctx, failed || ranOther != nil, logf); err != nil {
+		return errors.Join(ranOther, err)
+	}
+	return ranOther
+}
+
+func (p *kindProfile) down(ctx context.Context, failed bool, logf func(string, ...any)) error {
 	if failed {
 		if err := p.cluster.ExportLogs(filepath.Join(p.opts.ReportDir, "failures", "cluster-logs")); err != nil {
 			logf("export cluster logs: %v", err)
@@ -97,6 +117,13 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 	if err := checkReferenceHAProxy(o, router); err != nil {
 		return nil, nil, err
 	}
+	reference, err := referenceRouterID(ctx, o, src)
+	if err != nil {
+		return nil, nil, err
+	}
+	if reference != router.ID {
+		reference = ""
+	}
 	nodeImage, err := src.nodeImage(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -109,20 +136,32 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 		return c, nil, err
 	}
 	env := &framework.Env{Kubeconfig: c.Kubeconfig, NodeName: c.NodeName(), FixturePullPolicy: corev1.PullNever, Images: map[string]string{}}
+	// Every image is named by its content from here on: the router by
+	// the ID it was described with, each instrument by the ID its tag has
+	// now. What the nodes load, the pods run and the report records is
+	// that content, whatever the names point at later.
+	env.Router = describedImage(router)
+	env.Router.Reference = o.RouterImage == "" || reference != ""
+	pinnedRouter, err := images.TagByID(ctx, "router", router.ID)
+	if err != nil {
+		return c, nil, fmt.Errorf("the router image %s: %w", routerRef, err)
+	}
+	load := map[string]string{pinnedRouter: router.ID}
 	for _, s := range images.Components {
-		if env.Images[s.Name], err = src.image(ctx, s); err != nil {
+		ref, err := src.image(ctx, s)
+		if err != nil {
 			return c, nil, err
 		}
+		tag, id, err := images.Pin(ctx, s.Name, ref)
+		if err != nil {
+			return c, nil, fmt.Errorf("the %s image %s: %w", s.Name, ref, err)
+		}
+		env.Images[s.Name], load[tag] = tag, id
 	}
-	env.Router = describedImage(router)
 	if node, err := images.Inspect(ctx, c.NodeImage); err == nil {
 		env.NodeImage = framework.RouterImage{Ref: node.Ref, ID: node.ID}
 	}
-	tags := []string{routerRef}
-	for _, t := range env.Images {
-		tags = append(tags, t)
-	}
-	if err := c.LoadImages(ctx, tags...); err != nil {
+	if err := c.LoadImagesByID(ctx, load); err != nil {
 		return c, nil, err
 	}
 	if env.SmokeAddr, err = c.HostPort(ctx, kind.SmokeNodePort); err != nil {
@@ -143,13 +182,70 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 	}
 	err = install.Install(ctx, cfg, install.Options{
 		RepoRoot: root, Timeouts: o.Timeouts, Logf: logf,
-		Images: install.Images{Router: routerRef, Admission: env.Image("route-admission"), Reconciler: env.Image("ingress-reconciler")},
+		Images: install.Images{Router: pinnedRouter, Admission: env.Image("route-admission"), Reconciler: env.Image("ingress-reconciler")},
 	})
 	if err != nil {
 		return c, nil, fmt.Errorf("install the router (%s): %w", routerRef, err)
 	}
+	if err := checkRouterPods(ctx, c, router.ID); err != nil {
+		return c, nil, err
+	}
 	env.Domain = install.DefaultDomain
 	return c, env, nil
+}
+
+// referenceRouterID is this checkout's reference router image ID when the
+// run judges another image under -certify (built or found cached): the
+// reference router is known by its content, never by an empty flag, so
+// that it certifies under no other name.
+func referenceRouterID(ctx context.Context, o framework.Options, src *imageSource) (string, error) {
+	if o.RouterImage == "" || !o.Certify {
+		return "", nil
+	}
+	ref, err := src.image(ctx, images.ReferenceRouter)
+	if err != nil {
+		return "", fmt.Errorf("-certify: build this checkout's reference router to tell it from the router judged: %w", err)
+	}
+	img, err := images.Inspect(ctx, ref)
+	return img.ID, err
+}
+
+// checkRouterPods: every router container in the router namespace runs
+// the image the run recorded, by the ID its node's runtime gives the
+// kubelet's imageID. After the install and again at the end: a pod that
+// ran anything else would have been judged in the image's name.
+func checkRouterPods(ctx context.Context, c *kind.Cluster, want string) error {
+	r, err := c.Resources()
+	if err != nil {
+		return err
+	}
+	var pods corev1.PodList
+	if err := r.WithNamespace(contract.RouterNamespace).List(ctx, &pods, resources.WithLabelSelector(contract.RouterDeploymentLabel)); err != nil {
+		return fmt.Errorf("list the router pods in %s: %w", contract.RouterNamespace, err)
+	}
+	checked := 0
+	for _, pod := range pods.Items {
+		if pod.DeletionTimestamp != nil {
+			continue // a rollout's old pod, on its way out
+		}
+		for _, st := range pod.Status.ContainerStatuses {
+			if st.Name != contract.RouterContainer || st.ImageID == "" {
+				continue
+			}
+			got, err := c.ImageIDOf(ctx, pod.Spec.NodeName, st.ImageID)
+			if err != nil {
+				return fmt.Errorf("the image router pod %s runs (%s): %w", pod.Name, st.ImageID, err)
+			}
+			if got != want {
+				return fmt.Errorf("router pod %s runs image %s, not the router image the run names (%s): what ran is not what the report would name", pod.Name, got, want)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		return fmt.Errorf("no running router container in %s to check the image of", contract.RouterNamespace)
+	}
+	return nil
 }
 
 // imageSource gives the images a run uses: built here (cached by the hash
