@@ -23,8 +23,5 @@ func (f *Framework) Connect(data []byte) error {
 		return err
 	}
 	f.Env = env
-	// The profile knows the router by its content once it is up: the
-	// reference router under another name is still the reference router.
-	f.Caps.ReferenceRouter = f.Caps.ReferenceRouter || env.Router.Reference
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -235,6 +236,27 @@ func TestCertificationShortcutsAreRefused(t *testing.T) {
 		if err := check(tc.args, cfg, tc.caps); err == nil || err.Error() != tc.want {
 			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
 		}
+	}
+	// The reference router's image under another name and project: known
+	// by its content once the profile is up (the kind profile compares
+	// IDs), refused in one line; another image under the same flags passes.
+	retagged := append(slices.Clone(withProject), "-router-image", "registry.example/acme/router:1.2.3")
+	up := func(reference bool) error {
+		t.Helper()
+		opts, err := parse(t, retagged...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		Complete(&opts, other)
+		f := New(opts, other)
+		f.Env = &Env{Router: RouterImage{Ref: "registry.example/acme/router:1.2.3", ID: "sha256:" + strings.Repeat("ab", 32), Reference: reference}}
+		return f.CheckCertifiable(ginkgo, true)
+	}
+	if err := up(false); err != nil {
+		t.Errorf("another router's image: %v", err)
+	}
+	if err := up(true); err == nil || err.Error() != `the router judged is the suite's reference router: it certifies only as reference-router, not as "acme-router"` {
+		t.Errorf("the reference router re-tagged: %v", err)
 	}
 	t.Setenv(FailOnceEnv, "HSTS")
 	if err := check(named, ginkgo, kindCaps); err == nil || err.Error() != `the test-only hook "HSTS" fails specs on purpose: unset ROUTER_CONFORMANCE_TEST_FAIL_ONCE` {

@@ -58,7 +58,7 @@ func (f *Framework) runRecord() reports.RunRecord {
 		}
 		meta.NodeImage = reports.NodeImage{Ref: f.NodeImage.Ref, ID: f.NodeImage.ID}
 	}
-	return reports.RunRecord{Meta: meta, Certify: f.Opts.Certify, ReferenceRouter: f.Caps.ReferenceRouter,
+	return reports.RunRecord{Meta: meta, Certify: f.Opts.Certify, ReferenceRouter: f.judgesReferenceRouter(),
 		Timeouts: f.Opts.Timeouts, Reuse: f.Opts.Reuse, FailOnceHook: FailOnceHook()}
 }
 
@@ -203,6 +203,14 @@ func attemptTimes(spec types.SpecReport) []float64 {
 	return times
 }
 
+// judgesReferenceRouter: the router under test is the suite's own, as the
+// profile says before it is up (no -router-image) or, once up, by the
+// image's content (the reference router under another name is still the
+// reference router).
+func (f *Framework) judgesReferenceRouter() bool {
+	return f.Caps.ReferenceRouter || (f.Env != nil && f.Router.Reference)
+}
+
 // implementation names the router under test: the options win, then what
 // the router image says of itself.
 func (f *Framework) implementation() reports.Implementation {
@@ -220,7 +228,7 @@ func (f *Framework) implementation() reports.Implementation {
 	name, tag, _, _ := reports.ParseImageRef(img.Ref)
 	if impl.Project == "" {
 		impl.Project = "reference-router"
-		if !f.Caps.ReferenceRouter && name != "" {
+		if !f.judgesReferenceRouter() && name != "" {
 			impl.Project = name
 		}
 	}
@@ -228,9 +236,9 @@ func (f *Framework) implementation() reports.Implementation {
 		switch {
 		case img.Version != "":
 			impl.Version = img.Version
-		case !f.Caps.ReferenceRouter && tag != "":
+		case !f.judgesReferenceRouter() && tag != "":
 			impl.Version = tag
-		case f.Caps.ReferenceRouter:
+		case f.judgesReferenceRouter():
 			impl.Version = reports.CurrentSuite().Version
 		}
 	}
