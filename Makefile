@@ -8,7 +8,11 @@ SHELL := /usr/bin/env bash
 # openshift/* modules are served only as pseudo-versions that the checksum
 # database does not know; go.sum pins them.
 export GONOSUMDB := github.com/openshift
-export GOFLAGS := -buildvcs=false
+# What is compiled is the checkout: GOFLAGS from the command line or the
+# environment (an -overlay, a -modfile) and a go.work cannot change it.
+override GOFLAGS := -buildvcs=false
+override GOWORK := off
+export GOFLAGS GOWORK
 
 # Where a run's outputs go: $(ARTIFACTS) when the CI sets it (Prow
 # collects that directory and reads its junit*.xml), else _output/, which

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -29,7 +30,7 @@ var releaseTag = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+$`)
 // source's development version (reports.SuiteVersion).
 func SourceBuild(repo string) Build {
 	git := func(args ...string) (string, error) {
-		cmd := exec.Command("git", args...)
+		cmd := exec.Command(gitBinary(), args...)
 		cmd.Dir = repo
 		out, err := cmd.Output()
 		return strings.TrimSpace(string(out)), err
@@ -46,6 +47,22 @@ func SourceBuild(repo string) Build {
 		b.Version = tag
 	}
 	return b
+}
+
+// gitBinaries are where a system's git lives: the build is described by
+// that one, never by whatever a PATH puts first (a git that answers what
+// it likes would name any tree clean).
+var gitBinaries = []string{"/usr/bin/git", "/bin/git", "/usr/local/bin/git"}
+
+// gitBinary is the first of gitBinaries present, else git from PATH (a
+// system without one in a fixed place).
+func gitBinary() string {
+	for _, p := range gitBinaries {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return "git"
 }
 
 // StampedBuild is the build this binary was stamped with (the kit's

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/router-conformance/suite/clusters/kind"
@@ -84,6 +85,10 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 			return ExitUsage
 		}
 		if err := reports.CertifiableBuild(reports.Suite{Commit: b.Build.Commit, Dirty: b.Build.Dirty}); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			return ExitUsage
+		}
+		if err := certifiableGoEnv(os.Getenv); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			return ExitUsage
 		}
@@ -235,6 +240,31 @@ func GinkgoArgs(b Binaries, o Options, reportDir, jsonReport string, extra []str
 	return args
 }
 
+// compileEnv is the environment Ginkgo compiles the suite in: the
+// checkout as it is, whatever GOFLAGS (an -overlay, a -modfile) or a
+// go.work the caller's environment holds.
+func compileEnv(env []string) []string {
+	out := slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		return strings.HasPrefix(kv, "GOFLAGS=") || strings.HasPrefix(kv, "GOWORK=")
+	})
+	return append(out, "GOFLAGS=-buildvcs=false", "GOWORK=off")
+}
+
+// certifiableGoEnv: a certification's run path itself was compiled from
+// the checkout (go run reads the same environment): GOFLAGS beyond
+// -buildvcs=false and a go.work could have replaced its code.
+func certifiableGoEnv(getenv func(string) string) error {
+	for _, f := range strings.Fields(getenv("GOFLAGS")) {
+		if f != "-buildvcs=false" {
+			return fmt.Errorf("GOFLAGS=%q can change what is compiled (%s): a certification is built from the checkout as it is; unset GOFLAGS (make certify sets it)", getenv("GOFLAGS"), f)
+		}
+	}
+	if w := getenv("GOWORK"); w != "" && w != "off" {
+		return fmt.Errorf("GOWORK=%q compiles other modules in: a certification is built from the checkout as it is; set GOWORK=off (make certify does)", w)
+	}
+	return nil
+}
+
 // runTimeout is the run's -timeout-run as the suite reads it (the flags
 // given, over a -config file, over the table): Ginkgo's --timeout must be
 // the same bound. Flags the suite would refuse leave the table's: the
@@ -257,6 +287,7 @@ func runTimeout(suite []string) time.Duration {
 func ginkgo(ctx context.Context, b Binaries, o Options, reportDir, jsonReport string, extra []string, stdout, stderr io.Writer) error {
 	cmd := exec.Command(b.Ginkgo[0], GinkgoArgs(b, o, reportDir, jsonReport, extra)...)
 	cmd.Dir = b.Dir
+	cmd.Env = compileEnv(os.Environ())
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", b.Ginkgo[0], err)

@@ -183,3 +183,54 @@ func TestARunThatDidNotRunIsNotPassed(t *testing.T) {
 		}
 	}
 }
+
+// A certification is compiled from the checkout as it is: GOFLAGS that
+// could swap sources (an -overlay, a -modfile) or a go.work are refused;
+// the Makefile's own GOFLAGS passes (the control). Ginkgo compiles with
+// neither, whatever the caller's environment.
+func TestACertificationIsBuiltFromTheCheckout(t *testing.T) {
+	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+	if err := certifiableGoEnv(env(map[string]string{"GOFLAGS": "-buildvcs=false", "GOWORK": "off"})); err != nil {
+		t.Errorf("the Makefile's environment: %v", err)
+	}
+	for _, kv := range []map[string]string{
+		{"GOFLAGS": "-buildvcs=false -overlay=/tmp/o.json"},
+		{"GOFLAGS": "-modfile=/tmp/go.mod"},
+		{"GOWORK": "/tmp/go.work"},
+	} {
+		if err := certifiableGoEnv(env(kv)); err == nil {
+			t.Errorf("%v accepted", kv)
+		}
+	}
+	got := compileEnv([]string{"PATH=/bin", "GOFLAGS=-overlay=/tmp/o.json", "GOWORK=/tmp/go.work"})
+	if want := []string{"PATH=/bin", "GOFLAGS=-buildvcs=false", "GOWORK=off"}; !slices.Equal(got, want) {
+		t.Errorf("compile environment %q, want %q", got, want)
+	}
+}
+
+// A git earlier on PATH that answers what it likes (a clean tree, any
+// commit) is not asked: the build is the system git's word.
+func TestAFakeGitOnPathIsNotBelieved(t *testing.T) {
+	if gitBinary() == "git" {
+		t.Fatalf("no git in %v on this machine: install Debian's git", gitBinaries)
+	}
+	dir := t.TempDir()
+	git(t, dir, "init", "-q")
+	if err := os.WriteFile(filepath.Join(dir, "a"), []byte("a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "add", "a")
+	git(t, dir, "commit", "-qm", "a")
+	if err := os.WriteFile(filepath.Join(dir, "a"), []byte("changed"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fake := t.TempDir()
+	script := "#!/bin/sh\ncase \"$1\" in rev-parse) echo 0123456789abcdef0123456789abcdef01234567;; *) ;; esac\n"
+	if err := os.WriteFile(filepath.Join(fake, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", fake+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if b := SourceBuild(dir); !b.Dirty || b.Commit == "0123456789abcdef0123456789abcdef01234567" {
+		t.Errorf("the fake git was believed: %+v", b)
+	}
+}
