@@ -400,6 +400,22 @@ func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
 			}
 			return out
 		}, `specs.json lacks spec sharding/own-namespaces-only of the published list of suite v0.3.0`},
+		{"a failure injected into a passed test case of junit.xml", func() string {
+			return tamper(t, good, true, func(c map[string][]byte) {
+				j := string(c[JUnitXML])
+				at := strings.Index(j, `<testcase name="[It] `+specEdge)
+				end := at + strings.Index(j[at:], ">")
+				if !strings.Contains(j[at:end], `status="passed"`) {
+					t.Fatalf("the edge spec's test case is not passed: %s", j[at:end])
+				}
+				if j[end-1] == '/' {
+					j = j[:end-1] + `><failure message="injected" type="failed"></failure></testcase>` + j[end+1:]
+				} else {
+					j = j[:end+1] + `<failure message="injected" type="failed"></failure>` + j[end+1:]
+				}
+				c[JUnitXML] = []byte(j)
+			})
+		}, "junit.xml says spec router/edge-served passed, but its test case's elements say otherwise (failure true, error false, skipped false)"},
 		{"a bad checksum", func() string {
 			return tamper(t, good, false, func(c map[string][]byte) { c[SummaryMD] = []byte("# Router conformance: PASSED\n") })
 		}, "checksum mismatch: summary.md"},

@@ -30,6 +30,7 @@ type junitCase struct {
 	Name    string        `xml:"name,attr"`
 	Status  string        `xml:"status,attr"`
 	Failure *junitMessage `xml:"failure"`
+	Error   *junitMessage `xml:"error"`
 	Skipped *junitMessage `xml:"skipped"`
 }
 

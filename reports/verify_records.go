@@ -42,6 +42,12 @@ func checkJUnit(data []byte, specs []SpecResult) error {
 		if !ok {
 			return fmt.Errorf("%s gives spec %s the status %q", JUnitXML, id, c.Status)
 		}
+		// A reader of the JUnit goes by its elements, not the status
+		// attribute: each must say what the status says.
+		if failed := c.Failure != nil || c.Error != nil; failed != (state == Failed) || (c.Skipped != nil) != (state == Skipped) {
+			return fmt.Errorf("%s says spec %s %s, but its test case's elements say otherwise (failure %t, error %t, skipped %t)",
+				JUnitXML, id, c.Status, c.Failure != nil, c.Error != nil, c.Skipped != nil)
+		}
 		if _, dup := got[id]; dup {
 			return fmt.Errorf("%s lists spec %s more than once", JUnitXML, id)
 		}
