@@ -124,10 +124,14 @@ SUITE_FLAGS = -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse)
 # ALLOW_DEV=1: make verify accepts a bundle of a development build.
 ALLOW_DEV ?=
 # SIGN_KEY=<PEM private key>: make certify signs the bundle's attestation
-# (in-toto Statement, DSSE); KEY=<PEM public key>: make verify requires a
-# signature by it (ECDSA P-256 or Ed25519).
+# (in-toto Statement, DSSE); make reproduce (the certifier's rerun) signs
+# the certifier's statement with it. KEY=<PEM public key>: make verify
+# requires the vendor's signature by it; CERTIFIER_KEY=<PEM public key>:
+# make verify requires the certifier's statement of a matching rerun
+# signed by it, and only then says CERTIFIED (ECDSA P-256 or Ed25519).
 SIGN_KEY ?=
 KEY ?=
+CERTIFIER_KEY ?=
 
 .PHONY: help
 help: ## list the targets
@@ -245,14 +249,14 @@ e2e-kit: docker ## the kit's proof: make kit, then run it unpacked in an empty d
 	go run ./kit/cmd/prove-kit -kit "$$kit" -features $(KIT_FEATURES)
 
 .PHONY: verify
-verify: ## check a certification bundle as a certifier does: BUNDLE=<file.tar.gz> (ALLOW_DEV=1: of a development build)
+verify: ## check a certification bundle: BUNDLE=<file.tar.gz>: CONSISTENT (its files agree), CERTIFIED only with CERTIFIER_KEY and the certifier's statement of a matching rerun (ALLOW_DEV=1: of a development build)
 	@test -n "$(BUNDLE)" || { echo "error: set BUNDLE to a bundle made by make certify" >&2; exit 2; }
-	@$(RUN) verify $(if $(ALLOW_DEV),-allow-dev) $(if $(KEY),-key=$(KEY)) $(BUNDLE)
+	@$(RUN) verify $(if $(ALLOW_DEV),-allow-dev) $(if $(KEY),-key=$(KEY)) $(if $(CERTIFIER_KEY),-certifier-key=$(CERTIFIER_KEY)) $(BUNDLE)
 
 .PHONY: reproduce
-reproduce: docker $(if $(PREBUILD),e2e-images) ## rerun a bundle's run here and compare spec by spec: BUNDLE=<file.tar.gz> (its router image docker-loaded; an existing profile's bundle: ARGS="-kubeconfig=... -http-addr=... -https-addr=... -domain=..."; ALLOW_DEV=1 for a development build)
+reproduce: docker $(if $(PREBUILD),e2e-images) ## rerun a bundle's run here and compare spec by spec: BUNDLE=<file.tar.gz>; SIGN_KEY=<certifier's key> writes the certifier's statement on a match (its router image docker-loaded; an existing profile's bundle: ARGS="-kubeconfig=... -http-addr=... -https-addr=... -domain=..."; ALLOW_DEV=1 for a development build)
 	@test -n "$(BUNDLE)" || { echo "error: set BUNDLE to a bundle made by make certify" >&2; exit 2; }
-	@$(RUN) reproduce $(if $(ALLOW_DEV),-allow-dev) -procs=$(PROCS) -reports=$(REPORTS)/reproduce $(BUNDLE) $(ARGS)
+	@$(RUN) reproduce $(if $(ALLOW_DEV),-allow-dev) $(if $(SIGN_KEY),-sign-key=$(SIGN_KEY)) -procs=$(PROCS) -reports=$(REPORTS)/reproduce $(BUNDLE) $(ARGS)
 
 .PHONY: specs
 specs: ## write reports/specs.json (the spec list this suite version publishes), docs/conformance-specs.md (the catalogue, from the spec tree) and docs/trace.md (from trace/*.yaml)

@@ -31,14 +31,19 @@ func (v Verified) ExitCode() int {
 	return 2
 }
 
-// Line is the verifier's one line for a bundle that verified: the
-// implementation and its verdict (why, when not passed; a development
+// Line is the verifier's one line for a bundle that verified: its level
+// (CONSISTENT: its files agree; CERTIFIED: a certifier's signed rerun
+// matched it), the implementation and its verdict (why, when not passed; a development
 // build said), what was claimed, what is unsupported or not judged, how
 // many specs judged the router and the platform (and who the platform
 // was), and the image judged by its digest or ID.
 func (v Verified) Line() string {
 	r := v.Report
-	head := fmt.Sprintf("OK: %s %s: %s against OpenShift %s", r.Implementation.Project, r.Implementation.Version, r.Result, r.OpenShiftRelease)
+	level := "CONSISTENT"
+	if v.CertifiedBy != "" {
+		level = "CERTIFIED"
+	}
+	head := fmt.Sprintf("%s: %s %s: %s against OpenShift %s", level, r.Implementation.Project, r.Implementation.Version, r.Result, r.OpenShiftRelease)
 	var notes []string
 	if v.DevBuild {
 		notes = append(notes, "development build")
@@ -67,6 +72,11 @@ func (v Verified) Line() string {
 	parts = append(parts, imageName(r.Implementation))
 	if v.SignedBy != "" {
 		parts = append(parts, "signature OK (key "+v.SignedBy+")")
+	}
+	if v.CertifiedBy != "" {
+		parts = append(parts, "rerun by the certifier (key "+v.CertifiedBy+")")
+	} else {
+		parts = append(parts, "not certified: the files agree, no certifier's rerun was checked (CERTIFIER_KEY)")
 	}
 	line := head + " — " + strings.Join(parts, "; ")
 	return strings.Join(strings.Fields(line), " ")

@@ -29,6 +29,10 @@ type VerifyOptions struct {
 	// release tag is that release, though compiled as its development
 	// version: the run path passes the version git describes.
 	Version string
+	// CertifierKey, when given, must have signed a certifier's statement
+	// beside the bundle (checkCertification): the line then says
+	// certified; without it a bundle that checks is only consistent.
+	CertifierKey *Key
 	// Key, when given, must have signed the bundle's attestation (its
 	// DSSE envelope): who made it, as the certifier knows their key.
 	Key *Key
@@ -49,6 +53,10 @@ type Verified struct {
 	// SignedBy is the ID of the key whose signature of the attestation
 	// verified ("" when no key was given).
 	SignedBy string
+	// CertifiedBy is the ID of the certifier's key whose statement of a
+	// matching rerun verified ("" when no certifier key was given: the
+	// bundle is then consistent, not certified).
+	CertifiedBy string
 	// Ginkgo and Record are the bundle's report.json: Ginkgo's report and
 	// the suite's record of the run (reproduction reruns what it records).
 	Ginkgo types.Report
@@ -59,7 +67,10 @@ type Verified struct {
 // that says why the bundle is refused: incomplete, inconsistent, not
 // certifiable, or made by another build of the suite. Every such check
 // holds before the verdict is looked at, so a bundle that verifies is a
-// tested run's, whatever its verdict (Verified.ExitCode).
+// consistent run's, whatever its verdict (Verified.ExitCode): its files
+// agree with each other and with this suite. Files alone cannot tell a
+// consistent forgery from a run; only a certifier's rerun certifies
+// (CertifierKey, checkCertification).
 //
 // The checks, in order: the checksums (no file missing or unlisted); the
 // suite that ran is this verifier's module and version (by the run record
@@ -87,7 +98,7 @@ func Verify(path string, o VerifyOptions) (Verified, error) {
 	if version == "" {
 		version = SuiteVersion
 	}
-	return verifier{published: PublishedSpecs(), suiteVersion: version, commit: commit, allowDev: o.AllowDev, key: o.Key}.verify(path)
+	return verifier{published: PublishedSpecs(), suiteVersion: version, commit: commit, allowDev: o.AllowDev, key: o.Key, certifierKey: o.CertifierKey}.verify(path)
 }
 
 // verifier holds what the bundle is checked against: this suite's spec
@@ -99,6 +110,7 @@ type verifier struct {
 	commit       string
 	allowDev     bool
 	key          *Key
+	certifierKey *Key
 }
 
 func (v verifier) verify(file string) (Verified, error) {
@@ -182,6 +194,11 @@ func (v verifier) verify(file string) (Verified, error) {
 	}
 	out := verified(derived, DevVersion(record.Suite.Version))
 	out.SignedBy, out.Ginkgo, out.Record = signedBy, g, record
+	if v.certifierKey != nil {
+		if out.CertifiedBy, err = checkCertification(file, v.certifierKey, derived); err != nil {
+			return Verified{}, err
+		}
+	}
 	return out, nil
 }
 

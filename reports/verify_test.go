@@ -34,6 +34,9 @@ const (
 
 var goodImage = "image sha256:" + hex64('d')
 
+// notCertified ends the line of a bundle checked without a certifier key.
+const notCertified = "; not certified: the files agree, no certifier's rerun was checked (CERTIFIER_KEY)"
+
 // failedSuite is goodSuite with the revoked-certificate spec failed.
 func failedSuite() types.Report {
 	g := goodSuite()
@@ -84,17 +87,17 @@ func TestVerifyAcceptsEveryHonestBundle(t *testing.T) {
 		status   int
 	}{
 		{"passed", testVerifier, goodSuite(),
-			"OK: acme-router 1.2.3: passed against OpenShift 5.1 — " + claimedAll + "; unsupported: none; " + notJudged + "; " + judgedAll + "; " + goodImage, 0},
+			"CONSISTENT: acme-router 1.2.3: passed against OpenShift 5.1 — " + claimedAll + "; unsupported: none; " + notJudged + "; " + judgedAll + "; " + goodImage + notCertified, 0},
 		{"failed", testVerifier, failedSuite(),
-			"OK: acme-router 1.2.3: failed against OpenShift 5.1 (features failed: client-tls) — " + claimedAll + "; unsupported: none; " + notJudged + "; " + judgedAll + "; " + goodImage, 2},
+			"CONSISTENT: acme-router 1.2.3: failed against OpenShift 5.1 (features failed: client-tls) — " + claimedAll + "; unsupported: none; " + notJudged + "; " + judgedAll + "; " + goodImage + notCertified, 2},
 		{"partial: a core feature not claimed", testVerifier, partial,
-			"OK: acme-router 1.2.3: partial against OpenShift 5.1 (core features not claimed: header-actions) — claimed router, hsts, sharding, hsts-policy, client-tls, component-routes, delegation; " +
-				"unsupported: header-actions; " + notJudged + "; judged 5 router specs and 3 platform specs (the suite's own stand-ins); " + goodImage, 2},
+			"CONSISTENT: acme-router 1.2.3: partial against OpenShift 5.1 (core features not claimed: header-actions) — claimed router, hsts, sharding, hsts-policy, client-tls, component-routes, delegation; " +
+				"unsupported: header-actions; " + notJudged + "; judged 5 router specs and 3 platform specs (the suite's own stand-ins); " + goodImage + notCertified, 2},
 		{"error: the set-up failed before the router image was known", testVerifier, setUpFailedSuite(),
-			"OK: acme-router 1.2.3: error against OpenShift 5.1 (set-up failed: router pod never ready) — " + claimedAll + "; unsupported: none; " +
-				"judged 0 router specs and 0 platform specs (the suite's own stand-ins); image " + goodImageRef + " (not by ID: the run ended before the router image was known)", 2},
+			"CONSISTENT: acme-router 1.2.3: error against OpenShift 5.1 (set-up failed: router pod never ready) — " + claimedAll + "; unsupported: none; " +
+				"judged 0 router specs and 0 platform specs (the suite's own stand-ins); image " + goodImageRef + " (not by ID: the run ended before the router image was known)" + notCertified, 2},
 		{"passed, a development build allowed", devVerifier, dev,
-			"OK: acme-router 1.2.3: passed against OpenShift 5.1 (development build) — " + claimedAll + "; unsupported: none; " + notJudged + "; " + judgedAll + "; " + goodImage, 0},
+			"CONSISTENT: acme-router 1.2.3: passed against OpenShift 5.1 (development build) — " + claimedAll + "; unsupported: none; " + notJudged + "; " + judgedAll + "; " + goodImage + notCertified, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			line, status := verifierLine(tc.verifier, bundleOf(t, tc.run))

@@ -64,7 +64,8 @@ func Main(where string, b Binaries, setByBinaries []string, args []string, stdou
 		allowDev := fs.Bool("allow-dev", false, "accept a bundle of a development build (a version with a pre-release part, e.g. v0.3.0-dev)")
 		verbose := fs.Bool("v", false, "print the verdict feature by feature and the image")
 		keyFile := fs.String("key", "", "require a signature of the bundle's attestation by this PEM public key (KEY)")
-		usage := fmt.Sprintf("%s verify: give one bundle: %s verify [-allow-dev] [-v] [-key <public key>] <organization>-<project>-<version>.tar.gz", where, where)
+		certifierFile := fs.String("certifier-key", "", "require the certifier's statement of a matching rerun, signed by this PEM public key (CERTIFIER_KEY): only then certified")
+		usage := fmt.Sprintf("%s verify: give one bundle: %s verify [-allow-dev] [-v] [-key <public key>] [-certifier-key <public key>] <organization>-<project>-<version>.tar.gz", where, where)
 		if err := fs.Parse(args); err != nil {
 			fmt.Fprintf(stderr, "%s (%v)\n", usage, err)
 			return ExitUsage
@@ -73,16 +74,19 @@ func Main(where string, b Binaries, setByBinaries []string, args []string, stdou
 			fmt.Fprintln(stderr, usage)
 			return ExitUsage
 		}
-		var key *reports.Key
-		if *keyFile != "" {
-			k, err := reports.LoadPublicKey(*keyFile)
+		keys := map[string]*reports.Key{}
+		for flagName, file := range map[string]string{"key": *keyFile, "certifier-key": *certifierFile} {
+			if file == "" {
+				continue
+			}
+			k, err := reports.LoadPublicKey(file)
 			if err != nil {
-				fmt.Fprintf(stderr, "%s verify: -key: %v\n", where, err)
+				fmt.Fprintf(stderr, "%s verify: -%s: %v\n", where, flagName, err)
 				return ExitUsage
 			}
-			key = k
+			keys[flagName] = k
 		}
-		return verify(fs.Arg(0), b.Build, *allowDev, *verbose, key, stdout)
+		return verify(fs.Arg(0), b.Build, *allowDev, *verbose, keys["key"], keys["certifier-key"], stdout)
 	case "reproduce":
 		fs := flag.NewFlagSet(where+" reproduce", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
@@ -90,7 +94,8 @@ func Main(where string, b Binaries, setByBinaries []string, args []string, stdou
 		o := Options{Procs: 4, Repeat: 1}
 		fs.IntVar(&o.Procs, "procs", 4, "parallel Ginkgo processes")
 		fs.StringVar(&o.ReportDir, "reports", "_output/reproduce", "where the rerun's reports and the comparison go")
-		usage := fmt.Sprintf("%s reproduce: give one bundle: %s reproduce [-allow-dev] [-procs N] [-reports DIR] <bundle.tar.gz> [suite flags: the existing profile's cluster]", where, where)
+		signKey := fs.String("sign-key", "", "the certifier's PEM private key: a rerun that matches every spec writes the certifier's signed statement beside the bundle (SIGN_KEY)")
+		usage := fmt.Sprintf("%s reproduce: give one bundle: %s reproduce [-allow-dev] [-procs N] [-reports DIR] [-sign-key <certifier's private key>] <bundle.tar.gz> [suite flags: the existing profile's cluster]", where, where)
 		if err := fs.Parse(args); err != nil {
 			fmt.Fprintf(stderr, "%s (%v)\n", usage, err)
 			return ExitUsage
@@ -107,6 +112,12 @@ func Main(where string, b Binaries, setByBinaries []string, args []string, stdou
 			return ExitUsage
 		}
 		o.Suite = suite.Suite
+		if *signKey != "" {
+			if o.SignKey, err = reports.LoadPrivateKey(*signKey); err != nil {
+				fmt.Fprintf(stderr, "%s reproduce: -sign-key: %v\n", where, err)
+				return ExitUsage
+			}
+		}
 		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 		defer stop()
 		signal.Ignore(syscall.SIGINT)

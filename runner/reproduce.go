@@ -65,7 +65,8 @@ func Reproduce(ctx context.Context, b Binaries, bundle string, allowDev bool, o 
 	default:
 		return refuse("the bundle's profile %q is none this suite knows", rec.Profile)
 	}
-	o.Name, o.Certify, o.Repeat = "reproduce", false, 1
+	certifierKey := o.SignKey
+	o.Name, o.Certify, o.Repeat, o.SignKey = "reproduce", false, 1, nil
 	o.Suite = append(flags, o.Suite...)
 	status := Run(ctx, Binaries{Ginkgo: b.Ginkgo, Suite: b.Suite, Compile: b.Compile, Dir: b.Dir, RepoRoot: b.RepoRoot, Images: b.Images, Build: b.Build},
 		o, stdout, stderr)
@@ -84,7 +85,8 @@ func Reproduce(ctx context.Context, b Binaries, bundle string, allowDev bool, o 
 	if n := c.Count(reports.Different); n > 0 {
 		problems = append(problems, fmt.Sprintf("%d specs differ", n))
 	}
-	if _, again, err := reports.ReadRun(filepath.Join(reportDir, reports.ReportJSON)); err != nil {
+	rerun, again, err := reports.ReadRun(filepath.Join(reportDir, reports.ReportJSON))
+	if err != nil {
 		problems = append(problems, "the rerun recorded nothing: "+err.Error())
 	} else if again.Implementation.ImageID != id {
 		problems = append(problems, fmt.Sprintf("the rerun judged image %s, not the bundle's %s", again.Implementation.ImageID, id))
@@ -97,6 +99,18 @@ func Reproduce(ctx context.Context, b Binaries, bundle string, allowDev bool, o 
 	fmt.Fprintf(stdout, "REPRODUCED: %s %s: %s (%d same)\n", impl.Project, impl.Version, v.Report.Result, c.Count(reports.Same))
 	if status != ExitPassed && v.Report.Passed() {
 		return ExitNotPass
+	}
+	if certifierKey != nil {
+		specs, run := reports.FromGinkgo(rerun)
+		claim := reports.CertificationClaim{Implementation: impl, Result: v.Report.Result, Rerun: reports.Rerun{
+			Suite: again.Suite, ImageID: again.Implementation.ImageID, Date: again.Date, Result: reports.Build(again.Meta, again.Claimed, specs, run).Result,
+			Same: c.Count(reports.Same), Different: c.Count(reports.Different)}}
+		path, err := reports.WriteCertification(bundle, claim, certifierKey)
+		if err != nil {
+			fmt.Fprintln(stdout, "NOT CERTIFIED:", err)
+			return ExitNotPass
+		}
+		fmt.Fprintf(stdout, "certifier's statement: %s (make verify BUNDLE=%s CERTIFIER_KEY=<the certifier's public key>)\n", path, bundle)
 	}
 	return ExitPassed
 }

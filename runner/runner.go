@@ -164,7 +164,7 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 		fmt.Fprintln(after, "bundle:", bundle)
 		// The run checks its own bundle; a development build says so on the
 		// line (a certifier's verify refuses it without -allow-dev).
-		if s := verify(bundle, b.Build, true, false, nil, after); s != ExitPassed {
+		if s := verify(bundle, b.Build, true, false, nil, nil, after); s != ExitPassed {
 			status = s
 		}
 	}
@@ -176,8 +176,8 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 // line (and with verbose the table) and returns the exit status: 0 a
 // verified passed verdict, 2 a verified verdict that is not passed, 1 a
 // bundle that fails.
-func verify(bundle string, b Build, allowDev, verbose bool, key *reports.Key, w io.Writer) int {
-	v, err := reports.Verify(bundle, reports.VerifyOptions{AllowDev: allowDev, Commit: b.Commit, Version: b.Version, Key: key})
+func verify(bundle string, b Build, allowDev, verbose bool, key, certifierKey *reports.Key, w io.Writer) int {
+	v, err := reports.Verify(bundle, reports.VerifyOptions{AllowDev: allowDev, Commit: b.Commit, Version: b.Version, Key: key, CertifierKey: certifierKey})
 	if err != nil {
 		fmt.Fprintln(w, "FAIL:", err)
 		return ExitNotPass

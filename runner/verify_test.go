@@ -88,16 +88,17 @@ func TestVerifyPrintsOneLineAndExits(t *testing.T) {
 		}
 		return " (" + strings.Join(n, "; ") + ")"
 	}
-	rest := fmt.Sprintf(" — claimed %s; unsupported: none; judged %d router specs and %d platform specs (the cluster's own); image sha256:%s\n",
+	rest := fmt.Sprintf(" — claimed %s; unsupported: none; judged %d router specs and %d platform specs (the cluster's own); image sha256:%s; "+
+		"not certified: the files agree, no certifier's rerun was checked (CERTIFIER_KEY)\n",
 		strings.Join(claimed, ", "), router, platform, strings.Repeat("e", 64))
 
 	passed := bundleRun(t, runfixture.Run(published, runfixture.Record()))
 	stdout, stderr, status := verifyCmd("-allow-dev", passed)
-	if want := "OK: acme-router 1.2.3: passed against OpenShift 5.1" + notes("") + rest; stdout != want || stderr != "" || status != 0 {
+	if want := "CONSISTENT: acme-router 1.2.3: passed against OpenShift 5.1" + notes("") + rest; stdout != want || stderr != "" || status != 0 {
 		t.Errorf("a passed run: %q %q exit %d\nwant %q exit 0", stdout, stderr, status, want)
 	}
 	stdout, _, status = verifyCmd("-allow-dev", "-v", passed)
-	if !strings.HasPrefix(stdout, "OK: acme-router 1.2.3: passed") || !strings.Contains(stdout, "\nfeature  ") ||
+	if !strings.HasPrefix(stdout, "CONSISTENT: acme-router 1.2.3: passed") || !strings.Contains(stdout, "\nfeature  ") ||
 		!strings.HasSuffix(stdout, "platform: "+reports.PlatformCluster+"\n") || status != 0 {
 		t.Errorf("-v: %q exit %d", stdout, status)
 	}
@@ -105,7 +106,7 @@ func TestVerifyPrintsOneLineAndExits(t *testing.T) {
 	g := runfixture.Run(published, runfixture.Record())
 	runfixture.Fail(&g, published[0].ID, "refused")
 	stdout, _, status = verifyCmd("-allow-dev", bundleRun(t, g))
-	if want := "OK: acme-router 1.2.3: failed against OpenShift 5.1" + notes("features failed: "+string(published[0].Features[0])) + rest; stdout != want || status != 2 {
+	if want := "CONSISTENT: acme-router 1.2.3: failed against OpenShift 5.1" + notes("features failed: "+string(published[0].Features[0])) + rest; stdout != want || status != 2 {
 		t.Errorf("a failed run: %q exit %d\nwant %q exit 2", stdout, status, want)
 	}
 
@@ -156,7 +157,7 @@ func TestVerifyFailsInOneLine(t *testing.T) {
 }
 
 func TestVerifyUsage(t *testing.T) {
-	const usage = "verify-test verify: give one bundle: verify-test verify [-allow-dev] [-v] [-key <public key>] <organization>-<project>-<version>.tar.gz"
+	const usage = "verify-test verify: give one bundle: verify-test verify [-allow-dev] [-v] [-key <public key>] [-certifier-key <public key>] <organization>-<project>-<version>.tar.gz"
 	for _, tc := range []struct {
 		args   []string
 		stderr string
@@ -186,7 +187,7 @@ func TestVerifyAReleaseBundleFromItsTag(t *testing.T) {
 	rec := runfixture.Record()
 	rec.Suite.Version = reports.IntroducingVersion()
 	stdout, stderr, status := verifyCmd(bundleRun(t, runfixture.Run(reports.PublishedSpecs(), rec)))
-	if !strings.HasPrefix(stdout, "OK: ") || stderr != "" || status != ExitPassed {
+	if !strings.HasPrefix(stdout, "CONSISTENT: ") || stderr != "" || status != ExitPassed {
 		t.Errorf("%q %q exit %d, want OK exit 0", stdout, stderr, status)
 	}
 }
