@@ -1,7 +1,9 @@
 package kind
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -384,14 +386,18 @@ func (c *Cluster) LoadImagesByID(ctx context.Context, images map[string]string) 
 	for _, tag := range slices.Sorted(maps.Keys(images)) {
 		id := images[tag]
 		for _, node := range nodes {
-			if have, err := nodeutils.ImageID(node, tag); err == nil && have == id {
+			if have, err := nodeImageID(node, tag); err == nil && have == id {
 				continue
 			}
 			if err := loadImage(ctx, node, tag); err != nil {
 				return fmt.Errorf("load %s into %s: %w", tag, node.String(), err)
 			}
-			if have, err := nodeutils.ImageID(node, tag); err != nil || have != id {
-				return fmt.Errorf("image %s in %s is %q after loading, not %s: a tag moved during the load; rerun", tag, node.String(), have, id)
+			have, err := nodeImageID(node, tag)
+			if err != nil {
+				return fmt.Errorf("image %s in %s after loading: %w", tag, node.String(), err)
+			}
+			if have != id {
+				return fmt.Errorf("image %s in %s is %s after loading, not %s: a tag moved during the load; rerun", tag, node.String(), have, id)
 			}
 		}
 	}
@@ -412,6 +418,66 @@ func unmoved(ctx context.Context, images map[string]string) error {
 	return nil
 }
 
+// nodeImageID is the content ID (the image config's digest, which is
+// Docker's image ID) of an image the node's containerd holds, named as a
+// pod's status names it (<repository>@<manifest digest>) or by a tag.
+// The node image has ctr, not crictl: the manifest is read from
+// containerd's content store.
+func nodeImageID(node nodes.Node, ref string) (string, error) {
+	manifest := ""
+	if _, digest, ok := strings.Cut(ref, "@"); ok {
+		manifest = digest
+	} else {
+		var out bytes.Buffer
+		if err := node.Command("ctr", "--namespace=k8s.io", "images", "ls", "name=="+normalizedImageName(ref)).SetStdout(&out).Run(); err != nil {
+			return "", fmt.Errorf("ctr images ls %s: %w", ref, err)
+		}
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		if len(lines) < 2 {
+			return "", fmt.Errorf("the node holds no image %s", ref)
+		}
+		fields := strings.Fields(lines[1]) // REF TYPE DIGEST ...
+		if len(fields) < 3 {
+			return "", fmt.Errorf("ctr images ls %s: %q", ref, lines[1])
+		}
+		manifest = fields[2]
+	}
+	for range 2 { // a manifest, or an index of one
+		var out bytes.Buffer
+		if err := node.Command("ctr", "--namespace=k8s.io", "content", "get", manifest).SetStdout(&out).Run(); err != nil {
+			return "", fmt.Errorf("ctr content get %s: %w", manifest, err)
+		}
+		var m struct {
+			Config    struct{ Digest string }   `json:"config"`
+			Manifests []struct{ Digest string } `json:"manifests"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+			return "", fmt.Errorf("the manifest %s: %w", manifest, err)
+		}
+		if m.Config.Digest != "" {
+			return m.Config.Digest, nil
+		}
+		if len(m.Manifests) != 1 {
+			return "", fmt.Errorf("the image index %s has %d manifests, not one", manifest, len(m.Manifests))
+		}
+		manifest = m.Manifests[0].Digest
+	}
+	return "", fmt.Errorf("the image %s has no config", ref)
+}
+
+// normalizedImageName is a reference as containerd stores it: Docker
+// Hub's domain (and library/ for a one-part name) when none is given.
+func normalizedImageName(ref string) string {
+	first, _, hasSlash := strings.Cut(ref, "/")
+	switch {
+	case !hasSlash:
+		return "docker.io/library/" + ref
+	case strings.ContainsAny(first, ".:") || first == "localhost":
+		return ref
+	}
+	return "docker.io/" + ref
+}
+
 // ImageIDOf is the content ID the node's container runtime gives an image
 // reference, as a pod's status names it (kubelet's imageID).
 func (c *Cluster) ImageIDOf(ctx context.Context, node, ref string) (string, error) {
@@ -421,7 +487,7 @@ func (c *Cluster) ImageIDOf(ctx context.Context, node, ref string) (string, erro
 	}
 	for _, n := range nodes {
 		if n.String() == node {
-			return nodeutils.ImageID(n, ref)
+			return nodeImageID(n, ref)
 		}
 	}
 	return "", fmt.Errorf("no node %q in cluster %q", node, c.Name)

@@ -33,3 +33,18 @@ func TestAMovedTagIsNeverLoaded(t *testing.T) {
 		t.Errorf("got %v, want %q", err, want)
 	}
 }
+
+// containerd stores Docker Hub's names in full.
+func TestNormalizedImageName(t *testing.T) {
+	for in, want := range map[string]string{
+		"busybox":                          "docker.io/library/busybox",
+		"router-conformance/pinned:echo-1": "docker.io/router-conformance/pinned:echo-1",
+		"registry.k8s.io/pause:3.10":       "registry.k8s.io/pause:3.10",
+		"localhost/acme/router:1":          "localhost/acme/router:1",
+		"127.0.0.1:5000/acme/router:1":     "127.0.0.1:5000/acme/router:1",
+	} {
+		if got := normalizedImageName(in); got != want {
+			t.Errorf("%s: %s, want %s", in, got, want)
+		}
+	}
+}
