@@ -134,8 +134,18 @@ KEY ?=
 CERTIFIER_KEY ?=
 
 .PHONY: help
-help: ## list the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+# The variables make help shows with their values (README: the options).
+HELP_VARIABLES := ROUTER_IMAGE FOCUS PROCS KEEP REUSE REPEAT FLAKE_ATTEMPTS PREBUILD OPENSHIFT_RELEASE ARGS CLUSTER REPORTS \
+	IMPLEMENTATION_ORGANIZATION IMPLEMENTATION_PROJECT IMPLEMENTATION_URL IMPLEMENTATION_CONTACT IMPLEMENTATION_VERSION \
+	BUNDLE ALLOW_DEV SIGN_KEY KEY CERTIFIER_KEY LAB_WORKERS LAB_REPLICAS HISTORY
+# Every variable a target's description names, for help to expand.
+help_values = $(foreach v,$(HELP_VARIABLES) MANIFESTS EXISTING_REPORTS KIND_REPORT INCLUSTER_REPORTS KIND_JUNIT KIT_FEATURES,$(v)=$($(v));)
+
+help: ## list the targets and the variables, with their values
+	@printf 'Targets: make <target> [VARIABLE=value ...]\n'
+	@awk -v vals='$(help_values)' -f hack/help.awk $(MAKEFILE_LIST) | fold -s -w 83 | sed -e 's/^\([^ ]\)/                 \1/'
+	@printf '\nVariables (current values; README and the comments at the top of the Makefile say what each does):\n'
+	@$(foreach v,$(HELP_VARIABLES),printf '  %-28s %s\n' '$(v)' '$(subst ','\'',$($(v)))';)
 
 .PHONY: test
 test: docker ## run every unit and integration test (installs haproxy for the router's; starts Docker for the image tests)
