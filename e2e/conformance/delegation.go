@@ -971,6 +971,8 @@ func describeDelegation(f *framework.Framework) {
 			f.EventuallyIngressRouteStatus(ctx, ns, "root", expectValid)
 			f.EventuallyResponds(ctx, f.HTTP(host, "/first"), first.Served)
 			f.EventuallyResponds(ctx, f.HTTP(host, "/second"), second.Served)
+			servedEveryTime(ctx, f.HTTP(host, "/first"), first.Served)
+			servedEveryTime(ctx, f.HTTP(host, "/second"), second.Served)
 
 			By("the ports swapped between the routes: the traffic follows the port")
 			f.UpdateIngressRoute(ctx, ns, "root", func(ir *irv1.IngressRoute) {
@@ -978,6 +980,8 @@ func describeDelegation(f *framework.Framework) {
 			})
 			f.EventuallyResponds(ctx, f.HTTP(host, "/first"), second.Served)
 			f.EventuallyResponds(ctx, f.HTTP(host, "/second"), first.Served)
+			servedEveryTime(ctx, f.HTTP(host, "/first"), second.Served)
+			servedEveryTime(ctx, f.HTTP(host, "/second"), first.Served)
 		})
 
 		// IngressRoute design document, section "TLS": "the IngressRoute root
@@ -1132,6 +1136,20 @@ func createSecret(ctx SpecContext, f *framework.Framework, secret *corev1.Secret
 	GinkgoHelper()
 	_, err := f.Clientset.CoreV1().Secrets(secret.Namespace).Create(ctx, secret, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "create secret %s/%s", secret.Namespace, secret.Name)
+}
+
+// servedEveryTime sends req, once the router has converged, a fixed
+// number of times more, and every answer must pass check: a route
+// balanced over endpoints it should not reach shows one within a few
+// answers, whatever the balancing (a run of three alone can be luck).
+func servedEveryTime(ctx SpecContext, req httpclient.Request, check func(Gomega, *httpclient.Response)) {
+	GinkgoHelper()
+	const answers = 10
+	for i := range answers {
+		resp, err := framework.Do(ctx, req)
+		Expect(err).NotTo(HaveOccurred(), "request %d to %s%s", i+1, req.Host, req.Path)
+		check(Default, resp)
+	}
 }
 
 // httpsWith is req verifying the router's certificate against ca.
