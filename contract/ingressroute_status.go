@@ -13,7 +13,9 @@ import (
 // (internal/dag/builder.go, status.go) and the reference router words it
 // another. A router conforms when its description carries one of the
 // accepted wordings of the condition; a spec requires no text beyond
-// what Contour's wording says.
+// what Contour's wording says. Where v1.0.1 accepts an object the design
+// document makes invalid (it reports it valid), there is no Contour
+// wording, and a router conforms with "invalid" and any description.
 
 // StatusFormat is one implementation's description of a condition: the
 // printf format exactly as its source writes it.
@@ -34,11 +36,20 @@ type StatusDescription struct {
 	// CurrentStatus is the status.currentStatus that goes with it.
 	CurrentStatus string
 	Wordings      []Wording
+	// AnyWording: no upstream wording binds a router. Contour v1.0.1
+	// accepts the object (reports it valid) where the design document makes
+	// it invalid, and the document words no status; any non-empty
+	// description is accepted, and Wordings holds the reference router's
+	// for the record.
+	AnyWording bool
 }
 
 // Matches reports whether a status description carries one of the
-// wordings.
+// wordings (any non-empty description when AnyWording).
 func (d StatusDescription) Matches(description string) bool {
+	if d.AnyWording {
+		return strings.TrimSpace(description) != ""
+	}
 	for _, w := range d.Wordings {
 		if strings.Contains(description, w.Text) {
 			return true
@@ -51,6 +62,9 @@ func (d StatusDescription) String() string {
 	texts := make([]string, len(d.Wordings))
 	for i, w := range d.Wordings {
 		texts[i] = fmt.Sprintf("%q (%s)", w.Text, w.Source)
+	}
+	if d.AnyWording {
+		return d.CurrentStatus + ", " + d.Condition + ": any description (Contour v1.0.1 has none; the reference router's is " + strings.Join(texts, ", ") + ")"
 	}
 	return d.CurrentStatus + ", " + d.Condition + ": one of " + strings.Join(texts, ", ")
 }
@@ -86,6 +100,16 @@ var (
 	contourTLSSecret      = StatusFormat{"TLS Secret [%s] not found or is malformed", ContourV101Builder}
 	referenceTLSNotFound  = StatusFormat{"TLS secret %s/%s not found", referenceRouterDAG}
 	referenceTLSWrongType = StatusFormat{"TLS secret %s/%s is of type %q, not %q", referenceRouterDAG}
+	referenceTLSNoName    = StatusFormat{"spec.virtualhost.tls.secretName is required", referenceRouterDAG}
+
+	contourCertDelegation      = StatusFormat{"%s: certificate delegation not permitted", ContourV101Builder}
+	referenceTLSOtherNamespace = StatusFormat{"TLS secret %s/%s is not in the root's namespace %s", referenceRouterDAG}
+
+	contourServicesAndDelegate   = StatusFormat{"route %q: cannot specify services and delegate in the same route", ContourV101Builder}
+	referenceServiceAndDelegate  = StatusFormat{"route %q has both service and delegate: a route must have exactly one of them", referenceRouterDAG}
+	referenceNoServiceOrDelegate = StatusFormat{"route %q has neither service nor delegate: a route must have exactly one of them", referenceRouterDAG}
+
+	referenceRoutesMissing = StatusFormat{"spec.routes must be present and not empty", referenceRouterDAG}
 )
 
 // IngressRouteStatusFormats is the table: every condition and its
@@ -93,26 +117,46 @@ var (
 var IngressRouteStatusFormats = []struct {
 	Condition string
 	Formats   []StatusFormat
+	// ContourAccepts says why Formats lacks Contour's wording: v1.0.1
+	// accepts the object the design document makes invalid (the
+	// condition's descriptions are then AnyWording).
+	ContourAccepts string
 }{
-	{condOutsidePrefix, []StatusFormat{contourOutsidePrefix, referenceOutsidePrefix}},
-	{condServiceNotFound, []StatusFormat{contourServiceMissing, referenceServiceNotFound}},
-	{condServicePortAbsent, []StatusFormat{contourServiceMissing, referenceServicePortAbsent}},
-	{condCycle, []StatusFormat{contourCycle, referenceCycle}},
-	{condDelegatesToRoot, []StatusFormat{contourDelegatesToRoot, referenceDelegatesToRoot}},
-	{condFqdnConflict, []StatusFormat{contourFqdnConflict, referenceHostConflict}},
-	{condTLSSecretNotFound, []StatusFormat{contourTLSSecret, referenceTLSNotFound}},
-	{condTLSSecretWrongType, []StatusFormat{contourTLSSecret, referenceTLSWrongType}},
+	{condOutsidePrefix, []StatusFormat{contourOutsidePrefix, referenceOutsidePrefix}, ""},
+	{condServiceNotFound, []StatusFormat{contourServiceMissing, referenceServiceNotFound}, ""},
+	{condServicePortAbsent, []StatusFormat{contourServiceMissing, referenceServicePortAbsent}, ""},
+	{condCycle, []StatusFormat{contourCycle, referenceCycle}, ""},
+	{condDelegatesToRoot, []StatusFormat{contourDelegatesToRoot, referenceDelegatesToRoot}, ""},
+	{condFqdnConflict, []StatusFormat{contourFqdnConflict, referenceHostConflict}, ""},
+	{condTLSSecretNotFound, []StatusFormat{contourTLSSecret, referenceTLSNotFound}, ""},
+	{condTLSSecretWrongType, []StatusFormat{contourTLSSecret, referenceTLSWrongType}, ""},
+	{condTLSSecretNameMissing, []StatusFormat{contourTLSSecret, referenceTLSNoName}, ""},
+	{condTLSSecretOtherNamespace, []StatusFormat{contourCertDelegation, referenceTLSOtherNamespace}, ""},
+	{condServiceAndDelegate, []StatusFormat{contourServicesAndDelegate, referenceServiceAndDelegate}, ""},
+	{condNoServiceOrDelegate, []StatusFormat{referenceNoServiceOrDelegate}, contourAcceptsNoAction},
+	{condRoutesMissing, []StatusFormat{referenceRoutesMissing}, contourAcceptsNoRoutes},
 }
 
+// Why v1.0.1 has no wording for two conditions of the design document.
 const (
-	condOutsidePrefix      = "a route outside the prefix delegated to its object"
-	condServiceNotFound    = "a route to a service its object's namespace does not have"
-	condServicePortAbsent  = "a route to a port its service does not have"
-	condCycle              = "a delegation cycle"
-	condDelegatesToRoot    = "a delegation to a root"
-	condFqdnConflict       = "an fqdn several roots claim"
-	condTLSSecretNotFound  = "a root's TLS secret that does not exist"
-	condTLSSecretWrongType = "a root's TLS secret that is not of type kubernetes.io/tls"
+	contourAcceptsNoAction = "v1.0.1 internal/dag/builder.go (processIngressRoutes) skips a route with neither services nor delegate (\"not a delegate route\") and marks the object valid"
+	contourAcceptsNoRoutes = "v1.0.1 internal/dag/builder.go (processIngressRoutes) marks an object without routes valid (its virtual host, routeless, is not served: internal/dag/dag.go VirtualHost.Valid)"
+)
+
+const (
+	condOutsidePrefix           = "a route outside the prefix delegated to its object"
+	condServiceNotFound         = "a route to a service its object's namespace does not have"
+	condServicePortAbsent       = "a route to a port its service does not have"
+	condCycle                   = "a delegation cycle"
+	condDelegatesToRoot         = "a delegation to a root"
+	condFqdnConflict            = "an fqdn several roots claim"
+	condTLSSecretNotFound       = "a root's TLS secret that does not exist"
+	condTLSSecretWrongType      = "a root's TLS secret that is not of type kubernetes.io/tls"
+	condTLSSecretNameMissing    = "a root's tls without a secretName"
+	condTLSSecretOtherNamespace = "a root's TLS secret named in another namespace (namespace/name)"
+	condServiceAndDelegate      = "a route with both service and delegate"
+	condNoServiceOrDelegate     = "a route with neither service nor delegate"
+	condRoutesMissing           = "an object whose routes are missing or empty"
 )
 
 func invalid(condition string, wordings ...Wording) StatusDescription {
@@ -172,4 +216,48 @@ func IngressRouteTLSSecretNotFound(namespace, secret string) StatusDescription {
 // kubernetes.io/tls.
 func IngressRouteTLSSecretWrongType(namespace, secret, typ string) StatusDescription {
 	return invalid(condTLSSecretWrongType, contourTLSSecret.with(secret), referenceTLSWrongType.with(namespace, secret, typ, "kubernetes.io/tls"))
+}
+
+// IngressRouteTLSSecretNameMissing: the root's spec.virtualhost.tls has no
+// secretName (the design document: "required"). Contour v1.0.1 looks the
+// empty name up (computeIngressRoute; no passthrough in this API) and
+// words it as any secret not found, "TLS Secret [] not found or is
+// malformed".
+func IngressRouteTLSSecretNameMissing() StatusDescription {
+	return invalid(condTLSSecretNameMissing, contourTLSSecret.with(""), referenceTLSNoName.with())
+}
+
+// IngressRouteTLSSecretOtherNamespace: the root names its TLS secret
+// "namespace/name" with another namespace than its own, and that secret
+// exists there (a kubernetes.io/tls secret). Contour v1.0.1
+// (computeIngressRoute, splitSecret and delegationPermitted: no
+// TLSCertificateDelegation in this API) names it as spec.virtualhost.tls
+// does.
+func IngressRouteTLSSecretOtherNamespace(rootNamespace, secretNamespace, secret string) StatusDescription {
+	return invalid(condTLSSecretOtherNamespace, contourCertDelegation.with(secretNamespace+"/"+secret), referenceTLSOtherNamespace.with(secretNamespace, secret, rootNamespace))
+}
+
+// IngressRouteServiceAndDelegate: the route matching match has both a
+// service list and a delegate.
+func IngressRouteServiceAndDelegate(match string) StatusDescription {
+	return invalid(condServiceAndDelegate, contourServicesAndDelegate.with(match), referenceServiceAndDelegate.with(match))
+}
+
+// IngressRouteNoServiceOrDelegate: the route matching match has neither a
+// service list nor a delegate. The design document makes it invalid ("one
+// of service or delegate"); Contour v1.0.1 skips the route and reports the
+// object valid, so any description is accepted.
+func IngressRouteNoServiceOrDelegate(match string) StatusDescription {
+	d := invalid(condNoServiceOrDelegate, referenceNoServiceOrDelegate.with(match))
+	d.AnyWording = true
+	return d
+}
+
+// IngressRouteRoutesMissing: spec.routes is missing or empty. The design
+// document: "routes must _always_ be present and non empty"; Contour
+// v1.0.1 reports such an object valid, so any description is accepted.
+func IngressRouteRoutesMissing() StatusDescription {
+	d := invalid(condRoutesMissing, referenceRoutesMissing.with())
+	d.AnyWording = true
+	return d
 }

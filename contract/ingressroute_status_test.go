@@ -63,14 +63,17 @@ func TestContourStatusWordingsAreVerbatim(t *testing.T) {
 	}
 }
 
-// The table is consistent: every condition has Contour's wording and the
-// reference router's, each with its source; every constructor fills in the
-// formats its condition lists, in order, with the right number of
-// arguments.
+// The table is consistent: every condition has Contour's wording, or says
+// why v1.0.1 has none, and the reference router's, each with its source;
+// every constructor fills in the formats its condition lists, in order,
+// with the right number of arguments, and accepts any wording exactly
+// when Contour has none.
 func TestIngressRouteStatusTable(t *testing.T) {
 	rows := map[string][]StatusFormat{}
+	accepts := map[string]bool{}
 	for _, row := range IngressRouteStatusFormats {
 		rows[row.Condition] = row.Formats
+		accepts[row.Condition] = row.ContourAccepts != ""
 		var contour, reference bool
 		for _, f := range row.Formats {
 			if f.Format == "" || f.Source == "" {
@@ -79,8 +82,8 @@ func TestIngressRouteStatusTable(t *testing.T) {
 			contour = contour || f.Source == ContourV101Builder
 			reference = reference || f.Source == referenceRouterDAG
 		}
-		if !contour || !reference {
-			t.Errorf("%s: want Contour's wording and the reference router's, got %+v", row.Condition, row.Formats)
+		if contour == (row.ContourAccepts != "") || !reference {
+			t.Errorf("%s: want Contour's wording (or why v1.0.1 has none, not both) and the reference router's, got %+v (ContourAccepts %q)", row.Condition, row.Formats, row.ContourAccepts)
 		}
 	}
 	built := []StatusDescription{
@@ -92,6 +95,11 @@ func TestIngressRouteStatusTable(t *testing.T) {
 		IngressRouteFqdnConflict("www.example.test", "ns/b", "ns/a"),
 		IngressRouteTLSSecretNotFound("ns", "tls"),
 		IngressRouteTLSSecretWrongType("ns", "tls", "Opaque"),
+		IngressRouteTLSSecretNameMissing(),
+		IngressRouteTLSSecretOtherNamespace("ns", "other", "tls"),
+		IngressRouteServiceAndDelegate("/both"),
+		IngressRouteNoServiceOrDelegate("/none"),
+		IngressRouteRoutesMissing(),
 	}
 	seen := map[string]bool{}
 	for _, d := range built {
@@ -103,6 +111,9 @@ func TestIngressRouteStatusTable(t *testing.T) {
 		}
 		if d.CurrentStatus != "invalid" {
 			t.Errorf("%s: currentStatus %q", d.Condition, d.CurrentStatus)
+		}
+		if d.AnyWording != accepts[d.Condition] {
+			t.Errorf("%s: AnyWording %v, but the table says Contour accepts it: %v", d.Condition, d.AnyWording, accepts[d.Condition])
 		}
 		if len(d.Wordings) != len(formats) {
 			t.Errorf("%s: %d wordings, the table has %d formats", d.Condition, len(d.Wordings), len(formats))
@@ -116,7 +127,11 @@ func TestIngressRouteStatusTable(t *testing.T) {
 				t.Errorf("%s: does not match its own wording %q", d.Condition, w.Text)
 			}
 		}
-		if d.Matches("valid IngressRoute") {
+		if d.AnyWording {
+			if d.Matches("") || d.Matches("  ") {
+				t.Errorf("%s matches an empty description", d)
+			}
+		} else if d.Matches("valid IngressRoute") {
 			t.Errorf("%s matches an unrelated description", d)
 		}
 	}
@@ -140,6 +155,9 @@ func TestIngressRouteStatusWordingsFilled(t *testing.T) {
 		{IngressRouteDelegatesToRoot("r/other"), "root ingressroute cannot delegate to another root ingressroute"},
 		{IngressRouteFqdnConflict("www.a.test", "y/two", "x/one"), `fqdn "www.a.test" is used in multiple IngressRoutes: x/one, y/two`},
 		{IngressRouteTLSSecretNotFound("ns", "www-tls"), "TLS Secret [www-tls] not found or is malformed"},
+		{IngressRouteTLSSecretNameMissing(), "TLS Secret [] not found or is malformed"},
+		{IngressRouteTLSSecretOtherNamespace("hosts", "app", "www-tls"), "app/www-tls: certificate delegation not permitted"},
+		{IngressRouteServiceAndDelegate("/both"), `route "/both": cannot specify services and delegate in the same route`},
 	} {
 		if !c.d.Matches(c.want) {
 			t.Errorf("%s does not accept Contour's %q", c.d, c.want)
@@ -147,5 +165,11 @@ func TestIngressRouteStatusWordingsFilled(t *testing.T) {
 	}
 	if IngressRouteServiceNotFound("ns", "svc", 8080).Matches("Service [svc:9090] is invalid or missing") {
 		t.Error("a description naming another port was accepted")
+	}
+	if IngressRouteTLSSecretNameMissing().Matches("TLS Secret [www-tls] not found or is malformed") {
+		t.Error("a missing secretName accepted the wording of a named secret")
+	}
+	if IngressRouteTLSSecretOtherNamespace("hosts", "app", "www-tls").Matches("TLS Secret [app/www-tls] not found or is malformed") {
+		t.Error("a secret of another namespace accepted the wording of a missing one")
 	}
 }

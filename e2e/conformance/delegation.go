@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"crypto/x509"
 	"net/http"
 	"time"
 
@@ -788,6 +789,324 @@ func describeDelegation(f *framework.Framework) {
 			f.EventuallyIngressRouteStatus(ctx, ns, "app", expectOrphaned)
 			f.EventuallyResponds(ctx, f.HTTP(host, "/app"), framework.NotServed)
 		})
+
+		// IngressRoute design document, section "IngressRoute CRD": tls
+		// "secretName: required"; "routes must _always_ be present and non
+		// empty"; "each route entry starts with a prefix match and one of
+		// service or delegate"; a service entry is a name "and port pair".
+		// Section "Validation rules", rule 1: "If a validation error is
+		// encountered, the entire object is rejected. Partial application
+		// of the valid portions of the configuration is **not** attempted".
+		//
+		// Contour v1.0.1's CRD (examples/contour/01-crds.yaml) admits every
+		// one of these objects: no required routes, no minItems, nothing
+		// joining services and delegate, tls.secretName optional. So does
+		// the suite's (apis/contour/v1alpha1, CRD), and the router reports
+		// the object: a spec judges the router, never the schema. v1.0.1's
+		// builder words three of them, and a router's description carries
+		// one of the accepted wordings (contract/ingressroute_status.go):
+		// "TLS Secret [] not found or is malformed" (the empty name looked
+		// up), "route %q: cannot specify services and delegate in the same
+		// route", "Service [%s:%d] is invalid or missing". For two v1.0.1
+		// reports the object valid: routes missing or empty (nothing is
+		// served for it), and a route with neither service nor delegate
+		// (skipped); there the document decides, "invalid" with any
+		// description. v1.0.1 serves a valid route listed before the bad
+		// one (processIngressRoutes returns at the bad route): rule 1
+		// decides, and /ok is listed first to check it. The document's own
+		// "Validation rules" example lists routes with a match only, marked
+		// valid and invalid for their prefix alone: an abbreviation, not a
+		// route without an action.
+		//
+		// Every case has a valid root beside it, served while the bad one
+		// is refused, and ends with the bad object made valid and served.
+		//
+		// Document: the IngressRoute design document (Contour), sections
+		// "IngressRoute CRD" (tls.secretName required; routes present and non
+		// empty; each route one of service or delegate; service name and
+		// port) and "Validation rules" (rule 1: the entire object rejected)
+		// Upstream: projectcontour/contour v1.0.1 examples/contour/01-crds.yaml
+		// (the IngressRoute CRD admits each object) and internal/dag/builder.go
+		// (computeIngressRoute: "TLS Secret [%s] not found or is malformed";
+		// processIngressRoutes: "route %q: cannot specify services and
+		// delegate in the same route", lookupService and "Service [%s:%d] is
+		// invalid or missing"; no routes, or a route with neither, valid:
+		// there the document decides)
+		DescribeTable("an IngressRoute the design document forbids is invalid and none of it is served, while a valid root beside it is served:",
+			func(ctx SpecContext, c malformedCase) {
+				ns := f.SpecNamespace(ctx, "ir-malformed")
+				backend := f.DeployEcho(ctx, ns)
+				host, control := f.Host(ns, "www"), f.Host(ns, "control")
+				f.CreateIngressRoute(ctx, rootRoute(ns, "control", control, toService("/", backend.Service)))
+				c.create(ctx, ns, host, backend)
+
+				f.EventuallyIngressRouteStatus(ctx, ns, "bad", framework.IngressRouteStatusIs(c.why(ns, backend)))
+				for _, path := range c.paths {
+					f.EventuallyResponds(ctx, f.HTTP(host, path), framework.NotServed)
+					if c.tls {
+						f.EventuallyResponds(ctx, f.HTTPS(host, path), framework.NotServed)
+					}
+				}
+				By("positive control: the valid root beside it is served")
+				f.EventuallyIngressRouteStatus(ctx, ns, "control", expectValid)
+				f.EventuallyResponds(ctx, f.HTTP(control, "/"), backend.Served)
+
+				By("made valid, it is served")
+				req := c.fix(ctx, ns, host, backend)
+				f.EventuallyIngressRouteStatus(ctx, ns, "bad", expectValid)
+				f.EventuallyResponds(ctx, req, backend.Served)
+			},
+			Entry("a root's tls without a secretName", framework.ID("delegation/tls-without-secret-name"), malformedCase{
+				create: func(ctx SpecContext, ns, host string, backend *framework.Echo) {
+					r := rootRoute(ns, "bad", host, toService("/", backend.Service))
+					r.Spec.VirtualHost.TLS = &irv1.TLS{}
+					f.CreateIngressRoute(ctx, r)
+				},
+				why: func(string, *framework.Echo) contract.StatusDescription {
+					return contract.IngressRouteTLSSecretNameMissing()
+				},
+				paths: []string{"/"}, tls: true,
+				fix: func(ctx SpecContext, ns, host string, _ *framework.Echo) httpclient.Request {
+					ca := framework.NewRootCA("IngressRoute CA " + ns)
+					secret, _ := framework.TLSSecret(ca, ns, "www-tls", host)
+					createSecret(ctx, f, secret)
+					f.UpdateIngressRoute(ctx, ns, "bad", func(ir *irv1.IngressRoute) { ir.Spec.VirtualHost.TLS.SecretName = "www-tls" })
+					req := f.HTTPS(host, "/")
+					req.RootCAs = pki.Pool(ca)
+					return req
+				},
+			}),
+			Entry("a root without routes", framework.ID("delegation/root-without-routes"), malformedCase{
+				create: func(ctx SpecContext, ns, host string, _ *framework.Echo) {
+					f.CreateIngressRoute(ctx, rootRoute(ns, "bad", host))
+				},
+				why:   func(string, *framework.Echo) contract.StatusDescription { return contract.IngressRouteRoutesMissing() },
+				paths: []string{"/"},
+				fix: func(ctx SpecContext, ns, host string, backend *framework.Echo) httpclient.Request {
+					f.UpdateIngressRoute(ctx, ns, "bad", func(ir *irv1.IngressRoute) { ir.Spec.Routes = []irv1.Route{toService("/", backend.Service)} })
+					return f.HTTP(host, "/")
+				},
+			}),
+			Entry("a vertex delegated to, its routes an empty list", framework.ID("delegation/vertex-with-empty-routes"), malformedCase{
+				create: func(ctx SpecContext, ns, host string, _ *framework.Echo) {
+					f.CreateIngressRoute(ctx, rootRoute(ns, "www", host, delegateTo("/app", "bad", "")))
+					f.CreateIngressRouteRaw(ctx, vertexRoute(ns, "bad"), func(spec map[string]any) { spec["routes"] = []any{} })
+				},
+				why:   func(string, *framework.Echo) contract.StatusDescription { return contract.IngressRouteRoutesMissing() },
+				paths: []string{"/app"},
+				fix: func(ctx SpecContext, ns, host string, backend *framework.Echo) httpclient.Request {
+					f.UpdateIngressRoute(ctx, ns, "bad", func(ir *irv1.IngressRoute) { ir.Spec.Routes = []irv1.Route{toService("/app", backend.Service)} })
+					return f.HTTP(host, "/app")
+				},
+			}),
+			Entry("a route with both service and delegate, after a valid route", framework.ID("delegation/route-with-service-and-delegate"), malformedCase{
+				create: func(ctx SpecContext, ns, host string, backend *framework.Echo) {
+					f.CreateIngressRoute(ctx, vertexRoute(ns, "child", toService("/both", backend.Service)))
+					both := toService("/both", backend.Service)
+					both.Delegate = &irv1.Delegate{Name: "child"}
+					f.CreateIngressRoute(ctx, rootRoute(ns, "bad", host, toService("/ok", backend.Service), both))
+				},
+				why: func(string, *framework.Echo) contract.StatusDescription {
+					return contract.IngressRouteServiceAndDelegate("/both")
+				},
+				paths: []string{"/ok", "/both"},
+				fix: func(ctx SpecContext, ns, host string, backend *framework.Echo) httpclient.Request {
+					f.UpdateIngressRoute(ctx, ns, "bad", func(ir *irv1.IngressRoute) {
+						ir.Spec.Routes = []irv1.Route{toService("/ok", backend.Service), delegateTo("/both", "child", "")}
+					})
+					f.EventuallyResponds(ctx, f.HTTP(host, "/ok"), backend.Served)
+					return f.HTTP(host, "/both")
+				},
+			}),
+			Entry("a route with neither service nor delegate, after a valid route", framework.ID("delegation/route-without-service-or-delegate"), malformedCase{
+				create: func(ctx SpecContext, ns, host string, backend *framework.Echo) {
+					f.CreateIngressRoute(ctx, rootRoute(ns, "bad", host, toService("/ok", backend.Service), irv1.Route{Match: "/none"}))
+				},
+				why: func(string, *framework.Echo) contract.StatusDescription {
+					return contract.IngressRouteNoServiceOrDelegate("/none")
+				},
+				paths: []string{"/ok", "/none"},
+				fix: func(ctx SpecContext, ns, host string, _ *framework.Echo) httpclient.Request {
+					f.UpdateIngressRoute(ctx, ns, "bad", func(ir *irv1.IngressRoute) { ir.Spec.Routes = ir.Spec.Routes[:1] })
+					return f.HTTP(host, "/ok")
+				},
+			}),
+			Entry("a route to a port its Service lacks, after a valid route", framework.ID("delegation/service-port-absent"), malformedCase{
+				create: func(ctx SpecContext, ns, host string, backend *framework.Echo) {
+					f.CreateIngressRoute(ctx, rootRoute(ns, "bad", host, toService("/ok", backend.Service),
+						irv1.Route{Match: "/port", Services: []irv1.Service{{Name: backend.Service, Port: 7070}}}))
+				},
+				why: func(ns string, backend *framework.Echo) contract.StatusDescription {
+					return contract.IngressRouteServicePortAbsent(ns, backend.Service, 7070)
+				},
+				paths: []string{"/ok", "/port"},
+				fix: func(ctx SpecContext, ns, host string, _ *framework.Echo) httpclient.Request {
+					f.UpdateIngressRoute(ctx, ns, "bad", func(ir *irv1.IngressRoute) { ir.Spec.Routes = ir.Spec.Routes[:1] })
+					return f.HTTP(host, "/ok")
+				},
+			}),
+		)
+
+		// IngressRoute design document, section "IngressRoute CRD": "service
+		// defines the properties of the service in the current namespace";
+		// each entry is a "service name/port pair". Contour v1.0.1
+		// internal/dag/builder.go (lookupService) picks the Service port
+		// whose number is the entry's port, and the route's upstream is
+		// that port's endpoints alone. The Service here has two ports, each
+		// with endpoints of its own backend, so an answer names the port
+		// it came through.
+		//
+		// Document: the IngressRoute design document (Contour), section
+		// "IngressRoute CRD" (a service name/port pair)
+		// Upstream: projectcontour/contour v1.0.1 internal/dag/builder.go
+		// (processIngressRoutes and lookupService: the Service port whose
+		// number is the entry's port)
+		It("a service entry's port picks that port of the Service: each of two ports reaches only its own endpoints", framework.ID("delegation/service-named-port"), func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "ir-ports")
+			b := f.DeployEchoes(ctx, framework.EchoIn(ns, "first"), framework.EchoIn(ns, "second"))
+			first, second := b[0], b[1]
+			f.ServicePerBackend(ctx, ns, "pair", framework.PortTo{Port: 8080, Echo: first}, framework.PortTo{Port: 9090, Echo: second})
+			host := f.Host(ns, "www")
+			f.CreateIngressRoute(ctx, rootRoute(ns, "root", host, toPort("/first", "pair", 8080), toPort("/second", "pair", 9090)))
+			f.EventuallyIngressRouteStatus(ctx, ns, "root", expectValid)
+			f.EventuallyResponds(ctx, f.HTTP(host, "/first"), first.Served)
+			f.EventuallyResponds(ctx, f.HTTP(host, "/second"), second.Served)
+			servedEveryTime(ctx, f.HTTP(host, "/first"), first.Served)
+			servedEveryTime(ctx, f.HTTP(host, "/second"), second.Served)
+
+			By("the ports swapped between the routes: the traffic follows the port")
+			f.UpdateIngressRoute(ctx, ns, "root", func(ir *irv1.IngressRoute) {
+				ir.Spec.Routes = []irv1.Route{toPort("/first", "pair", 9090), toPort("/second", "pair", 8080)}
+			})
+			f.EventuallyResponds(ctx, f.HTTP(host, "/first"), second.Served)
+			f.EventuallyResponds(ctx, f.HTTP(host, "/second"), first.Served)
+			servedEveryTime(ctx, f.HTTP(host, "/first"), second.Served)
+			servedEveryTime(ctx, f.HTTP(host, "/second"), first.Served)
+		})
+
+		// IngressRoute design document, section "TLS": "the IngressRoute root
+		// and the TLS Secret must live in the same namespace. However ...
+		// the entire routespace (/ onwards) can be delegated to another
+		// namespace, which allows operators to define virtual hosts and
+		// their TLS configuration in one namespace, and delegate the
+		// operation of those virtual hosts to another namespace". So a
+		// secret only the operating namespace holds is not the root's: the
+		// root is invalid, served neither over HTTPS nor HTTP, and its
+		// vertex is orphaned; with the secret in the root's namespace the
+		// whole host is served over HTTPS by the other namespace's vertex,
+		// with the root's certificate.
+		//
+		// Where the document is silent Contour v1.0.1 decides: a secretName
+		// "namespace/name" names another namespace's secret (splitSecret),
+		// which is refused unless a TLSCertificateDelegation permits it
+		// ("%s: certificate delegation not permitted"); this API has none. A
+		// plain name is looked up in the root's namespace ("TLS Secret [%s]
+		// not found or is malformed").
+		//
+		// Document: the IngressRoute design document (Contour), section "TLS"
+		// (the root and its TLS secret in one namespace; / delegated to the
+		// namespace that operates the host)
+		// Upstream: projectcontour/contour v1.0.1 internal/dag/builder.go
+		// (computeIngressRoute: splitSecret, lookupSecret, "TLS Secret [%s]
+		// not found or is malformed", delegationPermitted and "%s:
+		// certificate delegation not permitted")
+		DescribeTable("TLS: the root's secret must be in the root's namespace, and with it there the whole host, / delegated to another namespace, is served; a secret only that other namespace holds,",
+			func(ctx SpecContext, secretName func(appNS string) string, why func(hostsNS, appNS string) contract.StatusDescription) {
+				hostsNS := f.SpecNamespace(ctx, "ir-tlsns-hosts")
+				appNS := f.SpecNamespace(ctx, "ir-tlsns-app")
+				app := f.DeployEcho(ctx, appNS)
+				host := f.Host(hostsNS, "www")
+				ca := framework.NewRootCA("IngressRoute CA " + hostsNS)
+				secret, cert := framework.TLSSecret(ca, appNS, "www-tls", host)
+				createSecret(ctx, f, secret)
+				f.CreateIngressRoute(ctx, vertexRoute(appNS, "site", toService("/", app.Service)))
+				root := rootRoute(hostsNS, "root", host, delegateTo("/", "site", appNS))
+				root.Spec.VirtualHost.TLS = &irv1.TLS{SecretName: secretName(appNS)}
+				f.CreateIngressRoute(ctx, root)
+
+				f.EventuallyIngressRouteStatus(ctx, hostsNS, "root", framework.IngressRouteStatusIs(why(hostsNS, appNS)))
+				f.EventuallyIngressRouteStatus(ctx, appNS, "site", expectOrphaned)
+				f.EventuallyResponds(ctx, f.HTTPS(host, "/"), framework.NotServed)
+				f.EventuallyResponds(ctx, f.HTTP(host, "/"), framework.NotServed)
+
+				By("positive control: the secret in the root's namespace, the host is served over HTTPS by the vertex / is delegated to")
+				own := secret.DeepCopy()
+				own.Namespace = hostsNS
+				createSecret(ctx, f, own)
+				f.UpdateIngressRoute(ctx, hostsNS, "root", func(ir *irv1.IngressRoute) { ir.Spec.VirtualHost.TLS.SecretName = "www-tls" })
+				f.EventuallyIngressRouteStatus(ctx, hostsNS, "root", expectValid)
+				f.EventuallyIngressRouteStatus(ctx, appNS, "site", expectConnected("root", hostsNS, "/"))
+				for _, path := range []string{"/", "/any/depth"} {
+					f.EventuallyResponds(ctx, httpsWith(f.HTTPS(host, path), ca), servedWithCertificate(app, cert))
+				}
+			},
+			Entry("named plainly, is looked up in the root's namespace and not found", framework.ID("delegation/tls-secret-other-namespace"),
+				func(string) string { return "www-tls" },
+				func(hostsNS, _ string) contract.StatusDescription {
+					return contract.IngressRouteTLSSecretNotFound(hostsNS, "www-tls")
+				}),
+			Entry("named namespace/name, is refused: certificate delegation is not permitted", framework.ID("delegation/tls-secret-namespace-qualified"),
+				func(appNS string) string { return appNS + "/www-tls" },
+				func(hostsNS, appNS string) contract.StatusDescription {
+					return contract.IngressRouteTLSSecretOtherNamespace(hostsNS, appNS, "www-tls")
+				}),
+		)
+
+		// IngressRoute design document, section "No ability to prevent route
+		// delegation", its worked example: www.google.com's TLS root (in
+		// virtualhost-namespace) delegates /mail to the gmail vertex;
+		// dave.cheney.net's root, without TLS, delegates / to customer-dave's
+		// webapp, which delegates /mail to gmail; "And all of a sudden,
+		// http://dave.cheney.net/mail is serving up the full gmail
+		// application, sans TLS". The document names this the design's
+		// weakness and adopts no mitigation (section "Mitigations"), and
+		// Contour v1.0.1 follows every delegation from each root, with TLS
+		// per virtual host: the vertex is served over HTTPS (plain HTTP
+		// redirected) on the first host and over plain HTTP on the second,
+		// and its status names both parents (section "Reporting status":
+		// "an IngressRoute may be a part of several delegation chains").
+		//
+		// Document: the IngressRoute design document (Contour), sections "No
+		// ability to prevent route delegation" (the dave.cheney.net example)
+		// and "Reporting status" (delegationStatuses is a list)
+		// Upstream: projectcontour/contour v1.0.1 internal/dag/builder.go
+		// (computeIngressRoute: enforceTLS per root; processIngressRoutes
+		// follows each delegation, a delegate route's prefix unchecked, and
+		// adds a route to the secure virtual host only under a TLS root).
+		// v1.0.1 writes no delegationStatuses (internal/k8s/status.go,
+		// CRDStatus.SetStatus): the document decides
+		It("a vertex of a TLS root, re-delegated from a host without TLS, is served there over plain HTTP and names both parents", framework.ID("delegation/tls-downgrade-by-redelegation"), func(ctx SpecContext) {
+			vhNS := f.SpecNamespace(ctx, "ir-downgrade-vh")
+			gmailNS := f.SpecNamespace(ctx, "ir-downgrade-gmail")
+			daveNS := f.SpecNamespace(ctx, "ir-downgrade-dave")
+			gmail := f.DeployEcho(ctx, gmailNS)
+			google, dave := f.Host(vhNS, "www"), f.Host(vhNS, "dave")
+			ca := framework.NewRootCA("IngressRoute CA " + vhNS)
+			secret, cert := framework.TLSSecret(ca, vhNS, "google-tls", google)
+			createSecret(ctx, f, secret)
+			f.CreateIngressRoute(ctx, vertexRoute(gmailNS, "gmail", toService("/mail", gmail.Service)))
+			root := rootRoute(vhNS, "google", google, delegateTo("/mail", "gmail", gmailNS))
+			root.Spec.VirtualHost.TLS = &irv1.TLS{SecretName: "google-tls"}
+			f.CreateIngressRoute(ctx, root)
+
+			By("positive control: gmail is served on the TLS root's host over HTTPS, and plain HTTP is redirected")
+			f.EventuallyIngressRouteStatus(ctx, gmailNS, "gmail", expectConnected("google", vhNS, "/mail"))
+			f.EventuallyResponds(ctx, httpsWith(f.HTTPS(google, "/mail"), ca), servedWithCertificate(gmail, cert))
+			f.EventuallyResponds(ctx, f.HTTP(google, "/mail"), redirectedToHTTPS(google, "/mail"))
+
+			By("dave's cheap webhosting: a root without TLS delegates / to customer-dave, whose vertex delegates /mail to gmail")
+			f.CreateIngressRoute(ctx, rootRoute(vhNS, "dave", dave, delegateTo("/", "webapp", daveNS)))
+			f.CreateIngressRoute(ctx, vertexRoute(daveNS, "webapp", delegateTo("/mail", "gmail", gmailNS)))
+			f.EventuallyResponds(ctx, f.HTTP(dave, "/mail"), gmail.Served)
+			f.EventuallyIngressRouteStatus(ctx, daveNS, "webapp", expectConnected("dave", vhNS, "/"))
+			f.EventuallyIngressRouteStatus(ctx, gmailNS, "gmail", func(g Gomega, st irv1.Status) {
+				expectConnected("google", vhNS, "/mail")(g, st)
+				expectConnected("webapp", daveNS, "/mail")(g, st)
+			})
+			By("the TLS root's host is unchanged: HTTPS with its certificate, plain HTTP redirected")
+			f.EventuallyResponds(ctx, httpsWith(f.HTTPS(google, "/mail"), ca), servedWithCertificate(gmail, cert))
+			f.EventuallyResponds(ctx, f.HTTP(google, "/mail"), redirectedToHTTPS(google, "/mail"))
+		})
 	})
 }
 
@@ -797,6 +1116,67 @@ type invalidRootCase struct {
 	root func(ns, host string, delegation irv1.Route) *irv1.IngressRoute
 	why  func(ns string) contract.StatusDescription
 	fix  func(ctx SpecContext, ns, host string) httpclient.Request
+}
+
+// malformedCase is an IngressRoute "bad" the design document forbids,
+// created in ns (a root for host, or a vertex a root of host delegates
+// to); what its status says; the paths of host its routes would serve
+// were it valid (also over HTTPS when tls); and how to make it valid,
+// returning a request backend then answers.
+type malformedCase struct {
+	create func(ctx SpecContext, ns, host string, backend *framework.Echo)
+	why    func(ns string, backend *framework.Echo) contract.StatusDescription
+	paths  []string
+	tls    bool
+	fix    func(ctx SpecContext, ns, host string, backend *framework.Echo) httpclient.Request
+}
+
+// createSecret creates secret.
+func createSecret(ctx SpecContext, f *framework.Framework, secret *corev1.Secret) {
+	GinkgoHelper()
+	_, err := f.Clientset.CoreV1().Secrets(secret.Namespace).Create(ctx, secret, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred(), "create secret %s/%s", secret.Namespace, secret.Name)
+}
+
+// servedEveryTime sends req, once the router has converged, a fixed
+// number of times more, and every answer must pass check: a route
+// balanced over endpoints it should not reach shows one within a few
+// answers, whatever the balancing (a run of three alone can be luck).
+func servedEveryTime(ctx SpecContext, req httpclient.Request, check func(Gomega, *httpclient.Response)) {
+	GinkgoHelper()
+	const answers = 10
+	for i := range answers {
+		resp, err := framework.Do(ctx, req)
+		Expect(err).NotTo(HaveOccurred(), "request %d to %s%s", i+1, req.Host, req.Path)
+		check(Default, resp)
+	}
+}
+
+// httpsWith is req verifying the router's certificate against ca.
+func httpsWith(req httpclient.Request, ca *pki.CA) httpclient.Request {
+	req.RootCAs = pki.Pool(ca)
+	return req
+}
+
+// servedWithCertificate checks that backend answered, through the router
+// presenting cert.
+func servedWithCertificate(backend *framework.Echo, cert *x509.Certificate) func(Gomega, *httpclient.Response) {
+	return func(g Gomega, resp *httpclient.Response) {
+		backend.Served(g, resp)
+		g.Expect(resp.TLS).NotTo(BeNil(), "not over TLS")
+		g.Expect(resp.TLS.PeerCertificates[0].Equal(cert)).To(BeTrue(), "the router presented %s, not the root's certificate", resp.TLS.PeerCertificates[0].Subject)
+	}
+}
+
+// redirectedToHTTPS checks the router's own 301 to https://host+path, as
+// shipped Contour answers plain HTTP to a TLS root (see
+// delegation/tls-http-redirect).
+func redirectedToHTTPS(host, path string) func(Gomega, *httpclient.Response) {
+	return func(g Gomega, resp *httpclient.Response) {
+		g.Expect(resp.Status).To(Equal(http.StatusMovedPermanently), "body: %s", resp.Body)
+		g.Expect(resp.Echo).To(BeNil(), "a backend answered: %+v", resp.Echo)
+		g.Expect(resp.Header.Values("Location")).To(Equal([]string{"https://" + host + path}))
+	}
 }
 
 // rootRoute is a root IngressRoute: it carries the virtual host.
@@ -818,6 +1198,11 @@ func toService(match string, services ...string) irv1.Route {
 		r.Services = append(r.Services, irv1.Service{Name: s, Port: 8080})
 	}
 	return r
+}
+
+// toPort routes match to port of service.
+func toPort(match, service string, port int) irv1.Route {
+	return irv1.Route{Match: match, Services: []irv1.Service{{Name: service, Port: port}}}
 }
 
 func delegateTo(match, name, ns string) irv1.Route {

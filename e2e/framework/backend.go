@@ -2,11 +2,16 @@ package framework
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
@@ -42,6 +47,9 @@ const (
 	EchoHTTPPort  = "http"
 	EchoHTTPSPort = "https"
 )
+
+// echoHTTPContainerPort is where an echo pod serves plain HTTP.
+const echoHTTPContainerPort int32 = 8080
 
 // DeployEcho runs one echo replica in ns behind Service "echo" and waits
 // until it is ready.
@@ -101,8 +109,8 @@ func (f *Framework) createEcho(ctx context.Context, ns, name string, extraHosts 
 	Expect(err).NotTo(HaveOccurred())
 
 	labels := map[string]string{"app": name}
-	c := f.ScratchContainer("echo", f.Image("echo"), "-http", ":8080", "-https", ":8443", "-cert", "/tls/tls.crt", "-key", "/tls/tls.key")
-	c.Ports = []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}, {Name: "https", ContainerPort: 8443}}
+	c := f.ScratchContainer("echo", f.Image("echo"), "-http", fmt.Sprintf(":%d", echoHTTPContainerPort), "-https", ":8443", "-cert", "/tls/tls.crt", "-key", "/tls/tls.key")
+	c.Ports = []corev1.ContainerPort{{Name: "http", ContainerPort: echoHTTPContainerPort}, {Name: "https", ContainerPort: 8443}}
 	c.ReadinessProbe = HTTPReadiness("/", 8080)
 	c.VolumeMounts = []corev1.VolumeMount{{Name: "tls", MountPath: "/tls", ReadOnly: true}}
 	_, err = f.Clientset.AppsV1().Deployments(ns).Create(ctx, &appsv1.Deployment{
@@ -144,4 +152,57 @@ func (f *Framework) createEchoService(ctx context.Context, ns, name string) {
 		}},
 	}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "create service %s/%s", ns, name)
+}
+
+// PortTo is one port of a ServicePerBackend and the echo backend behind it.
+type PortTo struct {
+	Port int32
+	Echo *Echo
+}
+
+// ServicePerBackend creates Service ns/name without a selector, with one
+// port per backend ("port-<n>"), and for each port an EndpointSlice
+// holding that backend's pods alone (their plain HTTP port): a Service
+// whose ports answer differently, so a request is traced to the port it
+// reached. The backends must be ready and in ns.
+func (f *Framework) ServicePerBackend(ctx context.Context, ns, name string, ports ...PortTo) {
+	GinkgoHelper()
+	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}}
+	for _, p := range ports {
+		portName := fmt.Sprintf("port-%d", p.Port)
+		svc.Spec.Ports = append(svc.Spec.Ports, corev1.ServicePort{Name: portName, Port: p.Port, TargetPort: intstr.FromInt32(echoHTTPContainerPort)})
+	}
+	_, err := f.Clientset.CoreV1().Services(ns).Create(ctx, svc, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred(), "create service %s/%s", ns, name)
+	for _, p := range ports {
+		Expect(p.Echo.Namespace).To(Equal(ns), "backend %s of service %s/%s", p.Echo.Service, ns, name)
+		portName := fmt.Sprintf("port-%d", p.Port)
+		slice := &discoveryv1.EndpointSlice{
+			ObjectMeta: metav1.ObjectMeta{Name: name + "-" + portName, Namespace: ns, Labels: map[string]string{
+				discoveryv1.LabelServiceName: name,
+				discoveryv1.LabelManagedBy:   "router-conformance-e2e",
+			}},
+			AddressType: discoveryv1.AddressTypeIPv4,
+			Ports:       []discoveryv1.EndpointPort{{Name: ptr.To(portName), Port: ptr.To(echoHTTPContainerPort), Protocol: ptr.To(corev1.ProtocolTCP)}},
+		}
+		pods, err := f.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=" + p.Echo.Service})
+		Expect(err).NotTo(HaveOccurred())
+		for _, pod := range pods.Items {
+			if !slices.Contains(p.Echo.Pods, pod.Name) {
+				continue
+			}
+			Expect(pod.Status.PodIP).NotTo(BeEmpty(), "pod %s/%s has no IP", ns, pod.Name)
+			if strings.Contains(pod.Status.PodIP, ":") {
+				slice.AddressType = discoveryv1.AddressTypeIPv6
+			}
+			slice.Endpoints = append(slice.Endpoints, discoveryv1.Endpoint{
+				Addresses:  []string{pod.Status.PodIP},
+				Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+				TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: ns, Name: pod.Name, UID: pod.UID},
+			})
+		}
+		Expect(slice.Endpoints).To(HaveLen(len(p.Echo.Pods)), "pods of backend %s/%s", ns, p.Echo.Service)
+		_, err = f.Clientset.DiscoveryV1().EndpointSlices(ns).Create(ctx, slice, metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred(), "create EndpointSlice %s/%s", ns, slice.Name)
+	}
 }

@@ -4,8 +4,11 @@ import (
 	"context"
 	"net/http"
 
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/util/retry"
 
 	irv1 "github.com/router-conformance/suite/apis/contour/v1alpha1"
@@ -72,4 +75,22 @@ func IngressRouteStatusIs(d contract.StatusDescription) func(Gomega, irv1.Status
 func NotServed(g Gomega, resp *httpclient.Response) {
 	g.ExpectWithOffset(1, resp.Status).To(Equal(http.StatusServiceUnavailable), "want the router's no-route answer; body: %s", resp.Body)
 	g.ExpectWithOffset(1, resp.Echo).To(BeNil(), "a backend answered: %+v", resp.Echo)
+}
+
+// CreateIngressRouteRaw creates ir as the API receives it after edit has
+// changed its spec: for what the typed object cannot write, such as an
+// empty list its omitempty field drops ("routes: []").
+func (f *Framework) CreateIngressRouteRaw(ctx context.Context, ir *irv1.IngressRoute, edit func(spec map[string]any)) {
+	GinkgoHelper()
+	obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(ir)
+	Expect(err).NotTo(HaveOccurred())
+	spec, _ := obj["spec"].(map[string]any)
+	if spec == nil {
+		spec = map[string]any{}
+		obj["spec"] = spec
+	}
+	edit(spec)
+	u := &unstructured.Unstructured{Object: obj}
+	u.SetGroupVersionKind(irv1.GroupVersion.WithKind(irv1.Kind))
+	Expect(f.Resources.Create(ctx, u)).To(Succeed(), "create IngressRoute %s/%s with spec %v", ir.Namespace, ir.Name, spec)
 }

@@ -190,3 +190,43 @@ func TestTranslateBuildResult(t *testing.T) {
 		t.Errorf("root route: %+v", r)
 	}
 }
+
+// A Service with two ports whose endpoints differ (one EndpointSlice per
+// port, as the delegation/service-named-port spec builds it): a route's
+// backend is the endpoints of the port it names, never the other's (as
+// Contour v1.0.1's lookupService picks the Service port by number).
+func TestTranslateHostsReachesOnlyTheNamedPort(t *testing.T) {
+	c := newCluster()
+	c.services["r/pair"] = &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "r", Name: "pair"},
+		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{
+			{Name: "port-8080", Port: 8080, TargetPort: intstr.FromInt32(8080)},
+			{Name: "port-9090", Port: 9090, TargetPort: intstr.FromInt32(8080)},
+		}},
+	}
+	for port, addr := range map[string]string{"port-8080": "10.0.0.1", "port-9090": "10.0.0.2"} {
+		c.slices["r/pair"] = append(c.slices["r/pair"], &discoveryv1.EndpointSlice{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "r", Name: "pair-" + port, Labels: map[string]string{discoveryv1.LabelServiceName: "pair"}},
+			Ports:      []discoveryv1.EndpointPort{{Name: ptr.To(port), Port: ptr.To[int32](8080)}},
+			Endpoints:  []discoveryv1.Endpoint{{Addresses: []string{addr}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}}},
+		})
+	}
+	root := ingressroute.IngressRoute{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "r", Name: "root"},
+		Spec: ingressroute.Spec{VirtualHost: &ingressroute.VirtualHost{Fqdn: "a.com"}, Routes: []ingressroute.Route{
+			{Match: "/first", Services: []ingressroute.Service{{Name: "pair", Port: 8080}}},
+			{Match: "/second", Services: []ingressroute.Service{{Name: "pair", Port: 9090}}},
+		}},
+	}
+	res := ingressroute.Build([]ingressroute.IngressRoute{root}, c.lookups().Service, nil, metav1.Now())
+	routes, errs := TranslateHosts(res.Hosts, c.lookups())
+	if len(errs) != 0 || len(routes) != 2 {
+		t.Fatalf("routes %+v, errors %v", routes, errs)
+	}
+	want := map[string]string{"/first": "10.0.0.1:8080", "/second": "10.0.0.2:8080"}
+	for _, r := range routes {
+		if len(r.Endpoints) != 1 || r.Endpoints[0].Addr != want[r.Path] {
+			t.Errorf("%s: endpoints %+v, want only %s", r.Path, r.Endpoints, want[r.Path])
+		}
+	}
+}

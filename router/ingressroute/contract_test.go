@@ -22,6 +22,10 @@ func TestDescriptionsMatchTheContract(t *testing.T) {
 		ObjectMeta: metav1.ObjectMeta{Namespace: "r", Name: "opaque"},
 		Type:       corev1.SecretTypeOpaque,
 		Data:       map[string][]byte{corev1.TLSCertKey: cert, corev1.TLSPrivateKeyKey: key},
+	}, &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "x", Name: "www-tls"},
+		Type:       corev1.SecretTypeTLS,
+		Data:       map[string][]byte{corev1.TLSCertKey: cert, corev1.TLSPrivateKeyKey: key},
 	})
 	cases := []struct {
 		name   string
@@ -99,6 +103,37 @@ func TestDescriptionsMatchTheContract(t *testing.T) {
 		name:   "a TLS secret that is not kubernetes.io/tls",
 		objs:   []IngressRoute{irtest.WithTLS(irtest.Root("r", "root", "a.com", irtest.Svc("/", "s")), "opaque")},
 		object: "r/root", want: contract.IngressRouteTLSSecretWrongType("r", "opaque", "Opaque"),
+	}, {
+		name:   "tls without a secretName",
+		objs:   []IngressRoute{irtest.WithTLS(irtest.Root("r", "root", "a.com", irtest.Svc("/", "s")), "")},
+		object: "r/root", want: contract.IngressRouteTLSSecretNameMissing(),
+	}, {
+		name:   "a TLS secret only another namespace has, named plainly",
+		objs:   []IngressRoute{irtest.WithTLS(irtest.Root("r", "root", "a.com", irtest.Svc("/", "s")), "www-tls")},
+		object: "r/root", want: contract.IngressRouteTLSSecretNotFound("r", "www-tls"),
+	}, {
+		name:   "a TLS secret of another namespace, named namespace/name",
+		objs:   []IngressRoute{irtest.WithTLS(irtest.Root("r", "root", "a.com", irtest.Svc("/", "s")), "x/www-tls")},
+		object: "r/root", want: contract.IngressRouteTLSSecretOtherNamespace("r", "x", "www-tls"),
+	}, {
+		name:   "a route with both service and delegate",
+		objs:   []IngressRoute{irtest.Root("r", "root", "a.com", irtest.Svc("/ok", "s"), Route{Match: "/both", Services: []Service{{Name: "s", Port: 80}}, Delegate: &Delegate{Name: "v"}})},
+		object: "r/root", want: contract.IngressRouteServiceAndDelegate("/both"),
+	}, {
+		name:   "a route with neither service nor delegate",
+		objs:   []IngressRoute{irtest.Root("r", "root", "a.com", irtest.Svc("/ok", "s"), Route{Match: "/none"})},
+		object: "r/root", want: contract.IngressRouteNoServiceOrDelegate("/none"),
+	}, {
+		name:   "a root without routes",
+		objs:   []IngressRoute{irtest.Root("r", "root", "a.com")},
+		object: "r/root", want: contract.IngressRouteRoutesMissing(),
+	}, {
+		name: "a vertex with an empty list of routes",
+		objs: []IngressRoute{
+			irtest.Root("r", "root", "a.com", irtest.Del("/app", "x", "app")),
+			{ObjectMeta: metav1.ObjectMeta{Namespace: "x", Name: "app"}, Spec: Spec{Routes: []Route{}}},
+		},
+		object: "x/app", want: contract.IngressRouteRoutesMissing(),
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -174,6 +209,64 @@ func TestDelegationSpecScenarios(t *testing.T) {
 		status:  map[string]string{"r/www": "valid", "r/bare": "valid", "x/site": "valid"},
 		parents: map[string][]Parent{"x/site": {{Namespace: "r", Name: "bare", Prefix: "/"}, {Namespace: "r", Name: "www", Prefix: "/"}}},
 	}, {
+		name: "a root whose TLS secret only the namespace it delegates / to has: invalid, the vertex orphaned",
+		objs: []IngressRoute{
+			irtest.WithTLS(irtest.Root("r", "root", "a.com", irtest.Del("/", "x", "site")), "tls"),
+			irtest.Vertex("x", "site", irtest.Svc("/", "s")),
+		},
+		secrets: secretLookup(inNamespace(good, "x")),
+		status:  map[string]string{"r/root": "invalid: TLS secret r/tls not found", "x/site": "orphaned"},
+	}, {
+		name: "the same, named x/tls: invalid, the vertex orphaned",
+		objs: []IngressRoute{
+			irtest.WithTLS(irtest.Root("r", "root", "a.com", irtest.Del("/", "x", "site")), "x/tls"),
+			irtest.Vertex("x", "site", irtest.Svc("/", "s")),
+		},
+		secrets: secretLookup(inNamespace(good, "x")),
+		status:  map[string]string{"r/root": "invalid: TLS secret x/tls is not in the root's namespace r", "x/site": "orphaned"},
+	}, {
+		name: "positive control: the secret in the root's namespace, / delegated to x is served over TLS",
+		objs: []IngressRoute{
+			irtest.WithTLS(irtest.Root("r", "root", "a.com", irtest.Del("/", "x", "site")), "tls"),
+			irtest.Vertex("x", "site", irtest.Svc("/", "s")),
+		},
+		secrets: secretLookup(good, inNamespace(good, "x")),
+		served:  map[string][]string{"a.com": {"tls r/tls", "/ -> x/s:80"}},
+		status:  map[string]string{"r/root": "valid", "x/site": "valid"},
+		parents: map[string][]Parent{"x/site": {{Namespace: "r", Name: "root", Prefix: "/"}}},
+	}, {
+		name: "No ability to prevent route delegation: a vertex of a TLS root re-delegated from a host without TLS is served there in the clear",
+		objs: []IngressRoute{
+			irtest.WithTLS(irtest.Root("r", "google", "www.google.com", irtest.Del("/mail", "x", "gmail")), "tls"),
+			irtest.Root("r", "dave", "dave.cheney.net", irtest.Del("/", "y", "webapp")),
+			irtest.Vertex("y", "webapp", irtest.Del("/mail", "x", "gmail")),
+			irtest.Vertex("x", "gmail", irtest.Svc("/mail", "s")),
+		},
+		secrets: secretLookup(good),
+		served: map[string][]string{
+			"www.google.com":  {"tls r/tls", "/mail -> x/s:80"},
+			"dave.cheney.net": {"/mail -> x/s:80"},
+		},
+		status: map[string]string{"r/google": "valid", "r/dave": "valid", "y/webapp": "valid", "x/gmail": "valid"},
+		parents: map[string][]Parent{
+			"x/gmail":  {{Namespace: "r", Name: "google", Prefix: "/mail"}, {Namespace: "y", Name: "webapp", Prefix: "/mail"}},
+			"y/webapp": {{Namespace: "r", Name: "dave", Prefix: "/"}},
+		},
+	}, {
+		name: "a valid route listed before a malformed one is not served either",
+		objs: []IngressRoute{
+			irtest.Root("r", "both", "a.com", irtest.Svc("/ok", "s"), Route{Match: "/both", Services: []Service{{Name: "s", Port: 80}}, Delegate: &Delegate{Name: "v", Namespace: "x"}}),
+			irtest.Root("r", "neither", "b.com", irtest.Svc("/ok", "s"), Route{Match: "/none"}),
+			irtest.Root("r", "port", "c.com", irtest.Svc("/ok", "s"), irtest.Svc("/port", "s:7070")),
+			irtest.Vertex("x", "v", irtest.Svc("/both", "s")),
+		},
+		status: map[string]string{
+			"r/both":    `invalid: route "/both" has both service and delegate`,
+			"r/neither": `invalid: route "/none" has neither service nor delegate`,
+			"r/port":    "invalid: service r/s has no port 7070",
+			"x/v":       "orphaned",
+		},
+	}, {
 		name: "/teamx is not under a delegated /team; /team and /team/x are",
 		objs: []IngressRoute{
 			irtest.Root("r", "root", "a.com", irtest.Del("/team", "x", "bad"), irtest.Del("/team/", "y", "good")),
@@ -185,7 +278,7 @@ func TestDelegationSpecScenarios(t *testing.T) {
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := Build(c.objs, services("x/s", "y/s"), c.secrets, now)
+			res := Build(c.objs, services("r/s", "x/s", "y/s"), c.secrets, now)
 			want := c.served
 			if want == nil {
 				want = map[string][]string{}
@@ -208,4 +301,11 @@ func TestDelegationSpecScenarios(t *testing.T) {
 			}
 		})
 	}
+}
+
+// inNamespace is a copy of s in namespace ns.
+func inNamespace(s *corev1.Secret, ns string) *corev1.Secret {
+	c := s.DeepCopy()
+	c.Namespace = ns
+	return c
 }

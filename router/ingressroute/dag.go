@@ -237,12 +237,12 @@ func (b *builder) root(ir *IngressRoute) *Host {
 	}
 	h := &Host{Root: k, Names: hostNames(vh)}
 	if vh.TLS != nil {
-		// The secret lives in the root's namespace (design document, TLS).
-		if desc := b.checkSecret(ir.Namespace, vh.TLS.SecretName); desc != "" {
+		secret, desc := b.tlsSecret(ir.Namespace, vh.TLS.SecretName)
+		if desc != "" {
 			b.setInvalid(k, desc)
 			return nil // not over HTTPS, and not over HTTP in its place
 		}
-		h.TLSSecret = &types.NamespacedName{Namespace: ir.Namespace, Name: vh.TLS.SecretName}
+		h.TLSSecret = &secret
 	}
 	w := &walk{host: h, seen: map[string]bool{}}
 	if !b.visit(w, ir, "", []types.NamespacedName{k}) {
@@ -250,6 +250,36 @@ func (b *builder) root(ir *IngressRoute) *Host {
 	}
 	SortRoutes(h.Routes)
 	return h
+}
+
+// tlsSecret is the secret a root in namespace names in
+// spec.virtualhost.tls.secretName, or why it cannot serve the root. The
+// design document requires the name and puts the secret in the root's own
+// namespace (sections "IngressRoute CRD" and "TLS"). Where the document
+// is silent, as Contour v1.0.1 internal/dag/builder.go
+// (computeIngressRoute) does: the name may be "namespace/name"
+// (splitSecret; an empty namespace is the root's), the secret is checked
+// first (missing or malformed), and only then its namespace: one other
+// than the root's is refused, since this API has no
+// TLSCertificateDelegation to permit it (delegationPermitted).
+func (b *builder) tlsSecret(namespace, secretName string) (types.NamespacedName, string) {
+	if secretName == "" {
+		return types.NamespacedName{}, "spec.virtualhost.tls.secretName is required"
+	}
+	ref := types.NamespacedName{Namespace: namespace, Name: secretName}
+	if ns, name, ok := strings.Cut(secretName, "/"); ok {
+		ref.Name = name
+		if ns != "" {
+			ref.Namespace = ns
+		}
+	}
+	if desc := b.checkSecret(ref.Namespace, ref.Name); desc != "" {
+		return ref, desc
+	}
+	if ref.Namespace != namespace {
+		return ref, fmt.Sprintf("TLS secret %s is not in the root's namespace %s", ref, namespace)
+	}
+	return ref, ""
 }
 
 // checkSecret returns why the secret cannot serve TLS, or "".
@@ -352,14 +382,24 @@ func (b *builder) connect(k types.NamespacedName, p Parent) {
 // Every route is checked before any is served, so none is served partially.
 func (b *builder) check(ir *IngressRoute, prefix string, chain []types.NamespacedName) string {
 	if len(ir.Spec.Routes) == 0 {
-		return "spec.routes must not be empty" // "routes must always be present and non empty"
+		// The design document: "routes must _always_ be present and non
+		// empty". Contour v1.0.1 reports such an object valid (and serves
+		// nothing for it): the document decides.
+		return "spec.routes must be present and not empty"
 	}
 	for _, r := range ir.Spec.Routes {
 		switch {
 		case !strings.HasPrefix(r.Match, "/"):
 			return fmt.Sprintf("route %q: match must start with \"/\"", r.Match)
-		case (len(r.Services) > 0) == (r.Delegate != nil):
-			return fmt.Sprintf("route %q: must have exactly one of service or delegate", r.Match)
+		case len(r.Services) > 0 && r.Delegate != nil:
+			// Contour v1.0.1 internal/dag/builder.go (processIngressRoutes)
+			// refuses it too, first of a route's checks.
+			return fmt.Sprintf("route %q has both service and delegate: a route must have exactly one of them", r.Match)
+		case len(r.Services) == 0 && r.Delegate == nil:
+			// The design document: each route has "one of service or
+			// delegate". Contour v1.0.1 skips such a route and keeps the
+			// object valid: the document decides.
+			return fmt.Sprintf("route %q has neither service nor delegate: a route must have exactly one of them", r.Match)
 		case prefix != "" && !Match(prefix, r.Match):
 			// Design document, validation rule 2, for delegate routes too:
 			// "Security Concerns" (a vertex given /foo "cannot operate on

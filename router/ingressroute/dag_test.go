@@ -320,20 +320,20 @@ func TestBuild(t *testing.T) {
 		served: map[string][]string{"a.com": {"/a/b -> y/s:80"}},
 		status: map[string]string{"r/root": "valid", "x/v": "valid", "y/w": "valid"},
 	}, {
-		name: "malformed routes the CRD refuses are refused here too",
+		name: "malformed objects are refused whole, whether the CRD admits them (as v1.0.1's does) or not",
 		objs: []IngressRoute{
 			irtest.Root("r", "both", "a.com", Route{Match: "/", Services: []Service{{Name: "s", Port: 80}}, Delegate: &Delegate{Name: "v"}}),
-			irtest.Root("r", "neither", "b.com", Route{Match: "/"}),
+			irtest.Root("r", "neither", "b.com", irtest.Svc("/ok", "s"), Route{Match: "/"}),
 			irtest.Root("r", "slash", "c.com", irtest.Svc("c", "s")),
 			irtest.Root("r", "empty", "d.com"),
 			irtest.Root("r", "port", "e.com", irtest.Svc("/", "s:0")),
 			irtest.Root("r", "wild", "*.f.com", irtest.Svc("/", "s")),
 		},
 		status: map[string]string{
-			"r/both":    "invalid: exactly one of service or delegate",
-			"r/neither": "invalid: exactly one of service or delegate",
+			"r/both":    `invalid: route "/" has both service and delegate`,
+			"r/neither": `invalid: route "/" has neither service nor delegate`,
 			"r/slash":   `invalid: match must start with "/"`,
-			"r/empty":   "invalid: spec.routes must not be empty",
+			"r/empty":   "invalid: spec.routes must be present and not empty",
 			"r/port":    "invalid: port 0 is not in 1-65535",
 			"r/wild":    `invalid: "*.f.com" is not a valid host name`,
 		},
@@ -562,7 +562,10 @@ func TestStatusDoesNotChurn(t *testing.T) {
 }
 
 // Rule h: the TLS secret must be a kubernetes.io/tls secret of the root's
-// namespace whose certificate and key are a pair.
+// namespace whose certificate and key are a pair. The name is required;
+// as Contour v1.0.1 (splitSecret, delegationPermitted) it may be written
+// "namespace/name", and another namespace than the root's is refused once
+// the secret there is found good (no certificate delegation in this API).
 func TestTLS(t *testing.T) {
 	cert, key := keyPair(t)
 	_, otherKey := keyPair(t)
@@ -591,6 +594,12 @@ func TestTLS(t *testing.T) {
 		{"mismatch", "TLS secret r/mismatch: tls.crt and tls.key are not a matching certificate and key"},
 		{"garbage", "TLS secret r/garbage: tls.crt and tls.key are not a matching certificate and key"},
 		{"nokey", "TLS secret r/nokey: tls.crt and tls.key are not a matching certificate and key"},
+		{"", "spec.virtualhost.tls.secretName is required"},
+		{"r/good", ""},
+		{"/good", ""}, // an empty namespace is the root's
+		{"x/elsewhere", "TLS secret x/elsewhere is not in the root's namespace r"},
+		{"x/missing", "TLS secret x/missing not found"},
+		{"r/missing", "TLS secret r/missing not found"},
 	}
 	for _, c := range cases {
 		t.Run(c.secret, func(t *testing.T) {

@@ -19,6 +19,14 @@ const (
 // CRD returns the CustomResourceDefinition of ingressroutes.contour.heptio.com
 // v1alpha1, with a structural schema, the validation the design document
 // implies, the status subresource and Contour's printer columns.
+//
+// What the design document requires of a route list (routes present and
+// non empty, each route one of service or delegate) and of tls (a
+// secretName, of the root's namespace) the schema leaves to the router, as
+// Contour v1.0.1's CRD does (examples/contour/01-crds.yaml: no required
+// routes, no minItems, no rule joining services and delegate, tls.secretName
+// an optional plain string): the object is admitted and the router reports
+// it invalid, so a spec of those rules judges the router, not this schema.
 func CRD() *apiextensionsv1.CustomResourceDefinition {
 	return &apiextensionsv1.CustomResourceDefinition{
 		TypeMeta: metav1.TypeMeta{
@@ -80,7 +88,6 @@ func label() apiextensionsv1.JSONSchemaProps { return str(labelPattern, 63) }
 func subdomain() apiextensionsv1.JSONSchemaProps { return str(subdomainPattern, 253) }
 
 func specSchema() apiextensionsv1.JSONSchemaProps {
-	one := int64(1)
 	minPort, maxPort := float64(1), float64(65535)
 	service := apiextensionsv1.JSONSchemaProps{
 		Type:     "object",
@@ -95,10 +102,11 @@ func specSchema() apiextensionsv1.JSONSchemaProps {
 		Required: []string{"match"},
 		Properties: map[string]apiextensionsv1.JSONSchemaProps{
 			"match": {Type: "string", Pattern: matchPattern},
+			// An empty list is no service (as v1.0.1's builder reads it):
+			// the router decides, see CRD.
 			"service": {
-				Type:     "array",
-				MinItems: &one,
-				Items:    &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &service},
+				Type:  "array",
+				Items: &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &service},
 			},
 			"delegate": {
 				Type:     "object",
@@ -110,15 +118,10 @@ func specSchema() apiextensionsv1.JSONSchemaProps {
 			},
 		},
 		// "each route entry starts with a prefix match and one of service or
-		// delegate" (design document).
-		XValidations: apiextensionsv1.ValidationRules{{
-			Rule:    "has(self.service) != has(self.delegate)",
-			Message: "a route must have exactly one of service or delegate",
-		}},
+		// delegate" (design document): the router checks it, see CRD.
 	}
 	return apiextensionsv1.JSONSchemaProps{
-		Type:     "object",
-		Required: []string{"routes"},
+		Type: "object",
 		Properties: map[string]apiextensionsv1.JSONSchemaProps{
 			"virtualhost": {
 				Type:     "object",
@@ -131,20 +134,22 @@ func specSchema() apiextensionsv1.JSONSchemaProps {
 						XListType: ptr("set"),
 						Items:     &apiextensionsv1.JSONSchemaPropsOrArray{Schema: ptr(subdomain())},
 					},
+					// secretName: optional, and a plain string that may
+					// read "namespace/name" (v1.0.1); the router checks
+					// it, see CRD.
 					"tls": {
-						Type:     "object",
-						Required: []string{"secretName"},
+						Type: "object",
 						Properties: map[string]apiextensionsv1.JSONSchemaProps{
-							"secretName": subdomain(),
+							"secretName": {Type: "string"},
 						},
 					},
 				},
 			},
-			// "routes must always be present and non empty".
+			// "routes must always be present and non empty": the router
+			// checks it, see CRD.
 			"routes": {
-				Type:     "array",
-				MinItems: &one,
-				Items:    &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &route},
+				Type:  "array",
+				Items: &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &route},
 			},
 		},
 	}

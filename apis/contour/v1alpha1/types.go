@@ -76,9 +76,12 @@ type IngressRouteList struct {
 type Spec struct {
 	// VirtualHost appears at most once; its presence makes the object a root.
 	VirtualHost *VirtualHost `json:"virtualhost,omitempty"`
-	// Routes must always be present and non empty; they may be in any order
-	// and are matched from most to least specific.
-	Routes []Route `json:"routes"`
+	// Routes must always be present and non empty (the design document);
+	// they may be in any order and are matched from most to least
+	// specific. The CRD admits an object without them, as Contour v1.0.1's
+	// does (omitempty as its IngressRouteSpec.Routes): the router reports
+	// it invalid.
+	Routes []Route `json:"routes,omitempty"`
 }
 
 // VirtualHost describes the host a root serves.
@@ -93,8 +96,12 @@ type VirtualHost struct {
 
 // TLS names the certificate of a virtual host.
 type TLS struct {
-	// SecretName is a kubernetes.io/tls secret in the root's own namespace.
-	SecretName string `json:"secretName"`
+	// SecretName is a kubernetes.io/tls secret in the root's own namespace;
+	// the design document calls it required. As Contour v1.0.1's TLS
+	// (omitempty, and a plain string in its CRD) the API admits it missing
+	// or written "namespace/name": the router reports either invalid,
+	// unless the namespace is the root's own.
+	SecretName string `json:"secretName,omitempty"`
 }
 
 // Route is a prefix match with one of a list of services or a delegation.
