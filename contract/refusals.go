@@ -2,6 +2,7 @@ package contract
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -22,7 +23,26 @@ type Wording struct {
 type Refusal struct {
 	Rule     string
 	Wordings []Wording
+	// Status is the API status the refusal comes with, when upstream
+	// fixes it (reason and HTTP code: an admission plugin's
+	// admission.NewForbidden is Forbidden, 403; a schema violation is
+	// Invalid, 422); the zero value asserts none.
+	Status APIStatus
 }
+
+// APIStatus is the reason and code of an API error (metav1.Status).
+type APIStatus struct {
+	Reason string
+	Code   int32
+}
+
+// Forbidden is the status of admission.NewForbidden
+// (k8s.io/apiserver pkg/admission/errors.go).
+var Forbidden = APIStatus{Reason: "Forbidden", Code: 403}
+
+// Invalid is the status of a create or update the object's schema
+// refuses (k8s.io/apimachinery pkg/api/errors NewInvalid).
+var Invalid = APIStatus{Reason: "Invalid", Code: 422}
 
 // Matches reports whether an API error's text carries one of the wordings.
 func (r Refusal) Matches(errText string) bool {
@@ -39,7 +59,11 @@ func (r Refusal) String() string {
 	for i, w := range r.Wordings {
 		texts[i] = fmt.Sprintf("%q (%s)", w.Text, w.Source)
 	}
-	return r.Rule + ": one of " + strings.Join(texts, ", ")
+	s := r.Rule + ": one of " + strings.Join(texts, ", ")
+	if r.Status != (APIStatus{}) {
+		s += fmt.Sprintf(", as %s (%d)", r.Status.Reason, r.Status.Code)
+	}
+	return s
 }
 
 const (
@@ -118,8 +142,10 @@ func HSTSMaxAgeLess(smallest int32) Refusal {
 	return hstsRefusal("max-age below the smallest", fmt.Sprintf("HSTS max-age is less than minimum age %ds", smallest))
 }
 
+// hstsRefusal is a refusal of the plugin: upstream's Validate returns
+// every one as admission.NewForbidden.
 func hstsRefusal(rule, text string) Refusal {
-	return Refusal{Rule: "required HSTS policy: " + rule, Wordings: []Wording{{text, requiredRouteAnnotations}}}
+	return Refusal{Rule: "required HSTS policy: " + rule, Wordings: []Wording{{text, requiredRouteAnnotations}}, Status: Forbidden}
 }
 
 // HSTSMaxAgeOutOfRange refuses a max-age that is no 32-bit integer:
@@ -128,7 +154,60 @@ func HSTSMaxAgeOutOfRange(value string) Refusal {
 	return hstsRefusal("max-age beyond int32", fmt.Sprintf("strconv.ParseInt: parsing %q: value out of range", value))
 }
 
+// HSTSNamespaceSelectorUnparsable refuses a route that reaches a policy
+// whose namespaceSelector has an operator the label selector parser
+// does not know: upstream returns the parser's own error
+// (matchesNamespaceSelector) rather than skipping the policy.
+func HSTSNamespaceSelectorUnparsable(operator string) Refusal {
+	return Refusal{Rule: "required HSTS policy: namespaceSelector cannot be parsed", Wordings: []Wording{
+		{fmt.Sprintf("%q is not a valid label selector operator", operator), requiredRouteAnnotations + " (matchesNamespaceSelector), from k8s.io/apimachinery pkg/apis/meta/v1/helpers.go (LabelSelectorAsSelector)"},
+	}, Status: Forbidden}
+}
+
 const ingressConfigCRD = "openshift/api config/v1/types_ingress.go (Ingress CRD schema)"
+
+// The Ingress config's own schema (openshift/api config/v1 types.go,
+// RequiredHSTSPolicy and MaxAgePolicy markers: MinItems, required,
+// Minimum, Maximum, Enum), in the words of the API server's schema
+// validation (k8s.io/apiextensions-apiserver
+// pkg/apiserver/validation/validation.go, kubeOpenAPIResultToFieldErrors,
+// with k8s.io/kube-openapi pkg/validation/errors): path is the field
+// path the API server names, e.g. spec.requiredHSTSPolicies[0].maxAge.
+const ingressConfigSchema = "openshift/api config/v1/types.go (RequiredHSTSPolicy, MaxAgePolicy: the Ingress CRD's schema), worded by k8s.io/apiextensions-apiserver pkg/apiserver/validation/validation.go"
+
+func ingressConfigRefusal(rule, text string) Refusal {
+	return Refusal{Rule: "Ingress config: " + rule, Wordings: []Wording{{text, ingressConfigSchema}}, Status: Invalid}
+}
+
+// IngressConfigTooFewItems refuses a list at path shorter than min (MinItems).
+func IngressConfigTooFewItems(path string, min int) Refusal {
+	return ingressConfigRefusal(path+" with fewer than "+strconv.Itoa(min)+" items", fmt.Sprintf("%s in body should have at least %d items", path, min))
+}
+
+// IngressConfigRequired refuses an object without its required field at path.
+func IngressConfigRequired(path string) Refusal {
+	return ingressConfigRefusal(path+" missing", path+": Required value")
+}
+
+// IngressConfigBelowMinimum refuses a number at path below min (Minimum).
+func IngressConfigBelowMinimum(path string, min int64) Refusal {
+	return ingressConfigRefusal(fmt.Sprintf("%s below %d", path, min), fmt.Sprintf("%s in body should be greater than or equal to %d", path, min))
+}
+
+// IngressConfigAboveMaximum refuses a number at path above max (Maximum).
+func IngressConfigAboveMaximum(path string, max int64) Refusal {
+	return ingressConfigRefusal(fmt.Sprintf("%s above %d", path, max), fmt.Sprintf("%s in body should be less than or equal to %d", path, max))
+}
+
+// IngressConfigUnsupported refuses a value at path outside its enum,
+// listed in the schema's order (k8s.io/apimachinery field.NotSupported).
+func IngressConfigUnsupported(path, value string, supported ...string) Refusal {
+	quoted := make([]string, len(supported))
+	for i, v := range supported {
+		quoted[i] = strconv.Quote(v)
+	}
+	return ingressConfigRefusal(path+" "+strconv.Quote(value), fmt.Sprintf("%s: Unsupported value: %s: supported values: %s", path, strconv.Quote(value), strings.Join(quoted, ", ")))
+}
 
 // ComponentRouteConsumingUserPattern refuses a consuming user that is no
 // service account.

@@ -79,6 +79,9 @@ func TestEveryRefusalNamesItsSource(t *testing.T) {
 		HSTSMaxAgeMissingOrWrong, HSTSPreloadRequired, HSTSPreloadForbidden, HSTSIncludeSubDomainsReq, HSTSIncludeSubDomainsFor,
 		HSTSMaxAgeGreater(1), HSTSMaxAgeLess(1), HSTSMaxAgeOutOfRange("1"),
 		ComponentRouteConsumingUserPattern, ComponentRouteConsumingUsersOverLimit,
+		HSTSNamespaceSelectorUnparsable("Bogus"),
+		IngressConfigTooFewItems("spec.x", 1), IngressConfigRequired("spec.x"), IngressConfigBelowMinimum("spec.x", 0),
+		IngressConfigAboveMaximum("spec.x", 1), IngressConfigUnsupported("spec.x", "b", "a"),
 	} {
 		if len(r.Wordings) == 0 {
 			t.Errorf("%s: no wording", r.Rule)
@@ -91,5 +94,32 @@ func TestEveryRefusalNamesItsSource(t *testing.T) {
 	}
 	if RouteHeaderDenied("proxy").Matches("something else") {
 		t.Error("a refusal matched an unrelated error")
+	}
+}
+
+// The schema wordings are apiextensions-apiserver's formats for the
+// field errors of k8s.io/apimachinery (field.Required, field.NotSupported)
+// and kube-openapi's (minItems, minimum, maximum).
+func TestIngressConfigSchemaWordings(t *testing.T) {
+	const path = "spec.requiredHSTSPolicies[0].preloadPolicy"
+	for _, c := range []struct {
+		r    Refusal
+		text string
+	}{
+		{IngressConfigTooFewItems("spec.a", 1), "spec.a in body should have at least 1 items"},
+		{IngressConfigRequired("spec.a"), "spec.a: Required value"},
+		{IngressConfigBelowMinimum("spec.a", 0), "spec.a in body should be greater than or equal to 0"},
+		{IngressConfigAboveMaximum("spec.a", 2147483647), "spec.a in body should be less than or equal to 2147483647"},
+		{IngressConfigUnsupported(path, "Sometimes", "RequirePreload", "NoOpinion"), path + `: Unsupported value: "Sometimes": supported values: "RequirePreload", "NoOpinion"`},
+	} {
+		if len(c.r.Wordings) != 1 || c.r.Wordings[0].Text != c.text {
+			t.Errorf("%s: %+v, want the text %q", c.r.Rule, c.r.Wordings, c.text)
+		}
+		if c.r.Status != Invalid {
+			t.Errorf("%s: status %+v, want %+v", c.r.Rule, c.r.Status, Invalid)
+		}
+	}
+	if HSTSPreloadRequired.Status != Forbidden || HSTSMaxAgeOutOfRange("1").Status != Forbidden || HSTSNamespaceSelectorUnparsable("x").Status != Forbidden {
+		t.Error("a required-HSTS refusal is not Forbidden (upstream: admission.NewForbidden)")
 	}
 }

@@ -81,6 +81,20 @@ func describeHSTS(f *framework.Framework) {
 			Entry("max-age=0 (removes the host from HSTS)", framework.ID("hsts/max-age-zero"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=0", header: "max-age=0"}),
 			Entry("no max-age: no header", framework.ID("hsts/no-max-age-no-header"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: "includeSubDomains;preload"}),
 			Entry("an unknown directive: no header", framework.ID("hsts/unknown-directive-no-header"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=600;always"}),
+			// openshift/origin#19860: upstream's pattern must match the
+			// whole value, so a trailing ';' (which RFC 6797's grammar
+			// allows) gives no header; the issue was closed without
+			// widening it.
+			//
+			// Document: the HSTS admission enhancement, section "Continue to
+			// enable HSTS per-route (retain the existing feature
+			// functionality)" (the template excerpt's $hstsPattern and
+			// firstMatch)
+			// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+			// ($hstsPattern: optional tokens only between ';' separators) and
+			// pkg/router/template/template_helper.go (firstMatch: the pattern
+			// anchored as \A(?:...)\z)
+			Entry("a trailing ';': no header", framework.ID("hsts/trailing-semicolon-no-header"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=600;includeSubDomains;"}),
 			Entry("passthrough: never", framework.ID("hsts/passthrough-never"), hstsCase{termination: routev1.TLSTerminationPassthrough, annotation: "max-age=600"}),
 			Entry("plain HTTP route: never", framework.ID("hsts/plain-http-never"), hstsCase{annotation: "max-age=600", overHTTP: true}),
 			// Upstream sends it over HTTP too: plain HTTP reaches the same
@@ -301,5 +315,78 @@ func describeHSTS(f *framework.Framework) {
 			Entry("edge", framework.ID("hsts/wildcard-route-edge"), routev1.TLSTerminationEdge),
 			Entry("reencrypt", framework.ID("hsts/wildcard-route-reencrypt"), routev1.TLSTerminationReencrypt),
 		)
+
+		// Beside a wildcard route whose header has includeSubDomains, in
+		// its own namespace: a route for another host under the wildcard's
+		// subdomain is admitted (the host admitter lets the wildcard's own
+		// namespace in) and answers from its own backend with its own HSTS,
+		// here none: the wildcard's header is not carried over to it (the
+		// document's outcome 3, not chosen). A route for the parent domain
+		// itself, wildcardPolicy None, is admitted beside the wildcard and
+		// sends its own header: the pair the document recommends to claim
+		// the subdomain and put HSTS on the parent. Every route carries a
+		// certificate of the spec's CA for its host (the wildcard's for
+		// *.<parent>), so each answer shows the router chose the route by
+		// SNI.
+		//
+		// Document: the HSTS admission enhancement, section "Design
+		// Details" (outcomes 2 to 4; the routes test2 in the owner
+		// namespace, and hstsRoute beside claimSubdomainRoute)
+		// Upstream: openshift/router pkg/router/controller/host_admitter.go
+		// (HostAdmitter.displacedRoutes: a None route of the wildcard's
+		// namespace neither displaces the wildcard nor is displaced by it;
+		// a route for the parent is keyed under another domain),
+		// images/router/haproxy/conf/haproxy-config.template (each route
+		// backend's own `http-response set-header
+		// Strict-Transport-Security`), pkg/router/template/util/util.go
+		// (GenerateRouteRegexp) and pkg/router/template/util/map_paths.go
+		// (SortMapPaths: exact hosts before the wildcard's pattern)
+		It("sends each route's own header beside a wildcard route with includeSubDomains", framework.ID("hsts/wildcard-route-beside-exact-routes"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
+			own := f.OwnIngressController(ctx, framework.AllowWildcardRoutes)
+			ns := f.SpecNamespaceWithLabels(ctx, "hsts-wildcard-beside", own.NamespaceLabels)
+			parent := ns + "." + f.Domain
+			backends := f.DeployEchoes(ctx, framework.EchoIn(ns, "wild"), framework.EchoIn(ns, "exact"))
+			wildBackend, exactBackend := backends[0], backends[1]
+			ca := framework.NewRootCA("hsts wildcard beside " + ns)
+			const wildHSTS, parentHSTS = "max-age=600;includeSubDomains", "max-age=31536000;includeSubDomains"
+			edge := func(backend *framework.Echo, name, host, hsts, certHost string) *routev1.Route {
+				r := f.TerminatedRouteTo(backend, name, routev1.TLSTerminationEdge, "")
+				r.Spec.Host, r.Spec.WildcardPolicy = host, routev1.WildcardPolicyNone
+				if hsts != "" {
+					r.Annotations = map[string]string{contract.HSTSAnnotation: hsts}
+				}
+				framework.WithRouteCertificate(r, ca, certHost)
+				return r
+			}
+			wild := edge(wildBackend, "wild", "www."+parent, wildHSTS, "*."+parent)
+			wild.Spec.WildcardPolicy = routev1.WildcardPolicySubdomain
+			wild = f.CreateRouteNoWait(ctx, wild)
+			own.WaitAdmitted(ctx, wild)
+			f.WaitCreatedAfter(ctx, wild)
+			sibling := f.CreateRouteNoWait(ctx, edge(exactBackend, "sibling", "abc."+parent, "", "abc."+parent))
+			apex := f.CreateRouteNoWait(ctx, edge(exactBackend, "apex", parent, parentHSTS, parent))
+			By("a route of the wildcard's namespace under its subdomain, and one for the parent, are admitted")
+			own.WaitAdmitted(ctx, sibling)
+			own.WaitAdmitted(ctx, apex)
+
+			for _, c := range []struct {
+				what, host string
+				backend    *framework.Echo
+				hsts       []string
+			}{
+				{"positive control: the wildcard route's own host, its header", "www." + parent, wildBackend, []string{wildHSTS}},
+				{"another host under the subdomain: the wildcard route, its header", "x." + parent, wildBackend, []string{wildHSTS}},
+				{"the sibling route's host: its own backend, no header (the wildcard's is not added)", "abc." + parent, exactBackend, nil},
+				{"the parent's route: its own backend and header", parent, exactBackend, []string{parentHSTS}},
+			} {
+				By(c.host + ": " + c.what)
+				req := framework.WithSNI.Over(own.HTTPS(c.host, "/"))
+				req.RootCAs = pki.Pool(ca) // only the routes' certificates verify
+				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+					c.backend.Served(g, resp)
+					framework.HeaderExpectations{"Strict-Transport-Security": c.hsts}.Check(g, resp.Header, "the client")
+				})
+			}
+		})
 	})
 }

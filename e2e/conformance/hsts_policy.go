@@ -1,6 +1,8 @@
 package conformance
 
 import (
+	"fmt"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	configv1 "github.com/openshift/api/config/v1"
@@ -75,6 +77,43 @@ func edgeRouteWithHSTS(f *framework.Framework, backend *framework.Echo, name, hs
 	r.Annotations = map[string]string{contract.HSTSAnnotation: hsts}
 	return r
 }
+
+// policyRoute is one edge route of a readingCase: its host (a format
+// whose %s is the spec's own base domain), its hsts_header annotation
+// and, for a route the policies refuse, the exact refusal.
+type policyRoute struct {
+	host       string
+	annotation string
+	refusal    contract.Refusal
+}
+
+func refusedAt(host, annotation string, r contract.Refusal) policyRoute {
+	return policyRoute{host: host, annotation: annotation, refusal: r}
+}
+
+func admittedAt(host, annotation string) policyRoute {
+	return policyRoute{host: host, annotation: annotation}
+}
+
+// readingCase: the spec's policies over its own base domain, the routes
+// they refuse (which also show the policies are in effect) and the
+// routes they admit (the refusals' positive controls).
+type readingCase struct {
+	policies func(base string) []configv1.RequiredHSTSPolicy
+	refused  []policyRoute
+	admitted []policyRoute
+}
+
+// schemaCase: a required HSTS policy the Ingress config's schema refuses,
+// and the same policy with a valid value in place of the bad one.
+type schemaCase struct {
+	control, broken map[string]any
+	refusal         contract.Refusal
+}
+
+// hstsPolicyField is the path the API server names for a field of the
+// first required HSTS policy.
+func hstsPolicyField(field string) string { return "spec.requiredHSTSPolicies[0]." + field }
 
 // The HSTS admission enhancement (global-options-enable-hsts), section
 // "Provide HSTS verification per-domain": spec.requiredHSTSPolicies of
@@ -172,6 +211,308 @@ func describeHSTSPolicy(f *framework.Framework) {
 			Entry("passthrough routes are not checked", framework.ID("hsts-policy/passthrough-unchecked"), policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationPassthrough, annotation: annotation("max-age=5000")}),
 			Entry("plain HTTP routes are not checked", framework.ID("hsts-policy/plain-http-unchecked"), policyCase{policies: wildcard(maxAge(100, 1000)), annotation: annotation("max-age=5000")}),
 		)
+
+		// How admission reads the policies' domain patterns and the routes'
+		// annotations. Each case refuses at least one route (which shows
+		// its policies are in effect, however late the plugin's caches
+		// see them) and admits others beside it; every host lies under
+		// the spec's own base domain (<namespace>.<apps domain>) and the
+		// policies select the spec's namespace only.
+		//
+		// Document: the HSTS admission enhancement, sections "Provide HSTS
+		// verification per-domain" (RequiredHSTSPolicy: domainPatterns,
+		// MaxAgePolicy, preloadPolicy, includeSubDomainsPolicy; the
+		// admission code it lists) and "User Stories"
+		// Upstream: openshift/openshift-apiserver
+		// pkg/route/apiserver/admission/requiredrouteannotations/admission.go
+		// (matchesDomain: filepath.Match over every pattern, a pattern that
+		// does not parse skipped; hstsConfigFromRoute: spaces removed,
+		// lower-cased, ';' tokens, unknown tokens ignored; meetsRequirements:
+		// an unset bound or directive policy requires nothing)
+		DescribeTable("how admission reads domain patterns and annotations", framework.JudgesPlatform,
+			func(ctx SpecContext, c readingCase) {
+				ns := f.SpecNamespace(ctx, "hsts-policy-reading")
+				backend := f.ServiceWithoutPods(ctx, ns) // admission only
+				base := ns + "." + f.Domain
+				f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, c.policies(base)))
+				route := func(name string, r policyRoute) *routev1.Route {
+					route := edgeRouteWithHSTS(f, backend, name, r.annotation)
+					route.Spec.Host = fmt.Sprintf(r.host, base)
+					return route
+				}
+				for i, r := range c.refused {
+					By(fmt.Sprintf("%s with %q is refused: %s", fmt.Sprintf(r.host, base), r.annotation, r.refusal.Rule))
+					f.EventuallyRouteRefused(ctx, route(fmt.Sprintf("refused-%d", i), r), r.refusal)
+				}
+				for i, r := range c.admitted {
+					By(fmt.Sprintf("positive control: %s with %q is admitted", fmt.Sprintf(r.host, base), r.annotation))
+					f.CreateAdmittedRoute(ctx, route(fmt.Sprintf("admitted-%d", i), r))
+				}
+			},
+			// "foo.com only matches foo.com"; the user story "verify HSTS
+			// for only the domain kibana.foo.com".
+			Entry("an exact pattern checks its host and no host under it", framework.ID("hsts-policy/exact-pattern-host-only"), readingCase{
+				policies: func(base string) []configv1.RequiredHSTSPolicy {
+					return []configv1.RequiredHSTSPolicy{{DomainPatterns: []string{base}, PreloadPolicy: configv1.RequirePreloadPolicy}}
+				},
+				refused:  []policyRoute{refusedAt("%s", "max-age=1", contract.HSTSPreloadRequired)},
+				admitted: []policyRoute{admittedAt("%s", "max-age=1;preload"), admittedAt("x.%s", "max-age=1")},
+			}),
+			Entry("*.<domain> does not cover <domain> itself", framework.ID("hsts-policy/wildcard-pattern-not-apex"), readingCase{
+				policies: func(base string) []configv1.RequiredHSTSPolicy {
+					return []configv1.RequiredHSTSPolicy{{DomainPatterns: []string{"*." + base}, PreloadPolicy: configv1.RequirePreloadPolicy}}
+				},
+				refused:  []policyRoute{refusedAt("x.%s", "max-age=1", contract.HSTSPreloadRequired)},
+				admitted: []policyRoute{admittedAt("%s", "max-age=1"), admittedAt("x.%s", "max-age=1;preload")},
+			}),
+			// The user story "verify HSTS globally, for all TLS routes in
+			// domain foo.com": *.foo.com and foo.com in one policy.
+			Entry("*.<domain> and <domain> in one policy check both", framework.ID("hsts-policy/apex-and-wildcard-patterns"), readingCase{
+				policies: func(base string) []configv1.RequiredHSTSPolicy {
+					return []configv1.RequiredHSTSPolicy{{DomainPatterns: []string{"*." + base, base}, PreloadPolicy: configv1.RequirePreloadPolicy}}
+				},
+				refused: []policyRoute{
+					refusedAt("%s", "max-age=1", contract.HSTSPreloadRequired),
+					refusedAt("x.%s", "max-age=1", contract.HSTSPreloadRequired),
+				},
+				admitted: []policyRoute{admittedAt("%s", "max-age=1;preload"), admittedAt("x.%s", "max-age=1;preload")},
+			}),
+			// Upstream logs a pattern filepath.Match cannot parse and goes
+			// on with the next.
+			Entry("a pattern that is no valid glob is skipped", framework.ID("hsts-policy/invalid-pattern-skipped"), readingCase{
+				policies: func(base string) []configv1.RequiredHSTSPolicy {
+					return []configv1.RequiredHSTSPolicy{{DomainPatterns: []string{"[" + base, "*." + base}, PreloadPolicy: configv1.RequirePreloadPolicy}}
+				},
+				refused:  []policyRoute{refusedAt("x.%s", "max-age=1", contract.HSTSPreloadRequired)},
+				admitted: []policyRoute{admittedAt("other-%s", "max-age=1"), admittedAt("x.%s", "max-age=1;preload")},
+			}),
+			Entry("no smallestMaxAge: no lower limit", framework.ID("hsts-policy/no-smallest-max-age"), readingCase{
+				policies: func(base string) []configv1.RequiredHSTSPolicy {
+					return []configv1.RequiredHSTSPolicy{{DomainPatterns: []string{"*." + base}, MaxAge: configv1.MaxAgePolicy{LargestMaxAge: ptr.To[int32](1000)}}}
+				},
+				refused:  []policyRoute{refusedAt("x.%s", "max-age=1001", contract.HSTSMaxAgeGreater(1000))},
+				admitted: []policyRoute{admittedAt("x.%s", "max-age=0")},
+			}),
+			Entry("no preloadPolicy or includeSubDomainsPolicy: either directive, or none", framework.ID("hsts-policy/directive-policies-unset"), readingCase{
+				policies: wildcard(maxAge(1, 1000)),
+				refused:  []policyRoute{refusedAt("x.%s", "max-age=1001", contract.HSTSMaxAgeGreater(1000))},
+				admitted: []policyRoute{admittedAt("x.%s", "max-age=1;preload;includeSubDomains"), admittedAt("y.%s", "max-age=1")},
+			}),
+			Entry("spaces in the annotation are ignored", framework.ID("hsts-policy/spaces-ignored"), readingCase{
+				policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
+					maxAge(0, 1000)(p)
+					p.PreloadPolicy = configv1.RequirePreloadPolicy
+				}),
+				refused:  []policyRoute{refusedAt("x.%s", "max-age = 5000 ; preload", contract.HSTSMaxAgeGreater(1000))},
+				admitted: []policyRoute{admittedAt("x.%s", "max-age = 500 ; preload")},
+			}),
+			// The router sends no header for such a value
+			// (hsts/unknown-directive-no-header): admission and router read
+			// the annotation differently.
+			Entry("directives other than max-age, includeSubDomains and preload are ignored", framework.ID("hsts-policy/unknown-directives-ignored"), readingCase{
+				policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }),
+				refused:  []policyRoute{refusedAt("x.%s", "max-age=1;always", contract.HSTSPreloadRequired)},
+				admitted: []policyRoute{admittedAt("x.%s", "max-age=1;preload;always")},
+			}),
+		)
+
+		// A policy without a namespaceSelector applies to every namespace:
+		// here one unlabelled and one labelled for nothing the policy
+		// knows. Its one pattern covers only hosts under this spec's own
+		// base domain, so it touches no other spec's routes.
+		//
+		// Document: the HSTS admission enhancement, sections "Provide HSTS
+		// verification per-domain" (RequiredHSTSPolicy.NamespaceSelector:
+		// "Defaults to the empty LabelSelector, which matches everything")
+		// and "Testing" ("validated if no namespaceSelector is in effect")
+		// Upstream: openshift/openshift-apiserver
+		// pkg/route/apiserver/admission/requiredrouteannotations/admission.go
+		// (matchesNamespaceSelector: a nil selector matches)
+		It("applies a policy without a namespaceSelector in every namespace", framework.ID("hsts-policy/no-namespace-selector"), framework.JudgesPlatform, func(ctx SpecContext) {
+			first := f.SpecNamespace(ctx, "hsts-policy-any-ns")
+			second := f.SpecNamespaceWithLabels(ctx, "hsts-policy-any-ns", map[string]string{"hsts-policy-test": "unrelated"})
+			base := first + "." + f.Domain // no other spec's host is under it
+			f.AddRequiredHSTSPolicies(ctx, []configv1.RequiredHSTSPolicy{{DomainPatterns: []string{"*." + base}, PreloadPolicy: configv1.RequirePreloadPolicy}})
+			for _, ns := range []string{first, second} {
+				backend := f.ServiceWithoutPods(ctx, ns) // admission only
+				host := ns + "." + base
+				By("namespace " + ns + ": a route without preload is refused")
+				refused := edgeRouteWithHSTS(f, backend, "r", "max-age=1")
+				refused.Spec.Host = host
+				f.EventuallyRouteRefused(ctx, refused, contract.HSTSPreloadRequired)
+				By("positive control: namespace " + ns + ": a compliant route is admitted")
+				admitted := edgeRouteWithHSTS(f, backend, "r", "max-age=1;preload")
+				admitted.Spec.Host = host
+				f.CreateAdmittedRoute(ctx, admitted)
+			}
+		})
+
+		// The test plan's "Audit HSTS configurations": the policy as
+		// written, every field of it, read back from the API server.
+		//
+		// Document: the HSTS admission enhancement, sections "Audit HSTS
+		// configurations" (Test Plan) and "Audit HSTS configurations on any
+		// cluster"
+		// Upstream: openshift/api config/v1/types_ingress.go
+		// (IngressSpec.RequiredHSTSPolicies) and config/v1/types.go
+		// (RequiredHSTSPolicy, MaxAgePolicy)
+		It("returns the required HSTS policies as written", framework.ID("hsts-policy/policies-read-back"), framework.JudgesPlatform, func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "hsts-policy-audit")
+			base := ns + "." + f.Domain
+			policy := configv1.RequiredHSTSPolicy{
+				NamespaceSelector: &metav1.LabelSelector{
+					MatchLabels:      map[string]string{corev1.LabelMetadataName: ns},
+					MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "hsts-audit", Operator: metav1.LabelSelectorOpNotIn, Values: []string{"off"}}},
+				},
+				DomainPatterns:          []string{"*." + base, base},
+				MaxAge:                  configv1.MaxAgePolicy{SmallestMaxAge: ptr.To[int32](1), LargestMaxAge: ptr.To[int32](31536000)},
+				PreloadPolicy:           configv1.RequirePreloadPolicy,
+				IncludeSubDomainsPolicy: configv1.RequireIncludeSubDomains,
+			}
+			f.AddRequiredHSTSPolicies(ctx, []configv1.RequiredHSTSPolicy{policy})
+			ing, err := f.ConfigAPI.ConfigV1().Ingresses().Get(ctx, contract.IngressConfig, metav1.GetOptions{})
+			Expect(err).NotTo(HaveOccurred(), "read Ingress %s", contract.IngressConfig)
+			Expect(ing.Spec.RequiredHSTSPolicies).To(ContainElement(Equal(policy)), "the required HSTS policies of Ingress %s", contract.IngressConfig)
+		})
+
+		// The Ingress config's own schema refuses a required HSTS policy
+		// that breaks it, as the API server words it, beside the same
+		// policy with a valid value, which it takes (every write a dry
+		// run: nothing is stored).
+		//
+		// Document: the HSTS admission enhancement, section "Provide HSTS
+		// verification per-domain" (RequiredHSTSPolicy: domainPatterns
+		// MinItems=1 and required; MaxAgePolicy: Minimum=0,
+		// Maximum=2147483647; PreloadPolicy and IncludeSubDomainsPolicy
+		// enums)
+		// Upstream: openshift/api config/v1/types.go (RequiredHSTSPolicy,
+		// MaxAgePolicy, PreloadPolicy, IncludeSubDomainsPolicy markers) and
+		// config/v1/zz_generated.crd-manifests (the Ingress CRD), validated
+		// by k8s.io/apiextensions-apiserver
+		// pkg/apiserver/validation/validation.go
+		DescribeTable("the Ingress config's schema", framework.JudgesPlatform,
+			func(ctx SpecContext, c schemaCase) {
+				By("positive control: the policy with a valid value is accepted")
+				Expect(f.DryRunRequiredHSTSPolicy(ctx, c.control)).To(Succeed(), "policy %v", c.control)
+				By("the policy with the bad value is refused: " + c.refusal.Rule)
+				framework.ExpectRefusal(Default, f.DryRunRequiredHSTSPolicy(ctx, c.broken), c.refusal)
+			},
+			Entry("domainPatterns empty", framework.ID("hsts-policy/domain-patterns-empty-refused"), schemaCase{
+				control: map[string]any{"domainPatterns": []string{"x.example.test"}},
+				broken:  map[string]any{"domainPatterns": []string{}},
+				refusal: contract.IngressConfigTooFewItems(hstsPolicyField("domainPatterns"), 1),
+			}),
+			Entry("domainPatterns missing", framework.ID("hsts-policy/domain-patterns-missing-refused"), schemaCase{
+				control: map[string]any{"domainPatterns": []string{"x.example.test"}, "preloadPolicy": "RequirePreload"},
+				broken:  map[string]any{"preloadPolicy": "RequirePreload"},
+				refusal: contract.IngressConfigRequired(hstsPolicyField("domainPatterns")),
+			}),
+			Entry("largestMaxAge below 0", framework.ID("hsts-policy/largest-max-age-negative-refused"), schemaCase{
+				control: map[string]any{"domainPatterns": []string{"x.example.test"}, "maxAge": map[string]any{"largestMaxAge": 0}},
+				broken:  map[string]any{"domainPatterns": []string{"x.example.test"}, "maxAge": map[string]any{"largestMaxAge": -1}},
+				refusal: contract.IngressConfigBelowMinimum(hstsPolicyField("maxAge.largestMaxAge"), 0),
+			}),
+			Entry("smallestMaxAge below 0", framework.ID("hsts-policy/smallest-max-age-negative-refused"), schemaCase{
+				control: map[string]any{"domainPatterns": []string{"x.example.test"}, "maxAge": map[string]any{"smallestMaxAge": 0}},
+				broken:  map[string]any{"domainPatterns": []string{"x.example.test"}, "maxAge": map[string]any{"smallestMaxAge": -1}},
+				refusal: contract.IngressConfigBelowMinimum(hstsPolicyField("maxAge.smallestMaxAge"), 0),
+			}),
+			Entry("largestMaxAge above 2147483647", framework.ID("hsts-policy/largest-max-age-over-int32-refused"), schemaCase{
+				control: map[string]any{"domainPatterns": []string{"x.example.test"}, "maxAge": map[string]any{"largestMaxAge": int64(2147483647)}},
+				broken:  map[string]any{"domainPatterns": []string{"x.example.test"}, "maxAge": map[string]any{"largestMaxAge": int64(2147483648)}},
+				refusal: contract.IngressConfigAboveMaximum(hstsPolicyField("maxAge.largestMaxAge"), 2147483647),
+			}),
+			Entry("smallestMaxAge above 2147483647", framework.ID("hsts-policy/smallest-max-age-over-int32-refused"), schemaCase{
+				control: map[string]any{"domainPatterns": []string{"x.example.test"}, "maxAge": map[string]any{"smallestMaxAge": int64(2147483647)}},
+				broken:  map[string]any{"domainPatterns": []string{"x.example.test"}, "maxAge": map[string]any{"smallestMaxAge": int64(2147483648)}},
+				refusal: contract.IngressConfigAboveMaximum(hstsPolicyField("maxAge.smallestMaxAge"), 2147483647),
+			}),
+			Entry("preloadPolicy outside its enum", framework.ID("hsts-policy/preload-policy-enum-refused"), schemaCase{
+				control: map[string]any{"domainPatterns": []string{"x.example.test"}, "preloadPolicy": "NoOpinion"},
+				broken:  map[string]any{"domainPatterns": []string{"x.example.test"}, "preloadPolicy": "Sometimes"},
+				refusal: contract.IngressConfigUnsupported(hstsPolicyField("preloadPolicy"), "Sometimes",
+					string(configv1.RequirePreloadPolicy), string(configv1.RequireNoPreloadPolicy), string(configv1.NoOpinionPreloadPolicy)),
+			}),
+			Entry("includeSubDomainsPolicy outside its enum", framework.ID("hsts-policy/include-subdomains-policy-enum-refused"), schemaCase{
+				control: map[string]any{"domainPatterns": []string{"x.example.test"}, "includeSubDomainsPolicy": "NoOpinion"},
+				broken:  map[string]any{"domainPatterns": []string{"x.example.test"}, "includeSubDomainsPolicy": "Sometimes"},
+				refusal: contract.IngressConfigUnsupported(hstsPolicyField("includeSubDomainsPolicy"), "Sometimes",
+					string(configv1.RequireIncludeSubDomains), string(configv1.RequireNoIncludeSubDomains), string(configv1.NoOpinionIncludeSubDomains)),
+			}),
+		)
+
+		// With no required HSTS policy at all, nothing is checked: routes
+		// that any policy would refuse (no max-age; one beyond a 32-bit
+		// integer) are admitted; the same routes are refused once a policy
+		// covers them. Serial: the list is the cluster's, emptied for the
+		// spec and put back after it.
+		//
+		// Document: the HSTS admission enhancement, section "Provide HSTS
+		// verification per-domain" ("Note that if there are no
+		// RequiredHSTSPolicies, any HSTS Policy annotation on the route is
+		// valid")
+		// Upstream: openshift/openshift-apiserver
+		// pkg/route/apiserver/admission/requiredrouteannotations/admission.go
+		// (isRouteHSTSAllowed: no requirement, nothing parsed)
+		It("admits any annotation while there are no required HSTS policies", framework.ID("hsts-policy/no-policies-any-annotation"), Serial, framework.JudgesPlatform, func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "hsts-policy-none")
+			backend := f.ServiceWithoutPods(ctx, ns) // admission only
+			f.SetRequiredHSTSPolicies(ctx, nil)
+			ing, err := f.ConfigAPI.ConfigV1().Ingresses().Get(ctx, contract.IngressConfig, metav1.GetOptions{})
+			Expect(err).NotTo(HaveOccurred(), "read Ingress %s", contract.IngressConfig)
+			Expect(ing.Spec.RequiredHSTSPolicies).To(BeEmpty(), "the required HSTS policies of Ingress %s", contract.IngressConfig)
+
+			// What a policy refuses each annotation with (the control).
+			cases := []struct {
+				annotation string
+				refusal    contract.Refusal
+			}{
+				{"includeSubDomains;preload", contract.HSTSMaxAgeMissingOrWrong},
+				{"max-age=99999999999", contract.HSTSMaxAgeOutOfRange("99999999999")},
+			}
+			for i, c := range cases {
+				By(fmt.Sprintf("%q: admitted", c.annotation))
+				f.CreateAdmittedRoute(ctx, edgeRouteWithHSTS(f, backend, fmt.Sprintf("r-%d", i), c.annotation))
+			}
+			By("control: once a policy covers them, the same annotations are refused")
+			f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, wildcard(nil)(f.Domain)))
+			for i, c := range cases {
+				f.EventuallyRouteRefused(ctx, edgeRouteWithHSTS(f, backend, fmt.Sprintf("c-%d", i), c.annotation), c.refusal)
+			}
+		})
+
+		// A policy whose namespaceSelector the label selector parser
+		// rejects (an unknown operator, which the Ingress CRD's schema
+		// lets through) is no policy to skip: a route that reaches it is
+		// refused with the parser's error. A route that an earlier policy
+		// decides never reaches it (the positive control). Serial: a policy
+		// that cannot be parsed is reached by every other spec's routes.
+		//
+		// Document: the HSTS admission enhancement, section "Provide HSTS
+		// verification per-domain" (the admission code it lists:
+		// requiredNamespaceDomainMatchesRoute's error is returned)
+		// Upstream: openshift/openshift-apiserver
+		// pkg/route/apiserver/admission/requiredrouteannotations/admission.go
+		// (isRouteHSTSAllowed: the error of requiredNamespaceDomainMatchesRoute
+		// is the refusal; matchesNamespaceSelector:
+		// metav1.LabelSelectorAsSelector)
+		It("refuses a route that reaches a policy whose namespaceSelector cannot be parsed", framework.ID("hsts-policy/unparsable-namespace-selector-refuses"), Serial, framework.JudgesPlatform, func(ctx SpecContext) {
+			ns := f.SpecNamespace(ctx, "hsts-policy-bad-selector")
+			backend := f.ServiceWithoutPods(ctx, ns) // admission only
+			base := ns + "." + f.Domain
+			decided := "decided." + base
+			f.AddRequiredHSTSPolicies(ctx, []configv1.RequiredHSTSPolicy{
+				{DomainPatterns: []string{decided}, NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{corev1.LabelMetadataName: ns}}},
+				{DomainPatterns: []string{"*." + base}, NamespaceSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "hsts", Operator: "Bogus"}}}},
+			})
+			refused := edgeRouteWithHSTS(f, backend, "r", "max-age=1")
+			refused.Spec.Host = "r." + base
+			f.EventuallyRouteRefused(ctx, refused, contract.HSTSNamespaceSelectorUnparsable("Bogus"))
+			By("positive control: a route the first policy decides is admitted")
+			admitted := edgeRouteWithHSTS(f, backend, "decided", "max-age=1")
+			admitted.Spec.Host = decided
+			f.CreateAdmittedRoute(ctx, admitted)
+		})
 
 		// A policy that arrives after a route was admitted: admission checks
 		// the route's later updates (the platform), and the route keeps

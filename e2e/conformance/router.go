@@ -358,6 +358,64 @@ func describeHostClaims(f *framework.Framework) {
 			Entry("in the same namespace: refused at the older route's path, admitted at another", framework.ID("router/host-claimed-in-namespace"), true),
 		)
 
+		// namespaceOwnership InterNamespaceAllowed lifts the namespace
+		// check, as cluster-ingress-operator's TestRouteAdmissionPolicy
+		// switches it on an IngressController of its own: under Strict
+		// (the default) a newer route of another namespace on a held host
+		// is refused even at another path; once InterNamespaceAllowed
+		// rolls out it is admitted and serves its path beside the older
+		// route, while a host and path still has one owner (the oldest
+		// route): a newer route at the older route's path is refused.
+		//
+		// Document: none (IngressController spec.routeAdmission.namespaceOwnership,
+		// openshift/api operator/v1 types_ingress.go: InterNamespaceAllowed
+		// "allows routes to claim different paths of the same host name
+		// across namespaces")
+		// Upstream: cluster-ingress-operator
+		// pkg/operator/controller/ingress/deployment.go
+		// (desiredRouterDeployment: ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK
+		// "true" for InterNamespaceAllowed) and test/e2e/operator_test.go
+		// (TestRouteAdmissionPolicy); openshift/router
+		// pkg/router/controller/unique_host.go (UniqueHost.HandleRoute: the
+		// HostAlreadyClaimed messages) and pkg/router/controller/hostindex
+		// (activation.go: SameNamespace under Strict, OldestFirst with the
+		// check disabled; hasExistingMatch: one route a path)
+		It("lets another namespace's route share a host at another path once namespaceOwnership is InterNamespaceAllowed", framework.ID("router/inter-namespace-allowed-shares-host"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
+			own := f.OwnIngressController(ctx) // namespaceOwnership Strict, the default
+			first := f.SpecNamespaceWithLabels(ctx, "ownership-first", own.NamespaceLabels)
+			second := f.SpecNamespaceWithLabels(ctx, "ownership-second", own.NamespaceLabels)
+			host := f.Host(first, "shared")
+			backends := f.DeployEchoes(ctx, framework.EchoIn(first, "echo"), framework.EchoIn(second, "echo"))
+			firstBackend, secondBackend := backends[0], backends[1]
+			servedBy := func(path string, backend *framework.Echo) {
+				f.EventuallyResponds(ctx, own.HTTP(host, path), func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					g.Expect(resp.Echo.Path).To(Equal(path))
+				})
+			}
+
+			older := f.CreateRouteNoWait(ctx, hostRoute(f, firstBackend, "older", host, "/foo"))
+			own.WaitAdmitted(ctx, older)
+			f.WaitCreatedAfter(ctx, older)
+			other := f.CreateRouteNoWait(ctx, hostRoute(f, secondBackend, "other", host, "/bar"))
+			By("Strict: the other namespace's route at another path is refused")
+			own.EventuallyRouteNotAdmitted(ctx, other, contract.ReasonHostAlreadyClaimed, contract.HostClaimedByAnotherNamespace(host, other.Name))
+			By("positive control: the older route serves its path; the other path is not served")
+			servedBy("/foo", firstBackend)
+			f.EventuallyResponds(ctx, own.HTTP(host, "/bar"), framework.NotServed)
+
+			own.Update(ctx, framework.AllowInterNamespaceClaims)
+			By("InterNamespaceAllowed: the other namespace's route is admitted and serves its path, beside the older route")
+			own.WaitAdmitted(ctx, other)
+			servedBy("/bar", secondBackend)
+			servedBy("/foo", firstBackend)
+
+			samePath := f.CreateRouteNoWait(ctx, hostRoute(f, secondBackend, "same-path", host, "/foo"))
+			By("a host and path still has one owner: a newer route at the older route's path is refused")
+			own.EventuallyRouteNotAdmitted(ctx, samePath, contract.ReasonHostAlreadyClaimed, contract.HostClaimedByAnotherNamespace(host, samePath.Name))
+			servedBy("/foo", firstBackend)
+		})
+
 		// openshift/router#57: passthrough cannot share a host with a route
 		// of another TLS termination at a path, whichever is older: the
 		// older holds the host, the newer is refused (same namespace: the
@@ -531,6 +589,86 @@ func describeWildcardAdmission(f *framework.Framework) {
 				By(host + ": not served")
 				f.EventuallyResponds(ctx, own.HTTP(host, "/"), framework.NotServed)
 			}
+		})
+
+		// Where wildcard routes are allowed, a wildcard route for
+		// www.<parent> holds the whole subdomain for its namespace: a route
+		// of another namespace for a host under it is refused
+		// (HostAlreadyClaimed: the host admitter is unchanged, the
+		// document's outcome 4 not chosen) and the wildcard route keeps
+		// serving that host; a second wildcard route of the same
+		// namespace under the same parent is refused too, while a plain
+		// route of that namespace under it is admitted (the positive
+		// control). Then namespaceOwnership InterNamespaceAllowed lifts
+		// the namespace check: the other namespace's route is admitted and
+		// served by its own backend. One IngressController for both specs,
+		// in order.
+		//
+		// Document: the HSTS admission enhancement, sections "Continue to
+		// enable HSTS per-route (retain the existing feature
+		// functionality)" (a Subdomain route exclusively serves the hosts
+		// of its parent; another route under it only from the same
+		// namespace) and "Design Details" (test1 and test2 in namespaces
+		// owner and notowner: HostAlreadyClaimed; not a second Subdomain
+		// route; "Exceptions can be made by setting the IngressOperator's
+		// routeAdmission.namespaceOwnership")
+		// Upstream: openshift/router pkg/router/controller/host_admitter.go
+		// (HostAdmitter.addRoute and displacedRoutes: claimedWildcards
+		// keyed by the parent, "a route in another namespace holds host"
+		// for another namespace, the full error within one;
+		// disableNamespaceCheck), pkg/router/controller/host_admitter_test.go
+		// (TestWildcardSubDomainOwnership), and cluster-ingress-operator
+		// pkg/operator/controller/ingress/deployment.go
+		// (desiredRouterDeployment: ROUTER_ALLOW_WILDCARD_ROUTES,
+		// ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK)
+		Describe("a wildcard route's subdomain", Ordered, f.OwnIngressControllerDecorator(), func() {
+			var (
+				own                        *framework.IngressController
+				parent                     string
+				ownerBackend, otherBackend *framework.Echo
+				wild, intruder             *routev1.Route
+			)
+			BeforeAll(func(ctx SpecContext) {
+				own = f.OwnIngressController(ctx, framework.AllowWildcardRoutes)
+				owner := f.SpecNamespaceWithLabels(ctx, "wildcard-owner", own.NamespaceLabels)
+				other := f.SpecNamespaceWithLabels(ctx, "wildcard-other", own.NamespaceLabels)
+				parent = owner + "." + f.Domain
+				backends := f.DeployEchoes(ctx, framework.EchoIn(owner, "echo"), framework.EchoIn(other, "echo"))
+				ownerBackend, otherBackend = backends[0], backends[1]
+				wild = hostRoute(f, ownerBackend, "wild", "www."+parent, "")
+				wild.Spec.WildcardPolicy = routev1.WildcardPolicySubdomain
+				wild = f.CreateRouteNoWait(ctx, wild)
+				own.WaitAdmitted(ctx, wild)
+				f.WaitCreatedAfter(ctx, wild)
+			})
+
+			It("is held for the wildcard route's namespace", framework.ID("router/wildcard-route-holds-subdomain"), func(ctx SpecContext) {
+				intruder = f.CreateRouteNoWait(ctx, hostRoute(f, otherBackend, "abc", "abc."+parent, ""))
+				second := hostRoute(f, ownerBackend, "second-wild", "two."+parent, "")
+				second.Spec.WildcardPolicy = routev1.WildcardPolicySubdomain
+				second = f.CreateRouteNoWait(ctx, second)
+				sibling := f.CreateRouteNoWait(ctx, hostRoute(f, ownerBackend, "sibling", "sib."+parent, ""))
+
+				By("another namespace's route under the subdomain is refused: " + contract.WildcardHostHeldByAnotherNamespace(intruder.Spec.Host))
+				own.EventuallyRouteNotAdmitted(ctx, intruder, contract.ReasonHostAlreadyClaimed, contract.WildcardHostHeldByAnotherNamespace(intruder.Spec.Host))
+				By("a second wildcard route of the owner's namespace under the same parent is refused")
+				own.EventuallyRouteNotAdmitted(ctx, second, contract.ReasonHostAlreadyClaimed,
+					contract.WildcardRouteBlocksHost(wild.Namespace, wild.Name, parent, second.Spec.Host))
+				By("positive control: a plain route of the owner's namespace under the subdomain is admitted")
+				own.WaitAdmitted(ctx, sibling)
+				By(intruder.Spec.Host + ": served by the wildcard route's backend, not the refused route's")
+				f.EventuallyResponds(ctx, own.HTTP(intruder.Spec.Host, "/"), ownerBackend.Served)
+			})
+
+			It("lets another namespace's route under it in once namespaceOwnership is InterNamespaceAllowed", framework.ID("router/wildcard-route-inter-namespace-allowed"), func(ctx SpecContext) {
+				own.Update(ctx, framework.AllowInterNamespaceClaims)
+				By("the other namespace's route under the subdomain is admitted and served by its own backend")
+				own.WaitAdmitted(ctx, intruder)
+				f.EventuallyResponds(ctx, own.HTTP(intruder.Spec.Host, "/"), otherBackend.Served)
+				By("positive control: the wildcard route still serves the rest of the subdomain")
+				own.WaitAdmitted(ctx, wild)
+				f.EventuallyResponds(ctx, own.HTTP("x."+parent, "/"), ownerBackend.Served)
+			})
 		})
 	})
 }

@@ -2,19 +2,29 @@ package framework
 
 import (
 	"context"
+	"errors"
 
 	. "github.com/onsi/gomega"
 	routev1 "github.com/openshift/api/route/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/router-conformance/suite/contract"
 )
 
 // ExpectRefusal asserts that the API refused with one of the rule's
-// upstream wordings; an admission, or any other error, fails.
+// upstream wordings, and with its status (reason and HTTP code) where
+// upstream fixes one; an admission, or any other error, fails.
 func ExpectRefusal(g Gomega, err error, want contract.Refusal) {
 	g.ExpectWithOffset(1, err).To(HaveOccurred(), "admitted; want the refusal %s", want)
 	g.ExpectWithOffset(1, want.Matches(err.Error())).To(BeTrue(), "got %q; want %s", err.Error(), want)
+	if want.Status == (contract.APIStatus{}) {
+		return
+	}
+	var status apierrors.APIStatus
+	g.ExpectWithOffset(1, errors.As(err, &status)).To(BeTrue(), "%q is no API status error; want %s", err.Error(), want)
+	got := contract.APIStatus{Reason: string(status.Status().Reason), Code: status.Status().Code}
+	g.ExpectWithOffset(1, got).To(Equal(want.Status), "refused as %s (%d): %q; want %s", got.Reason, got.Code, err.Error(), want)
 }
 
 var dryRun = []string{metav1.DryRunAll}

@@ -60,8 +60,10 @@ func (f *Framework) OwnIngressControllerDecorator() any {
 // ports (HostNetwork strategy), or inside the cluster published Private
 // and reached through its Service, deleted when the spec ends. Without
 // either it is the default IngressController (declare the spec with
-// OwnIngressControllerDecorator, which makes it Serial).
-func (f *Framework) OwnIngressController(ctx context.Context) *IngressController {
+// OwnIngressControllerDecorator, which makes it Serial). changes are
+// made to its spec: a shard is created with them (no second rollout), the
+// default one is updated with them (and put back when the spec ends).
+func (f *Framework) OwnIngressController(ctx context.Context, changes ...func(*operatorv1.IngressController)) *IngressController {
 	name := fmt.Sprintf("shard-%d", GinkgoParallelProcess())
 	labels := map[string]string{ShardLabel: name}
 	own := &IngressController{Name: name, NamespaceLabels: labels, f: f}
@@ -79,7 +81,15 @@ func (f *Framework) OwnIngressController(ctx context.Context) *IngressController
 		publish = &operatorv1.EndpointPublishingStrategy{Type: operatorv1.PrivateStrategyType}
 		own.HTTPAddr, own.HTTPSAddr = InternalServiceAddr(name, 80), InternalServiceAddr(name, 443)
 	} else {
-		return f.DefaultIngressController()
+		own := f.DefaultIngressController()
+		if len(changes) > 0 {
+			own.Update(ctx, func(ic *operatorv1.IngressController) {
+				for _, change := range changes {
+					change(ic)
+				}
+			})
+		}
+		return own
 	}
 	ic := &operatorv1.IngressController{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: contract.OperatorNamespace},
@@ -89,6 +99,9 @@ func (f *Framework) OwnIngressController(ctx context.Context) *IngressController
 			NamespaceSelector:          &metav1.LabelSelector{MatchLabels: labels},
 			EndpointPublishingStrategy: publish,
 		},
+	}
+	for _, change := range changes {
+		change(ic)
 	}
 	ics := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)
 	_, err := ics.Create(ctx, ic, metav1.CreateOptions{})
@@ -105,6 +118,26 @@ func (f *Framework) OwnIngressController(ctx context.Context) *IngressController
 		g.Expect(resp.Status).To(Equal(http.StatusServiceUnavailable))
 	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed(), "IngressController %s: its router's no-route answer at %s", name, own.HTTPAddr)
 	return own
+}
+
+// AllowWildcardRoutes is an IngressController change:
+// spec.routeAdmission.wildcardPolicy WildcardsAllowed (upstream's router:
+// ROUTER_ALLOW_WILDCARD_ROUTES "true").
+func AllowWildcardRoutes(ic *operatorv1.IngressController) {
+	if ic.Spec.RouteAdmission == nil {
+		ic.Spec.RouteAdmission = &operatorv1.RouteAdmissionPolicy{}
+	}
+	ic.Spec.RouteAdmission.WildcardPolicy = operatorv1.WildcardPolicyAllowed
+}
+
+// AllowInterNamespaceClaims is an IngressController change:
+// spec.routeAdmission.namespaceOwnership InterNamespaceAllowed (upstream's
+// router: ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK "true").
+func AllowInterNamespaceClaims(ic *operatorv1.IngressController) {
+	if ic.Spec.RouteAdmission == nil {
+		ic.Spec.RouteAdmission = &operatorv1.RouteAdmissionPolicy{}
+	}
+	ic.Spec.RouteAdmission.NamespaceOwnership = operatorv1.InterNamespaceAllowedOwnershipCheck
 }
 
 func (f *Framework) deleteIngressController(ctx SpecContext, name string) {
@@ -222,4 +255,35 @@ func (f *Framework) AddRequiredHSTSPolicies(ctx context.Context, policies []conf
 			})
 		})
 	})
+}
+
+// SetRequiredHSTSPolicies replaces the cluster's required HSTS policies
+// with policies (none: an empty list) and puts the previous list back
+// when the spec ends: for a Serial spec only, since it changes what every
+// other spec's routes are checked against.
+func (f *Framework) SetRequiredHSTSPolicies(ctx context.Context, policies []configv1.RequiredHSTSPolicy) {
+	ingresses := f.ConfigAPI.ConfigV1().Ingresses()
+	live, err := ingresses.Get(ctx, contract.IngressConfig, metav1.GetOptions{})
+	Expect(err).NotTo(HaveOccurred(), "read Ingress %s", contract.IngressConfig)
+	previous := live.Spec.RequiredHSTSPolicies
+	set := func(ctx context.Context, to []configv1.RequiredHSTSPolicy) {
+		_, err := Update(ctx, ingresses, contract.IngressConfig, func(ing *configv1.Ingress) {
+			ing.Spec.RequiredHSTSPolicies = to
+		})
+		Expect(err).NotTo(HaveOccurred(), "set the required HSTS policies of Ingress %s", contract.IngressConfig)
+	}
+	set(ctx, policies)
+	DeferCleanup(func(ctx SpecContext) { set(ctx, previous) })
+}
+
+// DryRunRequiredHSTSPolicy asks the API server to take policy, raw JSON
+// that may break the Ingress config's schema, as the cluster's only
+// required HSTS policy, as a dry run (a merge patch of
+// spec.requiredHSTSPolicies): nothing is stored, and the error is the
+// API server's verdict on the policy.
+func (f *Framework) DryRunRequiredHSTSPolicy(ctx context.Context, policy map[string]any) error {
+	patch, err := json.Marshal(map[string]any{"spec": map[string]any{"requiredHSTSPolicies": []any{policy}}})
+	Expect(err).NotTo(HaveOccurred())
+	_, err = f.ConfigAPI.ConfigV1().Ingresses().Patch(ctx, contract.IngressConfig, types.MergePatchType, patch, metav1.PatchOptions{DryRun: dryRun})
+	return err
 }

@@ -6,7 +6,6 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	configclient "github.com/openshift/client-go/config/clientset/versioned"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 )
@@ -18,12 +17,10 @@ type LiveCluster struct {
 	Config configclient.Interface
 }
 
-// RequiredHSTSPolicies of Ingress "cluster"; none when it does not exist.
+// RequiredHSTSPolicies of Ingress "cluster"; an error when it cannot be
+// read, its absence included (the API server's not-found error).
 func (c LiveCluster) RequiredHSTSPolicies(ctx context.Context) ([]configv1.RequiredHSTSPolicy, error) {
 	ing, err := c.Config.ConfigV1().Ingresses().Get(ctx, "cluster", metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return nil, nil
-	}
 	if err != nil {
 		return nil, err
 	}

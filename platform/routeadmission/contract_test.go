@@ -36,6 +36,7 @@ func TestHSTSRefusalsCarryUpstreamsWording(t *testing.T) {
 		{policy(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequireNoPreloadPolicy }), "max-age=1;preload", contract.HSTSPreloadForbidden},
 		{policy(func(p *configv1.RequiredHSTSPolicy) { p.IncludeSubDomainsPolicy = configv1.RequireIncludeSubDomains }), "max-age=1", contract.HSTSIncludeSubDomainsReq},
 		{policy(func(p *configv1.RequiredHSTSPolicy) { p.IncludeSubDomainsPolicy = configv1.RequireNoIncludeSubDomains }), "max-age=1;includeSubDomains", contract.HSTSIncludeSubDomainsFor},
+		{[]configv1.RequiredHSTSPolicy{{DomainPatterns: []string{"*.apps.test"}, NamespaceSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "k", Operator: "Bogus"}}}}}, "max-age=1", contract.HSTSNamespaceSelectorUnparsable("Bogus")},
 	} {
 		err := CheckRequiredHSTS(c.policies, hstsRoute("r.apps.test", c.annotation, routev1.TLSTerminationEdge), ns)
 		if err == nil || !c.want.Matches(err.Error()) {

@@ -43,6 +43,10 @@ func TestRequiredHSTSPolicies(t *testing.T) {
 		NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"policy": "strict"}},
 		PreloadPolicy:     configv1.RequirePreloadPolicy,
 	}
+	badSelector := configv1.RequiredHSTSPolicy{
+		DomainPatterns:    []string{"*.apps.test"},
+		NamespaceSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "hsts", Operator: "Bogus"}}},
+	}
 	for _, tc := range []struct {
 		name     string
 		policies []configv1.RequiredHSTSPolicy
@@ -72,6 +76,12 @@ func TestRequiredHSTSPolicies(t *testing.T) {
 		{"namespace selector does not match", []configv1.RequiredHSTSPolicy{selector}, hstsRoute("a.apps.test", "max-age=1", "edge"), plain, ""},
 		{"first matching policy decides", []configv1.RequiredHSTSPolicy{withPreload(configv1.NoOpinionPreloadPolicy), withPreload(configv1.RequirePreloadPolicy)}, hstsRoute("a.apps.test", "max-age=1", "edge"), plain, ""},
 		{"a non-matching policy does not decide", []configv1.RequiredHSTSPolicy{selector, withPreload(configv1.RequireNoPreloadPolicy)}, hstsRoute("a.apps.test", "max-age=1;preload", "edge"), plain, PreloadForbidden},
+		{"no policies at all", nil, hstsRoute("a.apps.test", "max-age=99999999999", "edge"), plain, ""},
+		{"a pattern that does not parse is skipped", []configv1.RequiredHSTSPolicy{{DomainPatterns: []string{"[bad", "*.apps.test"}, PreloadPolicy: configv1.RequirePreloadPolicy}}, hstsRoute("a.apps.test", "max-age=1", "edge"), plain, PreloadRequired},
+		{"spaces ignored, a number above the range", []configv1.RequiredHSTSPolicy{rangePolicy}, hstsRoute("a.apps.test", "max-age = 5000 ; preload", "edge"), plain, "HSTS max-age is greater than maximum age 1000s"},
+		{"unknown directives ignored", []configv1.RequiredHSTSPolicy{withPreload(configv1.RequirePreloadPolicy)}, hstsRoute("a.apps.test", "max-age=1;preload;always", "edge"), plain, ""},
+		{"a namespaceSelector that does not parse refuses", []configv1.RequiredHSTSPolicy{badSelector}, hstsRoute("a.apps.test", "max-age=1", "edge"), plain, "requiredHSTSPolicies[0]: namespaceSelector: \"Bogus\" is not a valid label selector operator"},
+		{"an earlier policy decides before a namespaceSelector that does not parse", []configv1.RequiredHSTSPolicy{withPreload(configv1.NoOpinionPreloadPolicy), badSelector}, hstsRoute("a.apps.test", "max-age=1", "edge"), plain, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := CheckRequiredHSTS(tc.policies, tc.route, tc.ns)

@@ -20,7 +20,12 @@ import (
 )
 
 // Cluster is what the webhook reads: the Ingress config's policies and
-// the route's namespace. A missing Ingress "cluster" means no policies.
+// the route's namespace. Either one that cannot be read (a missing
+// Ingress "cluster" included) refuses every route the policies would be
+// checked for, as Forbidden with the reader's error, as upstream's
+// plugin does (openshift-apiserver
+// pkg/route/apiserver/admission/requiredrouteannotations/admission.go,
+// Validate: admission.NewForbidden of the lister's error).
 type Cluster interface {
 	RequiredHSTSPolicies(ctx context.Context) ([]configv1.RequiredHSTSPolicy, error)
 	Namespace(ctx context.Context, name string) (*corev1.Namespace, error)
@@ -101,14 +106,11 @@ func (h *Webhook) Review(ctx context.Context, req *admissionv1.AdmissionRequest)
 	}
 	policies, err := h.Cluster.RequiredHSTSPolicies(ctx)
 	if err != nil {
-		return deny(http.StatusInternalServerError, "cannot read the required HSTS policies: "+err.Error())
-	}
-	if len(policies) == 0 {
-		return &admissionv1.AdmissionResponse{Allowed: true}
+		return deny(http.StatusForbidden, err.Error())
 	}
 	ns, err := h.Cluster.Namespace(ctx, route.Namespace)
 	if err != nil {
-		return deny(http.StatusInternalServerError, "cannot read namespace "+route.Namespace+": "+err.Error())
+		return deny(http.StatusForbidden, err.Error())
 	}
 	if err := CheckRequiredHSTS(policies, &route, ns); err != nil {
 		return deny(http.StatusForbidden, err.Error())

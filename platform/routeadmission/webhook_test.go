@@ -13,15 +13,20 @@ import (
 	routev1 "github.com/openshift/api/route/v1"
 	admissionv1 "k8s.io/api/admission/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
 )
 
-type fakeCluster struct{ policies []configv1.RequiredHSTSPolicy }
+type fakeCluster struct {
+	policies []configv1.RequiredHSTSPolicy
+	err      error // reading the policies fails so
+}
 
 func (f fakeCluster) RequiredHSTSPolicies(context.Context) ([]configv1.RequiredHSTSPolicy, error) {
-	return f.policies, nil
+	return f.policies, f.err
 }
 
 func (f fakeCluster) Namespace(_ context.Context, name string) (*corev1.Namespace, error) {
@@ -96,5 +101,29 @@ func TestWebhookAppliesRouteValidationAndHSTSPolicies(t *testing.T) {
 	r = review(t, srv, admissionv1.Create, proxy, nil)
 	if r.Allowed || !strings.Contains(r.Result.Message, "the following headers may not be modified using this API: strict-transport-security, proxy, cookie, set-cookie") {
 		t.Errorf("Proxy header action: %+v", r.Result)
+	}
+}
+
+// Upstream's plugin refuses, as Forbidden with the lister's error, every
+// edge or reencrypt route it checks while Ingress "cluster" cannot be read
+// (a missing one included); routes it does not check pass.
+func TestWebhookRefusesTLSRoutesWithoutTheIngressConfig(t *testing.T) {
+	notFound := apierrors.NewNotFound(schema.GroupResource{Group: "config.openshift.io", Resource: "ingresses"}, "cluster")
+	srv := httptest.NewServer(&Webhook{Cluster: fakeCluster{err: notFound}})
+	defer srv.Close()
+	for _, termination := range []routev1.TLSTerminationType{routev1.TLSTerminationEdge, routev1.TLSTerminationReencrypt} {
+		route := hstsRoute("a.apps.test", "max-age=1", termination)
+		route.Spec.To = routev1.RouteTargetReference{Kind: "Service", Name: "echo"}
+		r := review(t, srv, admissionv1.Create, route, nil)
+		if r.Allowed || r.Result.Code != http.StatusForbidden || r.Result.Reason != metav1.StatusReasonForbidden || r.Result.Message != notFound.Error() {
+			t.Errorf("%s route without Ingress cluster: %+v; want Forbidden (403) %q", termination, r.Result, notFound.Error())
+		}
+	}
+	for _, termination := range []routev1.TLSTerminationType{routev1.TLSTerminationPassthrough, ""} {
+		route := hstsRoute("a.apps.test", "max-age=1", termination)
+		route.Spec.To = routev1.RouteTargetReference{Kind: "Service", Name: "echo"}
+		if r := review(t, srv, admissionv1.Create, route, nil); !r.Allowed {
+			t.Errorf("%q route, which the plugin does not check, refused: %+v", termination, r.Result)
+		}
 	}
 }

@@ -30,6 +30,7 @@ func TestHeaderFollowsTheUpstreamPattern(t *testing.T) {
 		{" max-age=600", false},
 		{`max-age="600`, false},
 		{"max-age=600;;preload", false},
+		{"max-age=600;includeSubDomains;", false}, // openshift/origin#19860: a trailing ";" fails the whole-value match
 	} {
 		if got := Valid(tc.value); got != tc.want {
 			t.Errorf("Valid(%q) = %v, want %v", tc.value, got, tc.want)
