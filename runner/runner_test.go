@@ -25,10 +25,9 @@ func git(t *testing.T, dir string, args ...string) {
 	}
 }
 
-// The build is what git says of the checkout, whatever the environment
-// claims: a make variable or an environment variable cannot make a dirty
-// tree clean, and a tree git cannot describe is dirty and unknown.
-func TestSourceBuildIsWhatGitSays(t *testing.T) {
+// committedRepo is a git repository of one commit (a file "a").
+func committedRepo(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
 	git(t, dir, "init", "-q")
 	if err := os.WriteFile(filepath.Join(dir, "a"), []byte("a"), 0o644); err != nil {
@@ -36,6 +35,14 @@ func TestSourceBuildIsWhatGitSays(t *testing.T) {
 	}
 	git(t, dir, "add", "a")
 	git(t, dir, "commit", "-qm", "a")
+	return dir
+}
+
+// The build is what git says of the checkout, whatever the environment
+// claims: a make variable or an environment variable cannot make a dirty
+// tree clean, and a tree git cannot describe is dirty and unknown.
+func TestSourceBuildIsWhatGitSays(t *testing.T) {
+	dir := committedRepo(t)
 	clean := SourceBuild(dir)
 	if clean.Dirty || len(clean.Commit) != 40 || clean.Version != reports.SuiteVersion {
 		t.Errorf("a clean checkout: %+v", clean)
@@ -214,13 +221,7 @@ func TestAFakeGitOnPathIsNotBelieved(t *testing.T) {
 	if gitBinary() == "git" {
 		t.Fatalf("no git in %v on this machine: install Debian's git", gitBinaries)
 	}
-	dir := t.TempDir()
-	git(t, dir, "init", "-q")
-	if err := os.WriteFile(filepath.Join(dir, "a"), []byte("a"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	git(t, dir, "add", "a")
-	git(t, dir, "commit", "-qm", "a")
+	dir := committedRepo(t)
 	if err := os.WriteFile(filepath.Join(dir, "a"), []byte("changed"), 0o644); err != nil {
 		t.Fatal(err)
 	}
