@@ -75,7 +75,7 @@ var Features = []FeatureInfo{
 	{Feature: FeatureHSTS, Name: "HSTS per route", Level: Core,
 		Description: "haproxy.router.openshift.io/hsts_header on edge and reencrypt routes only"},
 	{Feature: FeatureHeaderActions, Name: "HTTP header actions", Level: Core,
-		Description: "IngressController and Route spec.httpHeaders.actions: Set/Delete, order, precedence, dynamic values, validation"},
+		Description: "IngressController and Route spec.httpHeaders.actions: Set/Delete, order, precedence, dynamic values, validation; the forwarded headers (forwardedHeaderPolicy, the set-forwarded-headers annotation); what every frontend strips or refuses (X-SSL*, Proxy, an empty Content-Length)"},
 	{Feature: FeatureSharding, Name: "IngressController sharding", Level: Extended, Needs: Needs{OwnIngressControllers: true},
 		Description: "an IngressController with a namespaceSelector, published on its own ports (HostNetwork strategy), serves only the namespaces it selects"},
 	{Feature: FeatureHSTSPolicy, Name: "Required HSTS policies", Level: Extended,

@@ -71,6 +71,9 @@ const (
 	routeCRD                 = "openshift/api route/v1/types.go (Route CRD, CEL)"
 	ingressControllerCRD     = "openshift/api operator/v1/types_ingresscontroller.go (IngressController CRD, CEL)"
 	apiextensionsMaxItems    = "k8s.io/apiextensions-apiserver schema validation (maxItems)"
+	apiextensionsMaxLength   = "k8s.io/apiextensions-apiserver schema validation (maxLength; k8s.io/apimachinery field.TooLong)"
+	apiextensionsMinLength   = "k8s.io/apiextensions-apiserver schema validation (minLength; k8s.io/kube-openapi validation errors)"
+	apiextensionsPattern     = "k8s.io/apiextensions-apiserver schema validation (pattern; k8s.io/kube-openapi validation errors)"
 	requiredRouteAnnotations = "openshift/openshift-apiserver pkg/route/apiserver/admission/requiredrouteannotations/admission.go"
 )
 
@@ -116,11 +119,128 @@ var RouteHeaderActionsOnPassthrough = Refusal{Rule: "header actions on a passthr
 	{"only edge and re-encrypt routes are supported for providing customized headers.", libraryGoRouteValidation},
 }}
 
-// IngressControllerHostHeaderDenied refuses an IngressController action on
-// Host. The IngressController is a CRD everywhere: one wording.
-var IngressControllerHostHeaderDenied = Refusal{Rule: "IngressController header action on host", Wordings: []Wording{
-	{"host header may not be modified via header actions", ingressControllerCRD},
+// RouteResponseHeaderActionsOverLimit refuses more than 20 response
+// actions.
+var RouteResponseHeaderActionsOverLimit = Refusal{Rule: "more than 20 response header actions", Wordings: []Wording{
+	{"must have at most 20 items", apiextensionsMaxItems},
+	{"response headers list can't exceed 20 items", libraryGoRouteValidation},
 }}
+
+// headerNamePattern is the header-name pattern of both CRDs (and of
+// library-go's permittedHeaderNameRE), as the API server quotes it.
+const headerNamePattern = "in body should match '^[-!#$%&'*+.0-9A-Z^_`a-z|~]+$'"
+
+// RouteHeaderNameInvalid refuses a header name outside RFC 2616's token
+// characters.
+var RouteHeaderNameInvalid = Refusal{Rule: "header name with a character outside the token set", Wordings: []Wording{
+	{headerNamePattern, apiextensionsPattern},
+	{"name must be a valid HTTP header name as defined in RFC 2616 section 4.2", libraryGoRouteValidation},
+}}
+
+// RouteHeaderNameTooLong refuses a header name of more than 255 characters.
+var RouteHeaderNameTooLong = Refusal{Rule: "header name over 255 characters", Wordings: []Wording{
+	{"Too long: may not be more than 255 bytes", apiextensionsMaxLength},
+	{"name exceeds the maximum length, which is 255", libraryGoRouteValidation},
+}}
+
+// RouteHeaderValueEmpty refuses a Set action with an empty value.
+var RouteHeaderValueEmpty = Refusal{Rule: "empty header value", Wordings: []Wording{
+	{"should be at least 1 chars long", apiextensionsMinLength},
+	// field.Required with no detail: the path, then this.
+	{"Required value", libraryGoRouteValidation},
+}}
+
+// RouteHeaderValueTooLong refuses a value of more than 16384 characters.
+var RouteHeaderValueTooLong = Refusal{Rule: "header value over 16384 characters", Wordings: []Wording{
+	{"Too long: may not be more than 16384 bytes", apiextensionsMaxLength},
+	{"value exceeds the maximum length, which is 16384", libraryGoRouteValidation},
+}}
+
+// RouteHeaderDeleteWithValue refuses a Delete action that carries set:
+// the rule of RouteHeaderSetWithoutValue, from the other side.
+var RouteHeaderDeleteWithValue = Refusal{Rule: "Delete with a value", Wordings: []Wording{
+	{"set is required when type is Set, and forbidden otherwise", routeCRD},
+	{"set is required when type is Set, and forbidden otherwise", libraryGoRouteValidation},
+}}
+
+// allowedFetchers is the part of the value refusal that names what a
+// list allows: req.hdr in a request list, res.hdr in a response list,
+// both with ssl_c_der and the converters lower and base64. The CRDs and
+// library-go say it alike.
+func allowedFetchers(fetcher string) string {
+	return "Sample fetchers allowed are " + fetcher + ", ssl_c_der. Converters allowed are lower, base64."
+}
+
+// RouteHeaderValueNotAllowed refuses a value with a fetcher or converter
+// its list does not allow; fetcher is "req.hdr" for the request list,
+// "res.hdr" for the response list.
+func RouteHeaderValueNotAllowed(fetcher string) Refusal {
+	return Refusal{Rule: "header value outside " + fetcher + ", ssl_c_der, lower and base64", Wordings: []Wording{
+		{allowedFetchers(fetcher), routeCRD},
+		{allowedFetchers(fetcher), libraryGoRouteValidation},
+	}}
+}
+
+// The IngressController is a CRD everywhere: each of its refusals has the
+// CRD's wording only.
+
+// IngressControllerHeaderDenied refuses an IngressController action on a
+// denied header (strict-transport-security, proxy, host, cookie or
+// set-cookie).
+func IngressControllerHeaderDenied(lowerName string) Refusal {
+	return Refusal{Rule: "IngressController header action on " + lowerName, Wordings: []Wording{
+		{lowerName + " header may not be modified via header actions", ingressControllerCRD},
+	}}
+}
+
+// IngressControllerHostHeaderDenied refuses an IngressController action on
+// Host.
+var IngressControllerHostHeaderDenied = IngressControllerHeaderDenied("host")
+
+// IngressControllerHeaderActionsOverLimit refuses more than 20 actions in
+// either of the IngressController's lists.
+var IngressControllerHeaderActionsOverLimit = Refusal{Rule: "more than 20 IngressController header actions in a list", Wordings: []Wording{
+	{"must have at most 20 items", apiextensionsMaxItems},
+}}
+
+// IngressControllerHeaderNameInvalid refuses a header name outside RFC
+// 2616's token characters.
+var IngressControllerHeaderNameInvalid = Refusal{Rule: "IngressController header name with a character outside the token set", Wordings: []Wording{
+	{headerNamePattern, apiextensionsPattern},
+}}
+
+// IngressControllerHeaderNameTooLong refuses a header name of more than
+// 255 characters.
+var IngressControllerHeaderNameTooLong = Refusal{Rule: "IngressController header name over 255 characters", Wordings: []Wording{
+	{"Too long: may not be more than 255 bytes", apiextensionsMaxLength},
+}}
+
+// IngressControllerHeaderValueEmpty refuses a Set action with an empty
+// value.
+var IngressControllerHeaderValueEmpty = Refusal{Rule: "empty IngressController header value", Wordings: []Wording{
+	{"should be at least 1 chars long", apiextensionsMinLength},
+}}
+
+// IngressControllerHeaderValueTooLong refuses a value of more than 16384
+// characters.
+var IngressControllerHeaderValueTooLong = Refusal{Rule: "IngressController header value over 16384 characters", Wordings: []Wording{
+	{"Too long: may not be more than 16384 bytes", apiextensionsMaxLength},
+}}
+
+// IngressControllerHeaderDeleteWithValue refuses a Delete action that
+// carries set.
+var IngressControllerHeaderDeleteWithValue = Refusal{Rule: "IngressController Delete with a value", Wordings: []Wording{
+	{"set is required when type is Set, and forbidden otherwise", ingressControllerCRD},
+}}
+
+// IngressControllerHeaderValueNotAllowed refuses a value with a fetcher
+// or converter its list does not allow (fetcher as for
+// RouteHeaderValueNotAllowed).
+func IngressControllerHeaderValueNotAllowed(fetcher string) Refusal {
+	return Refusal{Rule: "IngressController header value outside " + fetcher + ", ssl_c_der, lower and base64", Wordings: []Wording{
+		{allowedFetchers(fetcher), ingressControllerCRD},
+	}}
+}
 
 // The required-HSTS refusals (openshift-apiserver's
 // route.openshift.io/RequiredRouteAnnotations admission plugin).

@@ -3,6 +3,7 @@ package contract
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	routev1 "github.com/openshift/api/route/v1"
@@ -51,6 +52,15 @@ func TestRouteHeaderRefusalsMatchLibraryGo(t *testing.T) {
 		{edgeWith([]routev1.RouteHTTPHeader{set("X-Src", "%[src]")}, nil), RouteRequestHeaderValueNotAllowed},
 		{edgeWith([]routev1.RouteHTTPHeader{{Name: "X-A", Action: routev1.RouteHTTPHeaderActionUnion{Type: routev1.Set}}}, nil), RouteHeaderSetWithoutValue},
 		{passthrough, RouteHeaderActionsOnPassthrough},
+		{edgeWith(nil, twentyOne), RouteResponseHeaderActionsOverLimit},
+		{edgeWith([]routev1.RouteHTTPHeader{set("X Bad", "v")}, nil), RouteHeaderNameInvalid},
+		{edgeWith([]routev1.RouteHTTPHeader{set(strings.Repeat("x", 256), "v")}, nil), RouteHeaderNameTooLong},
+		{edgeWith([]routev1.RouteHTTPHeader{set("X-A", "")}, nil), RouteHeaderValueEmpty},
+		{edgeWith(nil, []routev1.RouteHTTPHeader{set("X-A", strings.Repeat("v", 16385))}), RouteHeaderValueTooLong},
+		{edgeWith([]routev1.RouteHTTPHeader{{Name: "X-A", Action: routev1.RouteHTTPHeaderActionUnion{Type: routev1.Delete, Set: &routev1.RouteSetHTTPHeader{Value: "v"}}}}, nil), RouteHeaderDeleteWithValue},
+		{edgeWith([]routev1.RouteHTTPHeader{set("X-A", "%[res.hdr(X-B)]")}, nil), RouteHeaderValueNotAllowed("req.hdr")},
+		{edgeWith([]routev1.RouteHTTPHeader{set("X-A", "%[req.hdr(X-B),upper]")}, nil), RouteHeaderValueNotAllowed("req.hdr")},
+		{edgeWith(nil, []routev1.RouteHTTPHeader{set("X-A", "%[req.hdr(X-B)]")}), RouteHeaderValueNotAllowed("res.hdr")},
 	}
 	for _, c := range cases {
 		t.Run(c.want.Rule, func(t *testing.T) {
@@ -76,6 +86,11 @@ func TestEveryRefusalNamesItsSource(t *testing.T) {
 	for _, r := range []Refusal{
 		RouteHeaderDenied("proxy"), RouteRequestHeaderActionsOverLimit, RouteHeaderDuplicate, RouteRequestHeaderValueNotAllowed,
 		RouteHeaderSetWithoutValue, RouteHeaderActionsOnPassthrough, IngressControllerHostHeaderDenied,
+		RouteResponseHeaderActionsOverLimit, RouteHeaderNameInvalid, RouteHeaderNameTooLong, RouteHeaderValueEmpty, RouteHeaderValueTooLong,
+		RouteHeaderDeleteWithValue, RouteHeaderValueNotAllowed("req.hdr"), RouteHeaderValueNotAllowed("res.hdr"),
+		IngressControllerHeaderDenied("proxy"), IngressControllerHeaderActionsOverLimit, IngressControllerHeaderNameInvalid,
+		IngressControllerHeaderNameTooLong, IngressControllerHeaderValueEmpty, IngressControllerHeaderValueTooLong,
+		IngressControllerHeaderDeleteWithValue, IngressControllerHeaderValueNotAllowed("req.hdr"),
 		HSTSMaxAgeMissingOrWrong, HSTSPreloadRequired, HSTSPreloadForbidden, HSTSIncludeSubDomainsReq, HSTSIncludeSubDomainsFor,
 		HSTSMaxAgeGreater(1), HSTSMaxAgeLess(1), HSTSMaxAgeOutOfRange("1"),
 		ComponentRouteConsumingUserPattern, ComponentRouteConsumingUsersOverLimit,

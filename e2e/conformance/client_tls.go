@@ -124,8 +124,9 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 		const crlLifetime = 40 * time.Second // not a wait: the lifetime (nextUpdate) of the CRLs the crlserver publishes, data the router is given
 		var (
 			jig *framework.ClientTLSJig
-			// Routes of the other terminations under the same clientTLS.
-			passthroughHost, reencryptHost string
+			// Routes of the other terminations under the same clientTLS,
+			// and a plain route (plain HTTP, which mutual TLS never reaches).
+			passthroughHost, reencryptHost, plainHost string
 			// chain is root, foo, bar, baz, quux: each CA issued by the one
 			// before, each with its own CRL (TestMTLSWithCRLs' multiple-intermediate-ca).
 			chain    []*framework.CRLAuthority
@@ -199,6 +200,7 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 			reencrypt := f.RouteTo(backend, "reencrypt", framework.EchoHTTPSPort)
 			reencrypt.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationReencrypt, DestinationCACertificate: string(backend.CA.CertPEM)}
 			reencryptHost = f.CreateRoute(ctx, reencrypt).Spec.Host
+			plainHost = f.CreateRoute(ctx, f.RouteTo(backend, "plain", framework.EchoHTTPPort)).Spec.Host
 
 			cas := []*pki.CA{root.CA, inter.CA, revokedInter.CA, other.CA, large.CA}
 			for _, a := range chain {
@@ -277,48 +279,73 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 		)
 
 		// Upstream sets eleven X-SSL* headers in fe_sni and fe_no_sni after
-		// deleting what the client sent: each frontend its own lines, so each
-		// connection kind is its own case.
+		// deleting all twelve the client sent (X-SSL-Client-Subject is
+		// deleted, never set): each frontend its own lines, so each
+		// connection kind is its own case. Over plain HTTP (public) the
+		// twelve are deleted and none is set, mutual TLS on or not: the
+		// case openshift/router#787 (OCPBUGS-86718) closed, a client
+		// claiming a certificate identity where it presented none. The
+		// client forges all twelve; the positive control is the same
+		// request served, with another header of its own kept.
 		//
 		// Document: the HTTP header actions enhancement, sections "X-SSL" and
 		// "Should this enhancement allow setting dynamic header values?"
 		// (%{+Q}[ssl_c_der,base64]); the Ingress client TLS enhancement names
-		// no header
+		// no header; neither says what becomes of a client's own X-SSL*
+		// headers, the template does
 		// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
-		// (frontends fe_sni and fe_no_sni: `http-request del-header X-SSL...`,
-		// then `http-request set-header X-SSL...` from ssl_fc and the ssl_c_*
+		// (frontends public, fe_sni and fe_no_sni: `http-request del-header
+		// X-SSL...` for the twelve unless ROUTER_MUTUAL_TLS_HEADER_FILTER is
+		// false, default true; fe_sni and fe_no_sni with ROUTER_MUTUAL_TLS_AUTH:
+		// `http-request set-header X-SSL...` from ssl_fc and the ssl_c_*
 		// fetches) and pkg/router/template/router.go (getHeadersList: the
 		// route's own action)
-		DescribeTable("forwards the client certificate to the backend in the upstream headers and a route's dynamic value, whatever the client claims",
-			func(ctx SpecContext, conn framework.Connection) {
+		DescribeTable("forwards the client certificate to the backend in the upstream headers and a route's dynamic value, never the X-SSL* headers a client forges",
+			func(ctx SpecContext, conn framework.Connection, overTLS bool) {
 				cert := jig.Leaves["valid"].Cert
 				der := base64.StdEncoding.EncodeToString(cert.Raw)
 				sha := sha1.Sum(cert.Raw)
-				req := jig.RequestOver(conn, "valid")
-				for _, h := range []string{"X-SSL-Client-DN", "X-SSL-Client-Verify", "X-SSL-Client-DER", "X-SSL-Client-Serial", "X-SSL-Issuer"} {
-					req = framework.WithHeader(req, h, "spoofed")
+				req := jig.IC.HTTP(plainHost, "/")
+				if overTLS {
+					req = jig.RequestOver(conn, "valid")
+				}
+				req = framework.WithHeader(req, "X-Not-Ssl", "kept")
+				for _, h := range xsslHeaders {
+					req = framework.WithHeader(req, h, "forged")
+				}
+				// Over plain HTTP: none of the twelve; the plain route has no
+				// action of its own.
+				want := framework.HeaderExpectations{"X-Not-Ssl": {"kept"}, "X-Client-Cert": nil}
+				for _, h := range xsslHeaders {
+					want[h] = nil
+				}
+				if overTLS {
+					for h, v := range map[string]string{
+						"X-SSL":                  "1",
+						"X-SSL-Client-Verify":    "0",
+						"X-SSL-Client-DN":        "/C=US/O=Example/OU=Eng/CN=valid",
+						"X-SSL-Client-CN":        "valid",
+						"X-SSL-Issuer":           "/O=Example/CN=Client Intermediate CA",
+						"X-SSL-Client-Serial":    strings.ToUpper(hex.EncodeToString(cert.SerialNumber.Bytes())),
+						"X-SSL-Client-Version":   "3",
+						"X-SSL-Client-SHA1":      strings.ToUpper(hex.EncodeToString(sha[:])),
+						"X-SSL-Client-NotBefore": cert.NotBefore.UTC().Format("060102150405Z"),
+						"X-SSL-Client-NotAfter":  cert.NotAfter.UTC().Format("060102150405Z"),
+						"X-SSL-Client-DER":       der,
+						// The route's own action with %{+Q}[ssl_c_der,base64].
+						"X-Client-Cert": der,
+					} {
+						want[h] = []string{v}
+					}
 				}
 				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
 					jig.Echo.Served(g, resp)
-					framework.HeaderExpectations{
-						"X-SSL":                  {"1"},
-						"X-SSL-Client-Verify":    {"0"},
-						"X-SSL-Client-DN":        {"/C=US/O=Example/OU=Eng/CN=valid"},
-						"X-SSL-Client-CN":        {"valid"},
-						"X-SSL-Issuer":           {"/O=Example/CN=Client Intermediate CA"},
-						"X-SSL-Client-Serial":    {strings.ToUpper(hex.EncodeToString(cert.SerialNumber.Bytes()))},
-						"X-SSL-Client-Version":   {"3"},
-						"X-SSL-Client-SHA1":      {strings.ToUpper(hex.EncodeToString(sha[:]))},
-						"X-SSL-Client-NotBefore": {cert.NotBefore.UTC().Format("060102150405Z")},
-						"X-SSL-Client-NotAfter":  {cert.NotAfter.UTC().Format("060102150405Z")},
-						"X-SSL-Client-DER":       {der},
-						// The route's own action with %{+Q}[ssl_c_der,base64].
-						"X-Client-Cert": {der},
-					}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+					want.Check(g, http.Header(resp.Echo.Headers), "the backend")
 				})
 			},
-			Entry("with SNI", framework.ID("client-tls/certificate-headers-forwarded"), framework.WithSNI),
-			Entry("without SNI", framework.ID("client-tls/certificate-headers-forwarded-no-sni"), framework.WithoutSNI),
+			Entry("with SNI", framework.ID("client-tls/certificate-headers-forwarded"), framework.WithSNI, true),
+			Entry("without SNI", framework.ID("client-tls/certificate-headers-forwarded-no-sni"), framework.WithoutSNI, true),
+			Entry("over plain HTTP (public): none", framework.ID("client-tls/xssl-forged-over-http"), framework.Connection{}, false),
 		)
 
 		// The container's IngressController sets icDERHeader to

@@ -28,20 +28,69 @@ var xsslHeaders = []string{
 }
 
 // routeWithHeaders deploys an echo backend and a route of the termination
-// (edge: to the backend's HTTP port; reencrypt: to its HTTPS port, verified
-// with its CA as destinationCACertificate) with the header actions; it
-// returns the request to send (Host in mixed case: the router lowercases it
-// before any action).
+// (plain, "": to the backend's HTTP port, reached over plain HTTP; edge:
+// to its HTTP port; reencrypt: to its HTTPS port, verified with its CA as
+// destinationCACertificate) with the header actions; it returns the
+// request to send (Host in mixed case: the router lowercases it before any
+// action).
 func routeWithHeaders(ctx SpecContext, f *framework.Framework, ic *framework.IngressController, prefix string, termination routev1.TLSTerminationType, actions routev1.RouteHTTPHeaderActions) (httpclient.Request, *framework.Echo) {
 	ns := f.SpecNamespaceWithLabels(ctx, prefix, ic.NamespaceLabels)
 	backend := f.DeployEcho(ctx, ns)
 	route := f.TerminatedRouteTo(backend, "headers", termination, "")
 	route.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: actions}
 	f.CreateRoute(ctx, route)
-	req := ic.HTTPS(route.Spec.Host, "/")
-	req.SNI = route.Spec.Host
-	req.Host = strings.ToUpper(route.Spec.Host[:1]) + route.Spec.Host[1:]
+	req := ic.HTTP(route.Spec.Host, "/")
+	if termination != "" {
+		req = ic.HTTPS(route.Spec.Host, "/")
+		req.SNI = route.Spec.Host
+	}
+	req.Host = mixedCase(route.Spec.Host)
 	return req, backend
+}
+
+// mixedCase is host with its first letter upper-case: a Host the router
+// must lowercase before anything reads it.
+func mixedCase(host string) string { return strings.ToUpper(host[:1]) + host[1:] }
+
+// frontendPath is one of upstream's HTTP frontends as a client reaches
+// it: public (plain HTTP), fe_sni (TLS with SNI) or fe_no_sni (TLS
+// without SNI; the default certificate, the route by the Host header).
+// Each has its own lines in upstream's template, so a spec of what a
+// frontend does is a table with an entry per path.
+type frontendPath struct {
+	name string
+	tls  bool
+	conn framework.Connection
+}
+
+var (
+	overPublic  = frontendPath{name: "public (plain HTTP)"}
+	overFeSNI   = frontendPath{name: "fe_sni (TLS with SNI)", tls: true, conn: framework.WithSNI}
+	overFeNoSNI = frontendPath{name: "fe_no_sni (TLS without SNI)", tls: true, conn: framework.WithoutSNI}
+	// everyFrontend are the three paths.
+	everyFrontend = []frontendPath{overPublic, overFeSNI, overFeNoSNI}
+)
+
+// request is a request for host through ic over the path, Host in mixed
+// case.
+func (p frontendPath) request(ic *framework.IngressController, host string) httpclient.Request {
+	req := ic.HTTP(host, "/")
+	if p.tls {
+		req = ic.HTTPS(host, "/")
+		req.SNI = host // none without SNI (Over)
+		req = p.conn.Over(req)
+	}
+	req.Host = mixedCase(host)
+	return req
+}
+
+// termination is what a route reached over the path is: plain over
+// public, edge over the TLS frontends.
+func (p frontendPath) termination() routev1.TLSTerminationType {
+	if p.tls {
+		return routev1.TLSTerminationEdge
+	}
+	return ""
 }
 
 // servedOver asserts the echo answered on the listener the termination
@@ -365,9 +414,15 @@ func describeHeaderActions(f *framework.Framework) {
 			}, contract.RouteHeaderActionsOnPassthrough),
 		)
 
+		describeFrontendFilters(f)
+		describeForwardedHeaders(f)
+		describeHeaderLimits(f)
+
 		// Each spec changes an IngressController of its own (a shard), as
 		// cluster-ingress-operator's e2e tests do.
 		Describe("of the IngressController", func() {
+			describeIngressControllerListOrder(f)
+
 			// Document: the HTTP header actions enhancement, sections "Goals"
 			// (1, 2 and 8), "How do Route headers interact with
 			// IngressController headers of the same value?" and
@@ -597,4 +652,575 @@ func describeHeaderActions(f *framework.Framework) {
 			})
 		})
 	})
+}
+
+// What every HTTP frontend does to a request before any header action or
+// route: the client's Proxy header deleted, an empty Content-Length
+// refused. A route of a host that is reached over each path (edge with
+// insecureEdgeTerminationPolicy Allow: public, fe_sni and fe_no_sni lead
+// to the same backend).
+func describeFrontendFilters(f *framework.Framework) {
+	// allowRoute is an echo backend in a namespace of the spec's and its
+	// edge route with Allow.
+	allowRoute := func(ctx SpecContext, prefix string) (string, *framework.Echo) {
+		ns := f.SpecNamespace(ctx, prefix)
+		backend := f.DeployEcho(ctx, ns)
+		route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "filters", routev1.TLSTerminationEdge, routev1.InsecureEdgeTerminationPolicyAllow))
+		return route.Spec.Host, backend
+	}
+
+	// Document: the HTTP header actions enhancement, sections "Proxy
+	// header" (under "Risks and Mitigations": "OpenShift router already
+	// mitigates this vulnerability by deleting any proxy header that the
+	// client specifies") and "Header Configuration Options" (proxy: no API
+	// configures it)
+	// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+	// (frontends public, fe_sni and fe_no_sni: `http-request del-header
+	// Proxy`, ahead of the IngressController's actions)
+	DescribeTable("deletes a client's Proxy header before the backend (httpoxy); another header passes",
+		func(ctx SpecContext, path frontendPath) {
+			host, backend := allowRoute(ctx, "headers-proxy")
+			req := framework.WithHeader(path.request(f.DefaultIngressController(), host), "Proxy", "http://attacker.example:3128")
+			req = framework.WithHeader(req, "X-Not-Proxy", "kept")
+			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+				backend.Served(g, resp)
+				// X-Not-Proxy is the positive control: the same request's
+				// other custom header arrives.
+				framework.HeaderExpectations{"Proxy": nil, "X-Not-Proxy": {"kept"}}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+			})
+		},
+		Entry("over plain HTTP (public)", framework.ID("header-actions/proxy-deleted-over-http"), overPublic),
+		Entry("over TLS with SNI (fe_sni)", framework.ID("header-actions/proxy-deleted-sni"), overFeSNI),
+		Entry("over TLS without SNI (fe_no_sni)", framework.ID("header-actions/proxy-deleted-no-sni"), overFeNoSNI),
+	)
+
+	// The template denies a request whose Content-Length is empty
+	// (`http-request deny`: HAProxy's 403); the HAProxy builds both the
+	// reference router and upstream's image run (Debian's 2.6.12-1+deb12u3,
+	// 3.0.11) have HAProxy's own fix of the CVE, whose request parser
+	// answers 400 before any rule runs. Either is a refusal the backend
+	// never sees; nothing else is.
+	//
+	// Document: the HTTP header actions enhancement says nothing of it; the
+	// template's mitigation of CVE-2023-40225 in every HTTP frontend
+	// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+	// (frontends public, fe_sni and fe_no_sni: `http-request deny if {
+	// hdr_len(content-length) 0 }`, first of their http-request rules)
+	DescribeTable("refuses a request with an empty Content-Length before any backend",
+		func(ctx SpecContext, path frontendPath) {
+			host, backend := allowRoute(ctx, "headers-empty-cl")
+			req := path.request(f.DefaultIngressController(), host)
+			By("positive control: the request without it is served")
+			f.EventuallyResponds(ctx, req, backend.Served)
+			By("with an empty Content-Length: 400 from HAProxy's parser, or the template's 403")
+			f.EventuallyResponds(ctx, framework.WithRawHeader(req, "content-length", ""), func(g Gomega, resp *httpclient.Response) {
+				g.Expect(resp.Status).To(BeElementOf(http.StatusBadRequest, http.StatusForbidden), "body: %s", resp.Body)
+				g.Expect(resp.Echo).To(BeNil(), "the backend answered a request with an empty Content-Length")
+			})
+		},
+		Entry("over plain HTTP (public)", framework.ID("header-actions/empty-content-length-refused-over-http"), overPublic),
+		Entry("over TLS with SNI (fe_sni)", framework.ID("header-actions/empty-content-length-refused-sni"), overFeSNI),
+		Entry("over TLS without SNI (fe_no_sni)", framework.ID("header-actions/empty-content-length-refused-no-sni"), overFeNoSNI),
+	)
+
+	// The route's actions run in its backend, after the frontend chose the
+	// backend by the client's Host: a route may set Host (the
+	// IngressController may not: header-actions/ingresscontroller-refuse-host)
+	// and is still the one that serves.
+	//
+	// Document: the HTTP header actions enhancement, sections "Host" (a
+	// custom host header "may be specified via RouteSpec") and "Why is it
+	// okay to still allow the host header on the route?"
+	// Upstream: openshift/library-go pkg/route/validation/validation.go
+	// (validateHeaders: host is not in notAllowedHTTPHeaders) and
+	// openshift/router images/router/haproxy/conf/haproxy-config.template
+	// (the frontends choose the backend by `base` through os_http_be.map
+	// or os_edge_reencrypt_be.map; the route's $cfg.HTTPRequestHeaders
+	// run in its backend)
+	DescribeTable("a route that sets Host is still served by its own backend, which sees the new Host",
+		func(ctx SpecContext, termination routev1.TLSTerminationType) {
+			req, backend := routeWithHeaders(ctx, f, f.DefaultIngressController(), "headers-route-host", termination, routev1.RouteHTTPHeaderActions{
+				Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("Host", "rewritten.example")},
+			})
+			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+				servedOver(g, backend, resp, termination)
+				g.Expect(resp.Echo.Host).To(Equal("rewritten.example"), "the Host the backend saw")
+			})
+		},
+		Entry("plain HTTP", framework.ID("header-actions/route-sets-host-over-http"), routev1.TLSTerminationType("")),
+		Entry("edge", framework.ID("header-actions/route-sets-host"), routev1.TLSTerminationEdge),
+		Entry("reencrypt", framework.ID("header-actions/route-sets-host-reencrypt"), routev1.TLSTerminationReencrypt),
+	)
+}
+
+// forwardedClient is what a client sends of the forwarded headers in the
+// cases where it sends its own: two X-Forwarded-For lines (as
+// cluster-ingress-operator's TestForwardedHeaderPolicy* send), one of each
+// other header.
+var forwardedClient = map[string][]string{
+	"X-Forwarded-For":           {"192.0.2.1", "192.0.2.2"},
+	"X-Forwarded-Host":          {"client.example"},
+	"X-Forwarded-Port":          {"8888"},
+	"X-Forwarded-Proto":         {"gopher"},
+	"X-Forwarded-Proto-Version": {"h9"},
+	"Forwarded":                 {"for=192.0.2.1;proto=gopher"},
+}
+
+// forwardedRoute is a route of a forwarded-headers spec: its
+// set-forwarded-headers annotation ("" none) and its own action on
+// X-Forwarded-For (nil none).
+type forwardedRoute struct {
+	name       string
+	annotation string
+	action     *contract.XFFAction
+}
+
+// create creates the route to backend (of the termination; edge with
+// Allow so that every frontend reaches it) and returns its host.
+func (r forwardedRoute) create(ctx SpecContext, f *framework.Framework, backend *framework.Echo, termination routev1.TLSTerminationType) string {
+	insecure := routev1.InsecureEdgeTerminationPolicyType("")
+	if termination == routev1.TLSTerminationEdge {
+		insecure = routev1.InsecureEdgeTerminationPolicyAllow
+	}
+	route := f.TerminatedRouteTo(backend, r.name, termination, insecure)
+	if r.annotation != "" {
+		route.Annotations = map[string]string{contract.SetForwardedHeadersAnnotation: r.annotation}
+	}
+	if a := r.action; a != nil {
+		action := framework.RouteDeleteHeader("X-Forwarded-For")
+		if !a.Delete {
+			action = framework.RouteSetHeader("X-Forwarded-For", a.Value)
+		}
+		route.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{action}}}
+	}
+	return f.CreateRoute(ctx, route).Spec.Host
+}
+
+// policy is the route's forwarded-headers policy: its annotation when it
+// is exactly one of the policies, else the router's.
+func (r forwardedRoute) policy(router contract.ForwardedPolicy) contract.ForwardedPolicy {
+	if p, ok := contract.ParseForwardedPolicy(r.annotation); ok {
+		return p
+	}
+	return router
+}
+
+// eventuallyForwarded sends requests for host through ic over each path,
+// with the client's own forwarded headers and without, and checks what
+// the backend saw of each forwarded header against the chart
+// (contract.ForwardedPolicy.Seen) for the route's policy and the actions
+// on X-Forwarded-For; served checks the answer came from the route's
+// backend.
+func eventuallyForwarded(ctx SpecContext, f *framework.Framework, ic *framework.IngressController, paths []frontendPath, host string,
+	policy contract.ForwardedPolicy, icAction, routeAction *contract.XFFAction, served func(Gomega, *httpclient.Response)) {
+	GinkgoHelper()
+	httpPort, httpsPort := ic.RouterPorts(ctx)
+	for _, path := range paths {
+		for _, client := range []map[string][]string{nil, forwardedClient} {
+			req := path.request(ic, host)
+			for name, values := range client {
+				for _, v := range values {
+					req = framework.WithHeader(req, name, v)
+				}
+			}
+			port := httpPort
+			if path.tls {
+				port = httpsPort
+			}
+			want := policy.Seen(contract.ForwardedRequest{Client: client, IngressController: icAction, Route: routeAction,
+				Source: framework.ClientSource, Host: host, Port: port, TLS: path.tls})
+			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+				served(g, resp)
+				framework.CheckForwarded(g, http.Header(resp.Echo.Headers), want)
+			})
+		}
+	}
+}
+
+// The forwarded headers the backend sees, by the route's
+// set-forwarded-headers annotation and the IngressController's
+// forwardedHeaderPolicy, and with the IngressController's and the route's
+// actions on X-Forwarded-For: the document's chart, as upstream decides
+// it (contract.ForwardedPolicy.Seen, checked against HAProxy by
+// router/haproxy's TestForwardedHeaders). Where the code and the chart
+// differ, the code decides: under append a route's (or the
+// IngressController's) Set is followed by the client's address (the
+// chart says so for BD and BC, not for ABCD); a Delete of X-Forwarded-For
+// leaves the router's own value under append and if-none (HAProxy's
+// forwardfor adds it after every rule), so only replace and never let an
+// action delete it. The client's address as the router sees it is not
+// the suite's to know (framework.ClientSource): any IP address, the same
+// in X-Forwarded-For and Forwarded.
+func describeForwardedHeaders(f *framework.Framework) {
+	// The default IngressController (append): a route per annotation
+	// value, one with a value that is none of them (the router's policy
+	// then), one without.
+	//
+	// Document: the HTTP header actions enhancement, sections
+	// "X-Forwarded-For" (under "Risks and Mitigations": the route
+	// annotation haproxy.router.openshift.io/set-forwarded-headers, row AB:
+	// the annotation sets the policy) and "Header Configuration Options"
+	// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+	// (the route backend: $setForwardedHeadersAnnotation matched whole
+	// against append|replace|if-none|never by firstMatch, else
+	// ROUTER_SET_FORWARDED_HEADERS, else append; `option forwardfor` for
+	// append, `option forwardfor if-none` for if-none, the X-Forwarded-*
+	// and Forwarded add-header or set-header lines) and
+	// pkg/router/template/template_helper.go (firstMatch)
+	DescribeTable("sets the forwarded headers by each route's set-forwarded-headers annotation, the router's policy (append) without one",
+		func(ctx SpecContext, path frontendPath, termination routev1.TLSTerminationType) {
+			ic := f.DefaultIngressController()
+			ns := f.SpecNamespace(ctx, "headers-forwarded")
+			backend := f.DeployEcho(ctx, ns)
+			routes := []forwardedRoute{{name: "unannotated"}, {name: "not-a-policy", annotation: "Replace"}}
+			for _, p := range contract.ForwardedPolicies {
+				routes = append(routes, forwardedRoute{name: "annotated-" + string(p), annotation: string(p)})
+			}
+			hosts := map[string]string{}
+			for _, r := range routes {
+				hosts[r.name] = r.create(ctx, f, backend, termination)
+			}
+			served := func(g Gomega, resp *httpclient.Response) { servedOver(g, backend, resp, termination) }
+			for _, r := range routes {
+				By(fmt.Sprintf("route %s (annotation %q): policy %s", r.name, r.annotation, r.policy(contract.ForwardedAppend)))
+				eventuallyForwarded(ctx, f, ic, []frontendPath{path}, hosts[r.name], r.policy(contract.ForwardedAppend), nil, nil, served)
+			}
+		},
+		Entry("plain route over plain HTTP (public)", framework.ID("header-actions/forwarded-annotation-over-http"), overPublic, routev1.TLSTerminationType("")),
+		Entry("edge route over TLS with SNI (fe_sni)", framework.ID("header-actions/forwarded-annotation-sni"), overFeSNI, routev1.TLSTerminationEdge),
+		Entry("edge route over TLS without SNI (fe_no_sni)", framework.ID("header-actions/forwarded-annotation-no-sni"), overFeNoSNI, routev1.TLSTerminationEdge),
+		Entry("reencrypt route over TLS with SNI (fe_sni)", framework.ID("header-actions/forwarded-annotation-reencrypt"), overFeSNI, routev1.TLSTerminationReencrypt),
+	)
+
+	// An IngressController of the spec's own with the policy: first alone
+	// (the routes without an annotation take it, row B; an annotation
+	// wins, AB; a route's Set, BD and ABD; a route's Delete), then with the
+	// IngressController's own Set of X-Forwarded-For (BC, ABC, BCD, ABCD),
+	// over every frontend, the client sending its own forwarded headers
+	// and not. Each route's annotation, where it has one, is another
+	// policy than the IngressController's.
+	//
+	// Document: the HTTP header actions enhancement, sections
+	// "X-Forwarded-For" (under "Risks and Mitigations": the chart of
+	// set-forwarded-headers, forwardedHeaderPolicy and the
+	// IngressController's and the Route's actions; "the value set by
+	// spec.httpHeaders.actions will override the value set by
+	// spec.httpHeaders.forwardedHeaderPolicy"; the method to delete
+	// x-forwarded-for) and "So, we allowed there to be an additional way of
+	// specifying x-forwarded-for as well?"
+	// Upstream: cluster-ingress-operator
+	// pkg/operator/controller/ingress/deployment.go (desiredRouterDeployment:
+	// forwardedHeaderPolicy Append, Replace, IfNone, Never to
+	// ROUTER_SET_FORWARDED_HEADERS append, replace, if-none, never; headerValues:
+	// ROUTER_HTTP_REQUEST_HEADERS) and openshift/router
+	// images/router/haproxy/conf/haproxy-config.template (frontends public,
+	// fe_sni and fe_no_sni: .HTTPRequestHeaders; the route backend: the
+	// forwarded-headers cases, then $cfg.HTTPRequestHeaders); as
+	// cluster-ingress-operator test/e2e/forwarded_header_policy_test.go
+	// (TestForwardedHeaderPolicyAppend, Replace, Never, IfNone) counts the
+	// X-Forwarded-For lines
+	DescribeTable("the IngressController's forwardedHeaderPolicy sets the forwarded headers of its routes; a route's annotation wins for it; a route's X-Forwarded-For action wins the IngressController's",
+		f.OwnIngressControllerDecorator(),
+		func(ctx SpecContext, policy operatorv1.IngressControllerHTTPHeaderPolicy, annotation contract.ForwardedPolicy) {
+			own := f.OwnIngressController(ctx)
+			own.Update(ctx, func(ic *operatorv1.IngressController) {
+				ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{ForwardedHeaderPolicy: policy}
+			})
+			ns := f.SpecNamespaceWithLabels(ctx, "headers-forwarded-ic", own.NamespaceLabels)
+			backend := f.DeployEcho(ctx, ns)
+			routes := []forwardedRoute{
+				{name: "plain"},
+				{name: "annotated", annotation: string(annotation)},
+				{name: "route-set", action: &contract.XFFAction{Value: "from-route"}},
+				{name: "annotated-route-set", annotation: string(annotation), action: &contract.XFFAction{Value: "from-route"}},
+				{name: "route-delete", action: &contract.XFFAction{Delete: true}},
+			}
+			hosts := map[string]string{}
+			for _, r := range routes {
+				hosts[r.name] = r.create(ctx, f, backend, routev1.TLSTerminationEdge)
+			}
+			router := contract.ForwardedPolicyOf(policy)
+			for _, icAction := range []*contract.XFFAction{nil, {Value: "from-ingresscontroller"}} {
+				if icAction != nil {
+					By("the IngressController sets X-Forwarded-For too")
+					own.Update(ctx, func(ic *operatorv1.IngressController) {
+						ic.Spec.HTTPHeaders.Actions.Request = []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-Forwarded-For", icAction.Value)}
+					})
+				}
+				for _, r := range routes {
+					By(fmt.Sprintf("route %s (annotation %q, action %+v): policy %s, IngressController action %+v", r.name, r.annotation, r.action, r.policy(router), icAction))
+					eventuallyForwarded(ctx, f, own, everyFrontend, hosts[r.name], r.policy(router), icAction, r.action, backend.Served)
+				}
+			}
+		},
+		Entry("Append", framework.ID("header-actions/forwarded-policy-append"), operatorv1.AppendHTTPHeaderPolicy, contract.ForwardedNever),
+		Entry("Replace", framework.ID("header-actions/forwarded-policy-replace"), operatorv1.ReplaceHTTPHeaderPolicy, contract.ForwardedAppend),
+		Entry("IfNone", framework.ID("header-actions/forwarded-policy-if-none"), operatorv1.IfNoneHTTPHeaderPolicy, contract.ForwardedReplace),
+		Entry("Never", framework.ID("header-actions/forwarded-policy-never"), operatorv1.NeverHTTPHeaderPolicy, contract.ForwardedIfNone),
+	)
+}
+
+// routeHeaders are n route actions setting X-H0... to value.
+func routeHeaders(n int, value string) []routev1.RouteHTTPHeader {
+	out := make([]routev1.RouteHTTPHeader, n)
+	for i := range out {
+		out[i] = framework.RouteSetHeader(fmt.Sprintf("X-H%d", i), value)
+	}
+	return out
+}
+
+// ingressControllerHeaders are n IngressController actions setting
+// X-H0... to value.
+func ingressControllerHeaders(n int, value string) []operatorv1.IngressControllerHTTPHeader {
+	out := make([]operatorv1.IngressControllerHTTPHeader, n)
+	for i := range out {
+		out[i] = framework.IngressControllerSetHeader(fmt.Sprintf("X-H%d", i), value)
+	}
+	return out
+}
+
+// Validation at the API's limits, each refusal beside its positive
+// control: the same action just inside the limit (or on an allowed
+// header, with an allowed fetcher) is admitted. Nothing is stored: the
+// controls are dry runs, the refusals are refused. The refusal is matched
+// against every upstream wording of its rule (contract/refusals.go): for a
+// Route the CRD's (kind, MicroShift) and library-go's (openshift-apiserver);
+// the IngressController is a CRD everywhere.
+func describeHeaderLimits(f *framework.Framework) {
+	// The document gives a header name MaxLength=1024; the CRD and
+	// library-go shipped 255, which the spec asserts.
+	//
+	// Document: the HTTP header actions enhancement, sections "API
+	// Extensions" (RouteHTTPHeaderActions: response MaxItems=20;
+	// RouteHTTPHeader name: MinLength=1, MaxLength (1024 there), the token pattern;
+	// RouteSetHTTPHeader value: MinLength=1, MaxLength=16384, the request
+	// list's req.hdr and the response list's res.hdr, ssl_c_der, the
+	// converters lower and base64; set required with Set, "and forbidden
+	// otherwise"), "Non-Goals" (6: no other fetcher or converter), "Why do
+	// we limit to max 20 items each for custom response and request
+	// headers ?" and "Why did we select max value size of 16384 for header
+	// value ?"
+	// Upstream: openshift/library-go pkg/route/validation/validation.go
+	// (validateRoute: maxResponseHeaderList; validateHeaders:
+	// maxHeaderNameSize, permittedHeaderNameRE, maxHeaderValueSize,
+	// set with Set only, permittedRequestHeaderValueRE and
+	// permittedResponseHeaderValueRE) and openshift/api route/v1/types.go
+	// (the Route CRD's maxItems, maxLength, minLength, pattern and CEL
+	// rules)
+	DescribeTable("refuses a route header action past the API's limits with the API's message; the action just inside is admitted", framework.JudgesPlatform,
+		func(ctx SpecContext, valid, invalid routev1.RouteHTTPHeaderActions, want contract.Refusal) {
+			ns := f.SpecNamespace(ctx, "headers-limits")
+			backend := &framework.Echo{Namespace: ns, Service: "echo"}
+			routes := f.Routes.RouteV1().Routes(ns)
+			edge := func(name string, actions routev1.RouteHTTPHeaderActions) *routev1.Route {
+				r := f.TerminatedRouteTo(backend, name, routev1.TLSTerminationEdge, "")
+				r.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: actions}
+				return r
+			}
+			By("positive control: the action just inside the limit is admitted (a dry run)")
+			_, err := routes.Create(ctx, edge("valid", valid), metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+			Expect(err).NotTo(HaveOccurred())
+			_, err = routes.Create(ctx, edge("invalid", invalid), metav1.CreateOptions{})
+			framework.ExpectRefusal(Default, err, want)
+		},
+		Entry("21 response actions", framework.ID("header-actions/refuse-over-twenty-response-actions"),
+			routev1.RouteHTTPHeaderActions{Response: routeHeaders(20, "v")},
+			routev1.RouteHTTPHeaderActions{Response: routeHeaders(21, "v")},
+			contract.RouteResponseHeaderActionsOverLimit),
+		Entry("a header name with a space", framework.ID("header-actions/refuse-invalid-header-name"),
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-Token!#$%&'*+.^_`|~", "v")}},
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X Bad", "v")}},
+			contract.RouteHeaderNameInvalid),
+		Entry("a header name of 256 characters", framework.ID("header-actions/refuse-header-name-over-255"),
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader(strings.Repeat("x", 255), "v")}},
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader(strings.Repeat("x", 256), "v")}},
+			contract.RouteHeaderNameTooLong),
+		Entry("an empty value", framework.ID("header-actions/refuse-empty-value"),
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "v")}},
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "")}},
+			contract.RouteHeaderValueEmpty),
+		Entry("a value of 16385 characters", framework.ID("header-actions/refuse-value-over-16384"),
+			routev1.RouteHTTPHeaderActions{Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", strings.Repeat("v", 16384))}},
+			routev1.RouteHTTPHeaderActions{Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", strings.Repeat("v", 16385))}},
+			contract.RouteHeaderValueTooLong),
+		Entry("a Delete that carries a value", framework.ID("header-actions/refuse-delete-with-value"),
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteDeleteHeader("X-A")}},
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{{Name: "X-A", Action: routev1.RouteHTTPHeaderActionUnion{Type: routev1.Delete, Set: &routev1.RouteSetHTTPHeader{Value: "v"}}}}},
+			contract.RouteHeaderDeleteWithValue),
+		Entry("a response fetcher (res.hdr) in the request list", framework.ID("header-actions/refuse-response-fetcher-in-request"),
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "%[req.hdr(X-B)]")}},
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "%[res.hdr(X-B)]")}},
+			contract.RouteHeaderValueNotAllowed("req.hdr")),
+		Entry("a request fetcher (req.hdr) in the response list", framework.ID("header-actions/refuse-request-fetcher-in-response"),
+			routev1.RouteHTTPHeaderActions{Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "%[res.hdr(X-B)]")}},
+			routev1.RouteHTTPHeaderActions{Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "%[req.hdr(X-B)]")}},
+			contract.RouteHeaderValueNotAllowed("res.hdr")),
+		Entry("a converter outside lower and base64", framework.ID("header-actions/refuse-unlisted-converter"),
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "%[req.hdr(X-B),lower,base64]")}},
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "%[req.hdr(X-B),upper]")}},
+			contract.RouteHeaderValueNotAllowed("req.hdr")),
+	)
+
+	// Dry runs of the default IngressController: nothing of it changes,
+	// the positive control included (as header-actions/ingresscontroller-refuse-host).
+	// The document gives a header name MaxLength=1024 and denies
+	// strict-transport-security, proxy and host in the API's rules, cookie
+	// and set-cookie under "Risks and Mitigations"; the CRD shipped 255
+	// and denies all five, which the spec asserts.
+	//
+	// Document: the HTTP header actions enhancement, sections "API
+	// Extensions" (IngressControllerHTTPHeaderActions: MaxItems=20 each;
+	// IngressControllerHTTPHeader name: MaxLength (1024 there), the token
+	// pattern, strict-transport-security, proxy and host may not be set or
+	// deleted; IngressControllerSetHTTPHeader value:
+	// MinLength=1, MaxLength=16384, req.hdr in requests and res.hdr in
+	// responses, ssl_c_der, lower and base64), "Risks and Mitigations"
+	// ("Proxy header", "Strict-Transport-Security", "Cookie and Set-Cookie",
+	// "Header Configuration Options": none of these configurable with the
+	// IngressController's actions) and "Non-Goals" (6: no other fetcher or
+	// converter)
+	// Upstream: openshift/api operator/v1/types_ingresscontroller.go
+	// (IngressControllerHTTPHeaderActions, IngressControllerHTTPHeader,
+	// IngressControllerHTTPHeaderActionUnion, IngressControllerSetHTTPHeader:
+	// the CRD's maxItems, maxLength, minLength, pattern and CEL rules)
+	DescribeTable("refuses an IngressController header action past the API's limits with the CRD's message; the action just inside is admitted", framework.JudgesPlatform,
+		func(ctx SpecContext, valid, invalid operatorv1.IngressControllerHTTPHeaderActions, want contract.Refusal) {
+			ics := framework.DryRun[*operatorv1.IngressController]{Client: f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)}
+			withActions := func(actions operatorv1.IngressControllerHTTPHeaderActions) func(*operatorv1.IngressController) {
+				return func(ic *operatorv1.IngressController) {
+					ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: actions}
+				}
+			}
+			By("positive control: the action just inside the limit is admitted (a dry run)")
+			_, err := framework.Update(ctx, ics, contract.DefaultIngressController, withActions(valid))
+			Expect(err).NotTo(HaveOccurred())
+			_, err = framework.Update(ctx, ics, contract.DefaultIngressController, withActions(invalid))
+			framework.ExpectRefusal(Default, err, want)
+		},
+		Entry("Strict-Transport-Security is denied", framework.ID("header-actions/ingresscontroller-refuse-strict-transport-security"),
+			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-Strict-Transport-Security", "max-age=1")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("Strict-Transport-Security", "max-age=1")}},
+			contract.IngressControllerHeaderDenied("strict-transport-security")),
+		Entry("Proxy is denied", framework.ID("header-actions/ingresscontroller-refuse-proxy"),
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerDeleteHeader("Proxy-Authorization")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerDeleteHeader("Proxy")}},
+			contract.IngressControllerHeaderDenied("proxy")),
+		Entry("Cookie is denied", framework.ID("header-actions/ingresscontroller-refuse-cookie"),
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-Cookie", "a=b")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("Cookie", "a=b")}},
+			contract.IngressControllerHeaderDenied("cookie")),
+		Entry("Set-Cookie is denied", framework.ID("header-actions/ingresscontroller-refuse-set-cookie"),
+			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerDeleteHeader("X-Set-Cookie")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerDeleteHeader("Set-Cookie")}},
+			contract.IngressControllerHeaderDenied("set-cookie")),
+		Entry("21 request actions", framework.ID("header-actions/ingresscontroller-refuse-over-twenty-request-actions"),
+			operatorv1.IngressControllerHTTPHeaderActions{Request: ingressControllerHeaders(20, "v")},
+			operatorv1.IngressControllerHTTPHeaderActions{Request: ingressControllerHeaders(21, "v")},
+			contract.IngressControllerHeaderActionsOverLimit),
+		Entry("21 response actions", framework.ID("header-actions/ingresscontroller-refuse-over-twenty-response-actions"),
+			operatorv1.IngressControllerHTTPHeaderActions{Response: ingressControllerHeaders(20, "v")},
+			operatorv1.IngressControllerHTTPHeaderActions{Response: ingressControllerHeaders(21, "v")},
+			contract.IngressControllerHeaderActionsOverLimit),
+		Entry("a header name with a space", framework.ID("header-actions/ingresscontroller-refuse-invalid-header-name"),
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-Token!#$%&'*+.^_`|~", "v")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X Bad", "v")}},
+			contract.IngressControllerHeaderNameInvalid),
+		Entry("a header name of 256 characters", framework.ID("header-actions/ingresscontroller-refuse-header-name-over-255"),
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader(strings.Repeat("x", 255), "v")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader(strings.Repeat("x", 256), "v")}},
+			contract.IngressControllerHeaderNameTooLong),
+		Entry("an empty value", framework.ID("header-actions/ingresscontroller-refuse-empty-value"),
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "v")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "")}},
+			contract.IngressControllerHeaderValueEmpty),
+		Entry("a value of 16385 characters", framework.ID("header-actions/ingresscontroller-refuse-value-over-16384"),
+			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", strings.Repeat("v", 16384))}},
+			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", strings.Repeat("v", 16385))}},
+			contract.IngressControllerHeaderValueTooLong),
+		Entry("a Delete that carries a value", framework.ID("header-actions/ingresscontroller-refuse-delete-with-value"),
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerDeleteHeader("X-A")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{{Name: "X-A", Action: operatorv1.IngressControllerHTTPHeaderActionUnion{
+				Type: operatorv1.Delete, Set: &operatorv1.IngressControllerSetHTTPHeader{Value: "v"}}}}},
+			contract.IngressControllerHeaderDeleteWithValue),
+		Entry("a response fetcher (res.hdr) in the request list", framework.ID("header-actions/ingresscontroller-refuse-response-fetcher-in-request"),
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "%[req.hdr(X-B)]")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "%[res.hdr(X-B)]")}},
+			contract.IngressControllerHeaderValueNotAllowed("req.hdr")),
+		Entry("a request fetcher (req.hdr) in the response list", framework.ID("header-actions/ingresscontroller-refuse-request-fetcher-in-response"),
+			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "%[res.hdr(X-B)]")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "%[req.hdr(X-B)]")}},
+			contract.IngressControllerHeaderValueNotAllowed("res.hdr")),
+		Entry("a converter outside lower and base64", framework.ID("header-actions/ingresscontroller-refuse-unlisted-converter"),
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "%{+Q}[ssl_c_der,base64,lower]")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "%{+Q}[ssl_c_der,hex]")}},
+			contract.IngressControllerHeaderValueNotAllowed("req.hdr")),
+	)
+}
+
+// describeIngressControllerListOrder: the IngressController's own list
+// order, over each frontend.
+func describeIngressControllerListOrder(f *framework.Framework) {
+	// The IngressController's list order: names are unique within a list (a
+	// second action on one header is refused: the CRD keys the list by name),
+	// so, as the route's list-order specs do, the order shows where a later
+	// action reads what an earlier one changed: a copy (a dynamic value) of a
+	// header the same list deletes, before the delete and after it (then set,
+	// empty), in the request list and in the response list, in the frontend
+	// the path reaches.
+	//
+	// Document: the HTTP header actions enhancement, sections "API Extensions"
+	// (IngressControllerHTTPHeaderActions: the actions "will be performed on
+	// the headers in sequence as defined in the list") and "Implementation
+	// Details/Notes/Constraints" (A: the frontends public, fe_sni and
+	// fe_no_sni)
+	// Upstream: cluster-ingress-operator pkg/operator/controller/ingress/deployment.go
+	// (headerValues: the actions joined in list order into
+	// ROUTER_HTTP_REQUEST_HEADERS and ROUTER_HTTP_RESPONSE_HEADERS),
+	// openshift/router pkg/cmd/infra/router/template.go (parsing them in
+	// order) and images/router/haproxy/conf/haproxy-config.template (frontends
+	// public, fe_sni and fe_no_sni: set-header and del-header lines in the
+	// order of .HTTPRequestHeaders and .HTTPResponseHeaders)
+	DescribeTable("apply in list order",
+		func(ctx SpecContext, path frontendPath) {
+			own := f.OwnIngressController(ctx)
+			own.Update(ctx, func(ic *operatorv1.IngressController) {
+				ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
+					Request: []operatorv1.IngressControllerHTTPHeader{
+						framework.IngressControllerSetHeader("X-Copy-Before", "%[req.hdr(X-Orig-Before)]"),
+						framework.IngressControllerDeleteHeader("X-Orig-Before"),
+						framework.IngressControllerDeleteHeader("X-Orig-After"),
+						framework.IngressControllerSetHeader("X-Copy-After", "%[req.hdr(X-Orig-After)]"),
+					},
+					Response: []operatorv1.IngressControllerHTTPHeader{
+						framework.IngressControllerSetHeader("X-Copy-Before", "%[res.hdr(X-Orig-Before)]"),
+						framework.IngressControllerDeleteHeader("X-Orig-Before"),
+						framework.IngressControllerDeleteHeader("X-Orig-After"),
+						framework.IngressControllerSetHeader("X-Copy-After", "%[res.hdr(X-Orig-After)]"),
+					},
+				}}
+			})
+			ns := f.SpecNamespaceWithLabels(ctx, "headers-ic-order", own.NamespaceLabels)
+			backend := f.DeployEcho(ctx, ns)
+			route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "order", path.termination(), ""))
+			req := path.request(own, route.Spec.Host)
+			req = framework.WithHeader(req, "X-Orig-Before", "from-client-before")
+			req = framework.WithHeader(req, "X-Orig-After", "from-client-after")
+			req = framework.WithHeader(req, echo.SetResponseHeader, "X-Orig-Before: from-backend-before")
+			req = framework.WithHeader(req, echo.SetResponseHeader, "X-Orig-After: from-backend-after")
+			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+				backend.Served(g, resp)
+				framework.HeaderExpectations{
+					"X-Copy-Before": {"from-client-before"}, "X-Orig-Before": nil,
+					"X-Copy-After": {""}, "X-Orig-After": nil,
+				}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+				framework.HeaderExpectations{
+					"X-Copy-Before": {"from-backend-before"}, "X-Orig-Before": nil,
+					"X-Copy-After": {""}, "X-Orig-After": nil,
+				}.Check(g, resp.Header, "the client")
+			})
+		},
+		Entry("over plain HTTP (public)", framework.ID("header-actions/ingresscontroller-list-order-over-http"), f.OwnIngressControllerDecorator(), overPublic),
+		Entry("over TLS with SNI (fe_sni)", framework.ID("header-actions/ingresscontroller-list-order-sni"), f.OwnIngressControllerDecorator(), overFeSNI),
+		Entry("over TLS without SNI (fe_no_sni)", framework.ID("header-actions/ingresscontroller-list-order-no-sni"), f.OwnIngressControllerDecorator(), overFeNoSNI),
+	)
 }

@@ -38,6 +38,19 @@ func WithHeader(r httpclient.Request, name, value string) httpclient.Request {
 	return r
 }
 
+// WithRawHeader returns r with one more request header whose name is
+// sent exactly as written: in lower case, a header net/http would
+// otherwise write itself or leave out (an empty "content-length").
+func WithRawHeader(r httpclient.Request, name, value string) httpclient.Request {
+	h := r.Header.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	h[name] = append(h[name], value)
+	r.Header = h
+	return r
+}
+
 // Do sends r with a User-Agent naming the spec, so that the router's
 // logs can be read spec by spec.
 func Do(ctx context.Context, r httpclient.Request) (*httpclient.Response, error) {

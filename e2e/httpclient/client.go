@@ -33,7 +33,9 @@ type Request struct {
 	Path  string
 	SNI   string
 	NoSNI bool
-	// Header is sent as is (Host excluded).
+	// Header is sent as is (Host excluded), each key as written: a key in
+	// lower case is no canonical key, so net/http neither merges it with
+	// its own nor leaves it out (an empty "content-length").
 	Header http.Header
 	// ClientCertificate is sent whatever CAs the server asks for: Go would
 	// otherwise silently send nothing for a certificate of a foreign CA.
@@ -82,10 +84,11 @@ func Do(ctx context.Context, r Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Keys as written: one that is not in canonical form is sent as is,
+	// which is how a request carries a header net/http would otherwise
+	// write itself or refuse to (an empty "content-length").
 	for k, vs := range r.Header {
-		for _, v := range vs {
-			req.Header.Add(k, v)
-		}
+		req.Header[k] = append(req.Header[k], vs...)
 	}
 	resp, err := client.Do(req)
 	if err != nil {

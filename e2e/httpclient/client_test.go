@@ -1,10 +1,13 @@
 package httpclient
 
 import (
+	"bufio"
 	"context"
 	"crypto/tls"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +43,47 @@ func TestCertificateRequestedAndSNI(t *testing.T) {
 		}
 		if wantSNI := map[bool]string{false: "a.example", true: ""}[tc.noSNI]; sni != wantSNI {
 			t.Errorf("%v, NoSNI %v: the server saw SNI %q, want %q", tc.auth, tc.noSNI, sni, wantSNI)
+		}
+	}
+}
+
+// A key that is not in canonical form goes out as written: how a spec
+// sends a header net/http would write itself (an empty content-length).
+func TestHeaderKeysAsWritten(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	lines := make(chan []string, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			lines <- nil
+			return
+		}
+		defer c.Close()
+		r := bufio.NewReader(c)
+		var got []string
+		for {
+			l, err := r.ReadString('\n')
+			if err != nil || l == "\r\n" {
+				break
+			}
+			got = append(got, strings.TrimRight(l, "\r\n"))
+		}
+		c.Write([]byte("HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n"))
+		lines <- got
+	}()
+	_, err = Do(context.Background(), Request{Addr: ln.Addr().String(), Host: "a.example", Path: "/", Timeout: 5 * time.Second,
+		Header: http.Header{"content-length": {""}, "Proxy": {"http://p.example"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := <-lines
+	for _, want := range []string{"content-length: ", "Proxy: http://p.example"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("request lines %q lack %q", got, want)
 		}
 	}
 }

@@ -222,7 +222,9 @@ func RouterEnv(o RouterDeploymentOptions) []corev1.EnvVar {
 		// Apply sets them from the IngressController (routeAdmissionEnv).
 		{Name: DisableNamespaceOwnershipCheckEnv, Value: "false"},
 		{Name: contract.AllowWildcardRoutesEnv, Value: "false"},
-		{Name: "ROUTER_SET_FORWARDED_HEADERS", Value: "append"},
+		// spec.httpHeaders.forwardedHeaderPolicy's default (Append); Apply
+		// sets it from the IngressController (forwardedHeadersEnv).
+		{Name: contract.SetForwardedHeadersEnv, Value: string(contract.ForwardedAppend)},
 		{Name: "ROUTER_DISABLE_HTTP2", Value: "true"},
 		{Name: "ROUTER_ENABLE_EXTERNAL_CERTIFICATE", Value: "true"},
 	}

@@ -79,6 +79,10 @@ type Settings struct {
 	// has both (RouterEnv): Apply sets their values where they stand, so
 	// a default IngressController's router keeps its template unchanged.
 	RouteAdmission []corev1.EnvVar
+	// ForwardedHeaders is ROUTER_SET_FORWARDED_HEADERS from
+	// spec.httpHeaders.forwardedHeaderPolicy, also on every router
+	// (RouterEnv) and set where it stands.
+	ForwardedHeaders []corev1.EnvVar
 }
 
 // Desired computes the router settings of ic; clientCA is the bundle the
@@ -97,6 +101,7 @@ func Desired(ic *operatorv1.IngressController, clientCA string) (Settings, error
 	}
 	s.Private = isPrivate(ic)
 	s.RouteAdmission = routeAdmissionEnv(ic)
+	s.ForwardedHeaders = forwardedHeadersEnv(ic)
 	// Upstream: determineDeploymentReplicas takes spec.replicas when set
 	// (pkg/operator/controller/ingress/deployment.go). Unset, upstream's
 	// DetermineReplicas reads the cluster's topology (2 unless
@@ -179,7 +184,7 @@ func Apply(d *appsv1.Deployment, ic *operatorv1.IngressController, s Settings) b
 				env = append(env, e)
 			}
 		}
-		c.Env = append(setInPlace(env, s.RouteAdmission), s.Env...)
+		c.Env = append(setInPlace(setInPlace(env, s.RouteAdmission), s.ForwardedHeaders), s.Env...)
 		var mounts []corev1.VolumeMount
 		for _, m := range c.VolumeMounts {
 			if m.Name != clientCAVolume {
@@ -258,6 +263,19 @@ func routeAdmissionEnv(ic *operatorv1.IngressController) []corev1.EnvVar {
 		allow = "true"
 	}
 	return append(env, corev1.EnvVar{Name: contract.AllowWildcardRoutesEnv, Value: allow})
+}
+
+// forwardedHeadersEnv is spec.httpHeaders.forwardedHeaderPolicy as
+// upstream's desiredRouterDeployment renders it (cluster-ingress-operator
+// pkg/operator/controller/ingress/deployment.go): unset and Append to
+// "append", Replace to "replace", IfNone to "if-none", Never to "never"
+// (contract.ForwardedPolicyOf). A change rolls the router out.
+func forwardedHeadersEnv(ic *operatorv1.IngressController) []corev1.EnvVar {
+	var policy operatorv1.IngressControllerHTTPHeaderPolicy
+	if h := ic.Spec.HTTPHeaders; h != nil {
+		policy = h.ForwardedHeaderPolicy
+	}
+	return []corev1.EnvVar{{Name: contract.SetForwardedHeadersEnv, Value: string(contract.ForwardedPolicyOf(policy))}}
 }
 
 // setInPlace gives each variable of set its value where env has it, and

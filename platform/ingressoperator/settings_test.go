@@ -92,9 +92,9 @@ func TestApplyOwnsOnlyItsEnvAndVolume(t *testing.T) {
 	for _, v := range ctr.Env {
 		e[v.Name] = v.Value
 	}
-	// Plus the two routeAdmission variables every router has (appended
-	// here: this Deployment lacked them).
-	if e["ROUTER_NAME"] != "default" || e["ROUTER_MUTUAL_TLS_AUTH"] != "required" || len(ctr.Env) != 5 {
+	// Plus the two routeAdmission variables and ROUTER_SET_FORWARDED_HEADERS
+	// every router has (appended here: this Deployment lacked them).
+	if e["ROUTER_NAME"] != "default" || e["ROUTER_MUTUAL_TLS_AUTH"] != "required" || e["ROUTER_SET_FORWARDED_HEADERS"] != "append" || len(ctr.Env) != 6 {
 		t.Errorf("env = %v", ctr.Env)
 	}
 	if len(d.Spec.Template.Spec.Volumes) != 2 || len(ctr.VolumeMounts) != 1 {
@@ -102,7 +102,7 @@ func TestApplyOwnsOnlyItsEnvAndVolume(t *testing.T) {
 	}
 	// Removing clientTLS removes the mount, the volume and the variables.
 	Apply(d, c, desired(t, ic(nil), ""))
-	if len(d.Spec.Template.Spec.Volumes) != 1 || len(d.Spec.Template.Spec.Containers[0].Env) != 3 {
+	if len(d.Spec.Template.Spec.Volumes) != 1 || len(d.Spec.Template.Spec.Containers[0].Env) != 4 {
 		t.Errorf("after removal: %+v", d.Spec.Template.Spec)
 	}
 }
@@ -146,6 +146,50 @@ func TestRouteAdmissionSetsTheRoutersSwitchesInPlace(t *testing.T) {
 				t.Errorf("ownership check disabled %q, wildcards %q; want %q, %q", got["ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK"], got["ROUTER_ALLOW_WILDCARD_ROUTES"], c.disableOwnership, c.wild)
 			}
 			if wantChange := c.disableOwnership == "true" || c.wild == "true"; changed != wantChange {
+				t.Errorf("Apply reported change %v, want %v", changed, wantChange)
+			}
+		})
+	}
+}
+
+// cluster-ingress-operator desiredRouterDeployment: forwardedHeaderPolicy
+// to ROUTER_SET_FORWARDED_HEADERS (append when unset), set in place like
+// the routeAdmission switches: the default IngressController's router
+// keeps its template, another policy is a new template (a rollout).
+func TestForwardedHeaderPolicySetsTheRoutersDefaultInPlace(t *testing.T) {
+	for _, c := range []struct {
+		headers *operatorv1.IngressControllerHTTPHeaders
+		want    string
+	}{
+		{nil, "append"},
+		{&operatorv1.IngressControllerHTTPHeaders{}, "append"},
+		{&operatorv1.IngressControllerHTTPHeaders{ForwardedHeaderPolicy: operatorv1.AppendHTTPHeaderPolicy}, "append"},
+		{&operatorv1.IngressControllerHTTPHeaders{ForwardedHeaderPolicy: operatorv1.ReplaceHTTPHeaderPolicy}, "replace"},
+		{&operatorv1.IngressControllerHTTPHeaders{ForwardedHeaderPolicy: operatorv1.IfNoneHTTPHeaderPolicy}, "if-none"},
+		{&operatorv1.IngressControllerHTTPHeaders{ForwardedHeaderPolicy: operatorv1.NeverHTTPHeaderPolicy}, "never"},
+	} {
+		name := "unset"
+		if c.headers != nil {
+			name = "policy " + string(c.headers.ForwardedHeaderPolicy)
+		}
+		t.Run(name, func(t *testing.T) {
+			d := render("router:any")
+			before := append([]corev1.EnvVar(nil), d.Spec.Template.Spec.Containers[0].Env...)
+			spec := ic(func(ic *operatorv1.IngressController) { ic.Spec.HTTPHeaders = c.headers })
+			changed := Apply(d, spec, desired(t, spec, ""))
+			after := d.Spec.Template.Spec.Containers[0].Env
+			if len(after) != len(before) {
+				t.Fatalf("env grew from %d to %d variables", len(before), len(after))
+			}
+			for i := range after {
+				if after[i].Name != before[i].Name {
+					t.Errorf("variable %d is %s, was %s: the order changed", i, after[i].Name, before[i].Name)
+				}
+				if after[i].Name == "ROUTER_SET_FORWARDED_HEADERS" && after[i].Value != c.want {
+					t.Errorf("ROUTER_SET_FORWARDED_HEADERS = %q, want %q", after[i].Value, c.want)
+				}
+			}
+			if wantChange := c.want != "append"; changed != wantChange {
 				t.Errorf("Apply reported change %v, want %v", changed, wantChange)
 			}
 		})

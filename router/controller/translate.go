@@ -18,6 +18,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/router/haproxy"
 	"github.com/router-conformance/suite/router/headers"
 	"github.com/router-conformance/suite/router/hsts"
@@ -75,6 +76,12 @@ func Translate(route *routev1.Route, service *corev1.Service, slices []*discover
 	}
 	if v, ok := hsts.Header(routev1.TLSTerminationType(out.Termination), route.Annotations[hsts.Annotation]); ok {
 		out.HSTS = v
+	}
+	// upstream: haproxy-config.template, the route backend: the
+	// annotation when it is exactly one of the policies, else the
+	// router's (ROUTER_SET_FORWARDED_HEADERS).
+	if p, ok := contract.ParseForwardedPolicy(route.Annotations[contract.SetForwardedHeadersAnnotation]); ok {
+		out.ForwardedHeaders = p
 	}
 	if h := route.Spec.HTTPHeaders; h != nil {
 		out.RequestHeaders = headers.FromRoute(h.Actions.Request)

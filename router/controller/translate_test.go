@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/pki"
 	"github.com/router-conformance/suite/router/haproxy"
 )
@@ -119,6 +120,26 @@ func TestTranslateTerminationsHSTSAndRejections(t *testing.T) {
 	} {
 		if _, rej := Translate(tc.route, service, slices); rej == nil || rej.Reason != tc.reason {
 			t.Errorf("%s: rejection %v, want reason %s", tc.name, rej, tc.reason)
+		}
+	}
+}
+
+// upstream's route backend takes the set-forwarded-headers annotation
+// when it is exactly one of the policies (firstMatch, case-sensitive);
+// anything else leaves the router's own policy.
+func TestTranslateForwardedHeadersAnnotation(t *testing.T) {
+	for value, want := range map[string]contract.ForwardedPolicy{
+		"append": contract.ForwardedAppend, "replace": contract.ForwardedReplace, "if-none": contract.ForwardedIfNone, "never": contract.ForwardedNever,
+		"Replace": "", "replace ": "", "bogus": "", "": "",
+	} {
+		r := route(func(r *routev1.Route) {
+			if value != "" {
+				r.Annotations = map[string]string{contract.SetForwardedHeadersAnnotation: value}
+			}
+		})
+		got, rej := Translate(r, service, slices)
+		if rej != nil || got.ForwardedHeaders != want {
+			t.Errorf("annotation %q: policy %q (%v), want %q", value, got.ForwardedHeaders, rej, want)
 		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/router-conformance/suite/router/haproxy/haproxytest"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/httpclient"
 	"github.com/router-conformance/suite/fixtures/echo"
 	"github.com/router-conformance/suite/pki"
@@ -805,5 +806,136 @@ func checkHSTS(t *testing.T, resp *httpclient.Response, want string) {
 	t.Helper()
 	if got := resp.Header.Values("Strict-Transport-Security"); (want == "" && len(got) != 0) || (want != "" && (len(got) != 1 || got[0] != want)) {
 		t.Errorf("Strict-Transport-Security = %q, want %q", got, want)
+	}
+}
+
+// The forwarded headers, policy by policy (the router's and a route's
+// annotation), with the IngressController's and a route's actions on
+// X-Forwarded-For, over each HTTP frontend, a client sending its own or
+// none: what the backend sees is the chart of contract.ForwardedPolicy.Seen
+// (upstream: openshift/router images/router/haproxy/conf/haproxy-config.template,
+// the route backend's forwarded-headers cases and forwardfor).
+func TestForwardedHeaders(t *testing.T) {
+	clientSends := map[string][]string{
+		"X-Forwarded-For": {"192.0.2.1", "192.0.2.2"}, "X-Forwarded-Host": {"client.test"}, "X-Forwarded-Port": {"1"},
+		"X-Forwarded-Proto": {"ftp"}, "X-Forwarded-Proto-Version": {"h9"}, "Forwarded": {"for=192.0.2.1"},
+	}
+	other := map[contract.ForwardedPolicy]contract.ForwardedPolicy{
+		contract.ForwardedAppend: contract.ForwardedNever, contract.ForwardedReplace: contract.ForwardedAppend,
+		contract.ForwardedIfNone: contract.ForwardedReplace, contract.ForwardedNever: contract.ForwardedIfNone,
+	}
+	for _, policy := range contract.ForwardedPolicies {
+		for i, icAction := range []*contract.XFFAction{nil, {Value: "from-ic"}, {Delete: true}} {
+			// Short: HAProxy's socket paths under t.TempDir() are bounded.
+			t.Run(fmt.Sprintf("%s-ic%d", policy, i), func(t *testing.T) {
+				w := newWorld(t)
+				w.cfg.ForwardedHeaders = policy
+				if icAction != nil {
+					w.cfg.RequestHeaders = []headers.Action{xffAction(icAction)}
+				}
+				ep := []haproxy.Endpoint{{Name: "ep1", Addr: w.httpEcho}}
+				edge := func(name string, mod func(*haproxy.Route)) haproxy.Route {
+					r := haproxy.Route{Namespace: "ns", Name: name, Host: name + ".apps.test", Termination: haproxy.Edge, InsecurePolicy: haproxy.PolicyAllow, Endpoints: ep}
+					mod(&r)
+					return r
+				}
+				type routeCase struct {
+					policy contract.ForwardedPolicy
+					action *contract.XFFAction
+				}
+				cases := map[string]routeCase{
+					"plain":        {policy, nil},
+					"annotated":    {other[policy], nil},
+					"route-set":    {policy, &contract.XFFAction{Value: "from-route"}},
+					"route-delete": {policy, &contract.XFFAction{Delete: true}},
+					"both":         {other[policy], &contract.XFFAction{Value: "from-route"}},
+				}
+				for name, c := range cases {
+					w.cfg.Routes = append(w.cfg.Routes, edge(name, func(r *haproxy.Route) {
+						if c.policy != policy {
+							r.ForwardedHeaders = c.policy
+						}
+						if c.action != nil {
+							r.RequestHeaders = []headers.Action{xffAction(c.action)}
+						}
+					}))
+				}
+				w.start(t)
+				for name, c := range cases {
+					for _, fe := range []struct {
+						name       string
+						tls, noSNI bool
+						bind       string
+					}{{"public", false, false, w.cfg.HTTPBind}, {"fe_sni", true, false, w.cfg.HTTPSBind}, {"fe_no_sni", true, true, w.cfg.HTTPSBind}} {
+						for _, client := range []map[string][]string{nil, clientSends} {
+							req := httpclient.Request{HTTPS: fe.tls, NoSNI: fe.noSNI, Host: strings.ToUpper(name) + ".apps.test", Header: http.Header{}}
+							for k, vs := range client {
+								for _, v := range vs {
+									req.Header.Add(k, v)
+								}
+							}
+							resp := w.mustGet(t, req)
+							if resp.Status != 200 || resp.Echo == nil {
+								t.Fatalf("%s over %s: status %d: %s", name, fe.name, resp.Status, resp.Body)
+							}
+							_, port, _ := strings.Cut(fe.bind, "127.0.0.1:")
+							want := c.policy.Seen(contract.ForwardedRequest{Client: client, IngressController: icAction, Route: c.action,
+								Source: "127.0.0.1", Host: name + ".apps.test", Port: port, TLS: fe.tls})
+							for _, h := range contract.ForwardedHeaderNames {
+								if got := resp.Echo.Headers[h]; fmt.Sprint(got) != fmt.Sprint(want[h]) {
+									t.Errorf("route %s (%s, action %+v) over %s, client sent %v: backend saw %s %q, want %q", name, c.policy, c.action, fe.name, client != nil, h, got, want[h])
+								}
+							}
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+func xffAction(a *contract.XFFAction) headers.Action {
+	if a.Delete {
+		return headers.Action{Name: "X-Forwarded-For", Kind: headers.Delete}
+	}
+	return headers.Action{Name: "X-Forwarded-For", Kind: headers.Set, Value: a.Value}
+}
+
+// Every HTTP frontend deletes a client's Proxy header (httpoxy) and
+// refuses a request with an empty Content-Length before any route's
+// backend sees it: HAProxy's own parser answers 400 (its CVE-2023-40225
+// fix, in the pinned build), ahead of the template's deny.
+func TestProxyHeaderAndEmptyContentLengthInEveryFrontend(t *testing.T) {
+	w := newWorld(t)
+	w.cfg.Routes = w.routes()[:3] // insecure, edge, edge-allow
+	w.start(t)
+	for _, tc := range []struct {
+		name string
+		req  httpclient.Request
+	}{
+		{"public", httpclient.Request{Host: "insecure.apps.test"}},
+		{"fe_sni", httpclient.Request{HTTPS: true, Host: "edge.apps.test"}},
+		{"fe_no_sni", httpclient.Request{HTTPS: true, NoSNI: true, Host: "edge.apps.test"}},
+	} {
+		req := tc.req
+		req.Header = http.Header{"Proxy": {"http://attacker.test:3128"}, "X-Kept": {"kept"}}
+		resp := w.mustGet(t, req)
+		if resp.Status != 200 || resp.Echo == nil {
+			t.Fatalf("%s: status %d: %s", tc.name, resp.Status, resp.Body)
+		}
+		if got := resp.Echo.Headers["Proxy"]; got != nil {
+			t.Errorf("%s: backend saw Proxy %q", tc.name, got)
+		}
+		if got := resp.Echo.Headers["X-Kept"]; fmt.Sprint(got) != "[kept]" {
+			t.Errorf("%s: backend saw X-Kept %q, want the client's", tc.name, got)
+		}
+		req = tc.req
+		// Lower case: net/http writes a key it does not know as given,
+		// and Content-Length is one it would write itself.
+		req.Header = http.Header{"content-length": {""}}
+		resp = w.mustGet(t, req)
+		if resp.Status != http.StatusBadRequest || resp.Echo != nil {
+			t.Errorf("%s, empty Content-Length: status %d (backend answered %v), want HAProxy's 400", tc.name, resp.Status, resp.Echo != nil)
+		}
 	}
 }

@@ -5,6 +5,7 @@
 package haproxy
 
 import (
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/router/headers"
 )
 
@@ -78,6 +79,10 @@ type Route struct {
 	HSTS            string
 	RequestHeaders  []headers.Action
 	ResponseHeaders []headers.Action
+	// ForwardedHeaders is the route's own forwarded-headers policy (the
+	// haproxy.router.openshift.io/set-forwarded-headers annotation); ""
+	// takes Config.ForwardedHeaders.
+	ForwardedHeaders contract.ForwardedPolicy
 }
 
 // MutualTLS is the router's client-certificate policy (ROUTER_MUTUAL_TLS_AUTH*).
@@ -121,5 +126,9 @@ type Config struct {
 	MutualTLS            *MutualTLS
 	// IngressController-level header actions, applied in the frontends.
 	RequestHeaders, ResponseHeaders []headers.Action
-	Routes                          []Route
+	// ForwardedHeaders is the router's forwarded-headers policy
+	// (ROUTER_SET_FORWARDED_HEADERS), for every route without its own;
+	// "" is append, upstream's default.
+	ForwardedHeaders contract.ForwardedPolicy
+	Routes           []Route
 }

@@ -151,11 +151,61 @@ var funcs = template.FuncMap{
 	"reencrypt": func(dir, defaultCA string, r Route) reencryptView {
 		return reencryptView{Dir: dir, DefaultCA: defaultCA, Route: &r}
 	},
-	"request":  func(a headers.Action) string { return a.Directive("http-request") },
-	"response": func(a headers.Action) string { return a.Directive("http-response") },
+	"forwarded": forwardedRules,
+	"request":   func(a headers.Action) string { return a.Directive("http-request") },
+	"response":  func(a headers.Action) string { return a.Directive("http-response") },
 }
 
 var tmpl = template.Must(template.New(ConfigFile).Funcs(funcs).Parse(configTemplate))
+
+// forwardedRules are a route backend's lines for its forwarded-headers
+// policy, as upstream's route backend has them (openshift/router
+// images/router/haproxy/conf/haproxy-config.template, the
+// $setForwardedHeaders cases): X-Forwarded-For through HAProxy's
+// forwardfor option for append (always added) and if-none (added only
+// when absent), which HAProxy applies after every http-request rule of
+// the frontend and the backend; by a rule for replace. X-Forwarded-Host
+// (the Host, lowercased by the frontend), X-Forwarded-Port (dst_port: the
+// port the router accepted the connection on, the original one through
+// the PROXY protocol of fe_sni and fe_no_sni), X-Forwarded-Proto (http or
+// https by ssl_fc), X-Forwarded-Proto-Version (h2 only when ALPN chose
+// it) and Forwarded (for, host and the X-Forwarded-Proto the request then
+// carries; an IPv6 source quoted in brackets, RFC 7239) are added for
+// append, set for replace, and set only where the request has none of
+// its own for if-none. never: nothing. An unknown policy is append.
+func forwardedRules(p contract.ForwardedPolicy) []string {
+	verb, xff := "add-header", "option forwardfor"
+	switch p {
+	case contract.ForwardedNever:
+		return nil
+	case contract.ForwardedReplace:
+		verb, xff = "set-header", "http-request set-header X-Forwarded-For %[src]"
+	case contract.ForwardedIfNone:
+		verb, xff = "set-header", "option forwardfor if-none"
+	}
+	rule := func(name, value, cond string) string {
+		if p == contract.ForwardedIfNone {
+			cond = strings.TrimSpace(cond + " !{ req.hdr(" + name + ") -m found }")
+		}
+		line := "http-request " + verb + " " + name + " " + value
+		if cond != "" {
+			line += " if " + cond
+		}
+		return line
+	}
+	const forwarded = "host=%[req.hdr(host)];proto=%[req.hdr(X-Forwarded-Proto)]"
+	return []string{
+		xff,
+		rule("X-Forwarded-Host", "%[req.hdr(host)]", ""),
+		rule("X-Forwarded-Port", "%[dst_port]", ""),
+		rule("X-Forwarded-Proto", "http", "!{ ssl_fc }"),
+		rule("X-Forwarded-Proto", "https", "{ ssl_fc }"),
+		rule("X-Forwarded-Proto-Version", "h2", "{ ssl_fc_alpn -i h2 }"),
+		"acl ipv6_addr src -m sub :",
+		rule("Forwarded", `for=\"[%[src]]\";`+forwarded, "ipv6_addr"),
+		rule("Forwarded", "for=%[src];"+forwarded, "!ipv6_addr"),
+	}
+}
 
 // Render produces the configuration and the certificate files. Routes are
 // ordered so that, for one host, the longest path is tried first.

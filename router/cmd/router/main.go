@@ -25,6 +25,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/pki"
 	"github.com/router-conformance/suite/router/controller"
 	"github.com/router-conformance/suite/router/crl"
@@ -85,13 +86,15 @@ func size(name string) (int, error) {
 // unset) and ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK (routeAdmission's
 // namespaceOwnership InterNamespaceAllowed: "true") and
 // ROUTER_ALLOW_WILDCARD_ROUTES (routeAdmission's wildcardPolicy
-// WildcardsAllowed: "true").
+// WildcardsAllowed: "true") and ROUTER_SET_FORWARDED_HEADERS (the
+// forwarded-headers policy of routes without their own: append, replace,
+// if-none or never; anything else is append, as upstream's template
+// reads it).
 // Everything else the operator sets (ROUTER_SERVICE_NAMESPACE,
 // STATS_USERNAME_FILE, STATS_PASSWORD_FILE, ROUTER_METRICS_*,
 // ROUTER_LOAD_BALANCE_ALGORITHM, ROUTER_TCP_BALANCE_SCHEME,
 // ROUTER_THREADS, RELOAD_INTERVAL, ROUTER_CIPHERS, ROUTER_CIPHERSUITES,
-// SSL_MIN_VERSION, ROUTER_SET_FORWARDED_HEADERS,
-// ROUTER_DISABLE_HTTP2, ROUTER_ENABLE_EXTERNAL_CERTIFICATE, ...) is
+// SSL_MIN_VERSION, ROUTER_DISABLE_HTTP2, ROUTER_ENABLE_EXTERNAL_CERTIFICATE, ...) is
 // accepted and ignored.
 //
 // settings is what run needs from the environment, read by loadSettings
@@ -147,6 +150,12 @@ func loadSettings() (*settings, error) {
 		// upstream: pkg/cmd/infra/router/router.go (isTrue: strconv.ParseBool, an error false).
 		anyNamespaceMayHoldAHost: parseBool(getenv("ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK")),
 		allowWildcardRoutes:      parseBool(getenv("ROUTER_ALLOW_WILDCARD_ROUTES")),
+	}
+	// upstream: haproxy-config.template, firstMatch of the policies on
+	// ROUTER_SET_FORWARDED_HEADERS, append when it matches none.
+	s.base.ForwardedHeaders = contract.ForwardedAppend
+	if p, ok := contract.ParseForwardedPolicy(getenv(contract.SetForwardedHeadersEnv)); ok {
+		s.base.ForwardedHeaders = p
 	}
 	if s.base.BufSize, err = size("ROUTER_BUF_SIZE"); err != nil {
 		return nil, err

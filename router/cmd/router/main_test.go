@@ -10,6 +10,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/pki"
 )
 
@@ -195,6 +196,9 @@ func TestLoadSettingsAcceptsTheUpstreamOperatorsEnvironment(t *testing.T) {
 	if b.Dir != work || b.HTTPBind != ":80" || b.HTTPSBind != ":443" || b.StatsBind != ":1936" || b.DefaultDestinationCA != serviceCA || b.MutualTLS != nil || s.crlManager != nil {
 		t.Errorf("settings %+v", b)
 	}
+	if b.ForwardedHeaders != contract.ForwardedAppend {
+		t.Errorf("forwarded headers %q, want append", b.ForwardedHeaders)
+	}
 	if b.BufSize != 65536 || b.MaxRewrite != 16384 {
 		t.Errorf("tune.bufsize %d, tune.maxrewrite %d; want the environment's 65536 and 16384", b.BufSize, b.MaxRewrite)
 	}
@@ -294,5 +298,34 @@ func TestLoadSettingsOfAShard(t *testing.T) {
 	vars["ROUTER_SERVICE_HTTPS_PORT"] = "70000"
 	if _, err := loadSettings(); err == nil || !strings.Contains(err.Error(), "ROUTER_SERVICE_HTTPS_PORT") {
 		t.Errorf("a port out of range: %v", err)
+	}
+}
+
+// ROUTER_SET_FORWARDED_HEADERS as upstream's template reads it: one of
+// the four policies exactly, anything else (unset included) append.
+func TestLoadSettingsForwardedHeaders(t *testing.T) {
+	certDir := t.TempDir()
+	ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "ca"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf, err := ca.IssueServer(pki.ServerOptions{Hosts: []string{"*.apps.example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(certDir, "tls.crt"), leaf.ChainPEM())
+	write(t, filepath.Join(certDir, "tls.key"), leaf.KeyPEM)
+	for value, want := range map[string]contract.ForwardedPolicy{
+		"": contract.ForwardedAppend, "append": contract.ForwardedAppend, "replace": contract.ForwardedReplace,
+		"if-none": contract.ForwardedIfNone, "never": contract.ForwardedNever, "Never": contract.ForwardedAppend, "bogus": contract.ForwardedAppend,
+	} {
+		withEnv(t, map[string]string{"ROUTER_WORK_DIR": t.TempDir(), "DEFAULT_CERTIFICATE_DIR": certDir, "ROUTER_SET_FORWARDED_HEADERS": value})
+		s, err := loadSettings()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.base.ForwardedHeaders != want {
+			t.Errorf("ROUTER_SET_FORWARDED_HEADERS=%q: policy %q, want %q", value, s.base.ForwardedHeaders, want)
+		}
 	}
 }
