@@ -171,7 +171,7 @@ func CatalogueMarkdown(entries []CatalogueEntry, traceSummary string) string {
 		if info.Harness {
 			level = "harness"
 		}
-		fmt.Fprintf(&b, "## %s (`%s`, %s): %d specs\n\n%s. Specs: `e2e/conformance/%s`.\n\n", info.Name, info.Feature, level, len(rows), info.Description, SpecFile(info.Feature))
+		fmt.Fprintf(&b, "## %s (`%s`, %s): %d specs\n\n%s. Specs: %s.\n\n", info.Name, info.Feature, level, len(rows), info.Description, specFilesOf(rows))
 		b.WriteString("| ID | judges | checks | document | upstream |\n|---|---|---|---|---|\n")
 		for _, e := range rows {
 			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", e.ID, e.Judges, mdCell(e.Checks), mdCell(e.Document), mdCell(e.Upstream))
@@ -180,6 +180,19 @@ func CatalogueMarkdown(entries []CatalogueEntry, traceSummary string) string {
 	}
 	b.WriteString(releasesMarkdown(entries))
 	return b.String()
+}
+
+// specFilesOf names the files a feature's rows are declared in, in order
+// of first appearance.
+func specFilesOf(rows []CatalogueEntry) string {
+	var files []string
+	for _, e := range rows {
+		file, _, _ := strings.Cut(e.File, ":")
+		if f := "`" + file + "`"; !slices.Contains(files, f) {
+			files = append(files, f)
+		}
+	}
+	return strings.Join(files, ", ")
 }
 
 // releasesMarkdown is the catalogue's last section: the tracked release

@@ -88,8 +88,9 @@ func (f *Framework) SkipUnrunnable() {
 // framework's validateSpecs): every spec carries at least one feature of
 // the table, exactly one well-formed ID of its feature, and no label the
 // suite does not know; no two specs share an ID; a spec file holds one
-// feature's specs and is named after it (<label with _ for ->.go). A dry
-// run or PreviewSpecs gives the report.
+// feature's specs and is named after it (<label with _ for ->.go, or
+// <label with _ for ->_<topic>.go when a feature's specs are split by
+// topic). A dry run or PreviewSpecs gives the report.
 func CheckSpecTree(report types.Report) error {
 	var problems []string
 	where := func(s types.SpecReport) string {
@@ -117,8 +118,8 @@ func CheckSpecTree(report types.Report) error {
 			continue
 		}
 		file := filepath.Base(s.LeafNodeLocation.FileName)
-		if want := SpecFile(features[0]); file != want {
-			problems = append(problems, fmt.Sprintf("%s: a %s spec belongs in %s", where(s), features[0], want))
+		if got := FeatureOfSpecFile(file); got != features[0] {
+			problems = append(problems, fmt.Sprintf("%s: a %s spec belongs in %s or %s_<topic>.go", where(s), features[0], SpecFile(features[0]), specFileStem(features[0])))
 		}
 		if other, ok := fileFeature[file]; ok && other != features[0] {
 			problems = append(problems, fmt.Sprintf("%s: %s holds specs of %s and %s: one feature a file", where(s), file, other, features[0]))
@@ -132,9 +133,29 @@ func CheckSpecTree(report types.Report) error {
 	return nil
 }
 
-// SpecFile is the file of e2e/conformance that holds a feature's specs.
+// SpecFile is the file of e2e/conformance that holds a feature's specs
+// (or the first of them, when they are split by topic).
 func SpecFile(feature contract.Feature) string {
-	return strings.ReplaceAll(string(feature), "-", "_") + ".go"
+	return specFileStem(feature) + ".go"
+}
+
+func specFileStem(feature contract.Feature) string {
+	return strings.ReplaceAll(string(feature), "-", "_")
+}
+
+// FeatureOfSpecFile is the feature a spec file's name gives: the feature
+// whose stem is the file's name or the longest prefix of it followed by
+// _<topic> (hsts_policy.go is hsts-policy's, hsts_wildcard.go hsts's).
+func FeatureOfSpecFile(file string) contract.Feature {
+	name := strings.TrimSuffix(file, ".go")
+	var best contract.Feature
+	for _, info := range contract.Features {
+		stem := specFileStem(info.Feature)
+		if (name == stem || strings.HasPrefix(name, stem+"_")) && len(stem) > len(specFileStem(best)) {
+			best = info.Feature
+		}
+	}
+	return best
 }
 
 // Gated declares that a spec asserts a behaviour upstream changed between
