@@ -20,7 +20,7 @@ var rounding = regexp.MustCompile(`\.(Round|Truncate)\(time\.(Nanosecond|Microse
 
 func TestNoWaitOutsideTheTimeoutsTable(t *testing.T) {
 	var found []string
-	for _, dir := range []string{"e2e", "platform/install", "clusters/kind"} {
+	for _, dir := range []string{"e2e", "platform/install", "clusters/kind", "runner"} {
 		err := filepath.WalkDir(filepath.Join("..", dir), func(path string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 				return err

@@ -171,6 +171,7 @@ func Gated(c contract.Change) Labels {
 // on. A spec that is not Gated by c fails here, so that the catalogue's
 // list of gated specs is complete.
 func ByRelease[T any](f *Framework, c contract.Change, before, after T) T {
+	GinkgoHelper()
 	if !slices.Contains(CurrentSpecReport().Labels(), contract.ChangeLabelPrefix+string(c)) {
 		Fail(fmt.Sprintf("the spec reads behaviour change %q without declaring it: add framework.Gated(contract.%s) beside its ID", c, c))
 	}
