@@ -43,10 +43,11 @@ func (f *Framework) DefaultIngressController() *IngressController {
 // OwnIngressControllerDecorator is what a container or spec that calls
 // OwnIngressController is declared with: nothing where the profile gives
 // shards their own ports, Serial where it does not (the existing profile:
-// the spec falls back to the default IngressController).
-func (f *Framework) OwnIngressControllerDecorator() any {
+// the spec falls back to the default IngressController, and
+// OwnIngressController fails a spec declared without it).
+func (f *Framework) OwnIngressControllerDecorator() []any {
 	if f.Caps.OwnIngressControllers {
-		return Label()
+		return []any{}
 	}
 	// Without a shard of its own the spec changes the cluster's default
 	// IngressController: every route of the cluster is disrupted.
@@ -82,6 +83,9 @@ func (f *Framework) OwnIngressController(ctx context.Context, changes ...func(*o
 		publish = &operatorv1.EndpointPublishingStrategy{Type: operatorv1.PrivateStrategyType}
 		own.HTTPAddr, own.HTTPSAddr = InternalServiceAddr(name, 80), InternalServiceAddr(name, 443)
 	} else {
+		if !CurrentSpecReport().IsSerial {
+			Fail("OwnIngressController: this profile has no IngressController for the spec alone, so it would change the default one while other specs run: declare the spec (or its container) with f.OwnIngressControllerDecorator(), which makes it Serial here")
+		}
 		own := f.DefaultIngressController()
 		if len(changes) > 0 {
 			own.Update(ctx, func(ic *operatorv1.IngressController) {
