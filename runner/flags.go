@@ -98,6 +98,17 @@ func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Wr
 	if fs.NArg() > 0 {
 		return Options{}, fmt.Errorf("unexpected arguments %q: flags only (%s -help lists them)", fs.Args(), name)
 	}
+	if o.Certify {
+		var err error
+		fs.Visit(func(f *flag.Flag) {
+			if prebuilt[f.Name] && err == nil {
+				err = fmt.Errorf("-%s: a certification runs the images this checkout builds (or its kit carries, named by ./run itself), never images given by hand: drop -%s", f.Name, f.Name)
+			}
+		})
+		if err != nil {
+			return Options{}, err
+		}
+	}
 	if o.Procs < 1 || o.Repeat < 1 || o.FlakeAttempts < 0 {
 		return Options{}, errors.New("-procs and -repeat must be at least 1, -flake-attempts at least 0")
 	}
@@ -110,6 +121,10 @@ func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Wr
 	}
 	return o, nil
 }
+
+// prebuilt are the suite flags that hand a run images built elsewhere
+// (the kit's ./run passes -images itself, from its own manifest).
+var prebuilt = map[string]bool{"node-image": true, "images": true}
 
 // passThrough records a suite flag as it was given, to pass it on.
 type passThrough struct {

@@ -141,6 +141,17 @@ func TestParseFlags(t *testing.T) {
 	if o, err := ParseFlags("certify", nil, nil, &stderr); err != nil || !o.Certify {
 		t.Errorf("certify: %+v %v", o, err)
 	}
+	// Images built elsewhere: fine for a development run, never for a
+	// certification.
+	for _, flag := range []string{"-node-image", "-images"} {
+		if _, err := ParseFlags("e2e", []string{flag, "x"}, nil, &stderr); err != nil {
+			t.Errorf("e2e %s refused: %v", flag, err)
+		}
+		_, err := ParseFlags("certify", []string{flag, "x"}, nil, &stderr)
+		if want := flag + ": a certification runs the images this checkout builds"; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("certify %s: %v, want %q...", flag, err, want)
+		}
+	}
 }
 
 // A certification is one run of a build that names its commit: refused
