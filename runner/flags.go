@@ -31,6 +31,11 @@ type Options struct {
 	Profile     string
 	// Certify: make certify, ./run certify.
 	Certify bool
+	// Reproducible compiles the suite with -trimpath: the same commit
+	// and Go toolchain give the same binary on any machine, so that a
+	// certifier's rerun can compare its binary's sha256 with the
+	// bundle's (certify and reproduce set it).
+	Reproducible bool
 	// SignKey signs a certification's attestation (-sign-key).
 	SignKey *reports.Key
 	// GinkgoArgs are more arguments for Ginkgo's CLI (the in-cluster

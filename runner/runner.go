@@ -92,6 +92,10 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			return ExitUsage
 		}
+		if err := verifyModules(ctx, b); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			return ExitUsage
+		}
 	}
 	if err := b.prepare(ctx); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
@@ -217,6 +221,9 @@ func GinkgoArgs(b Binaries, o Options, reportDir, jsonReport string, extra []str
 	args := slices.Clone(b.Ginkgo[1:])
 	if b.Compile {
 		args = append(args, "-tags", "e2e", "--ldflags="+b.Build.LDFlags())
+		if o.Certify || o.Reproducible {
+			args = append(args, "-trimpath")
+		}
 	}
 	args = append(args, "--procs="+strconv.Itoa(o.Procs), "--timeout="+runTimeout(o.Suite).String())
 	args = append(args, progress...)
@@ -248,6 +255,22 @@ func compileEnv(env []string) []string {
 		return strings.HasPrefix(kv, "GOFLAGS=") || strings.HasPrefix(kv, "GOWORK=")
 	})
 	return append(out, "GOFLAGS=-buildvcs=false", "GOWORK=off")
+}
+
+// verifyModules: the modules a certification compiles in are the ones
+// go.sum names (go mod verify: nothing in the module cache was changed
+// since it was downloaded). A prebuilt suite (the kit) compiles nothing.
+func verifyModules(ctx context.Context, b Binaries) error {
+	if !b.Compile {
+		return nil
+	}
+	cmd := exec.CommandContext(ctx, "go", "mod", "verify")
+	cmd.Dir = b.Dir
+	cmd.Env = compileEnv(os.Environ())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go mod verify: %s: the module cache holds modules that differ from go.sum; run `go clean -modcache` and certify again", strings.TrimSpace(string(out)))
+	}
+	return nil
 }
 
 // certifiableGoEnv: a certification's run path itself was compiled from

@@ -95,6 +95,18 @@ func TestGinkgoArgs(t *testing.T) {
 	if !slices.Contains(args, "--ldflags="+b.Build.LDFlags()) {
 		t.Errorf("the build is not stamped: %q", args)
 	}
+	// A certification (and a certifier's rerun) compiles a binary that
+	// does not depend on where the checkout is; a development run keeps
+	// its file paths for the editor.
+	if i := slices.Index(args, "-trimpath"); i < 0 || i > sep {
+		t.Errorf("certify compiles without -trimpath: %q", args)
+	}
+	if slices.Contains(GinkgoArgs(b, Options{Procs: 1}, "/out", "report.json", nil), "-trimpath") {
+		t.Error("a development run compiles with -trimpath")
+	}
+	if !slices.Contains(GinkgoArgs(b, Options{Procs: 1, Reproducible: true}, "/out", "report.json", nil), "-trimpath") {
+		t.Error("a reproduction compiles without -trimpath")
+	}
 	if tail := strings.Join(args[sep+1:], " "); tail != "-repo=/src -report-dir=/out -router-image=r:1 -keep -certify" {
 		t.Errorf("the suite's side: %q", tail)
 	}

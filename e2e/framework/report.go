@@ -52,6 +52,11 @@ func (f *Framework) runRecord() reports.RunRecord {
 		Claimed:           f.Opts.Features,
 		KubernetesVersion: "unknown",
 	}
+	// What ran the specs, by content: a spec body changed by an overlay
+	// or a replaced module shows here whatever the commit says.
+	if bin, err := reports.RunningBinary(); err == nil {
+		meta.Suite.Binary = bin
+	}
 	if f.Env != nil {
 		if f.KubernetesVersion != "" {
 			meta.KubernetesVersion = f.KubernetesVersion
