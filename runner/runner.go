@@ -92,6 +92,10 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			return ExitUsage
 		}
+		if err := certifiableTools(exec.LookPath); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			return ExitUsage
+		}
 		if err := verifyModules(ctx, b); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			return ExitUsage
@@ -255,6 +259,25 @@ func compileEnv(env []string) []string {
 		return strings.HasPrefix(kv, "GOFLAGS=") || strings.HasPrefix(kv, "GOWORK=")
 	})
 	return append(out, "GOFLAGS=-buildvcs=false", "GOWORK=off")
+}
+
+// systemTools are where a system's docker and git live. A certification
+// reads image IDs through docker and the build's commit through git: one
+// earlier on PATH could answer what it likes, so the run path refuses it
+// rather than record its answers.
+var systemTools = []string{"/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin", "/snap/bin"}
+
+func certifiableTools(lookPath func(string) (string, error)) error {
+	for _, tool := range []string{"docker", "git"} {
+		path, err := lookPath(tool)
+		if err != nil {
+			return fmt.Errorf("no %s on PATH: a certification needs the system's %s", tool, tool)
+		}
+		if !slices.Contains(systemTools, filepath.Dir(path)) {
+			return fmt.Errorf("%s on PATH is %s, not the system's (%s): a certification reads image IDs and the suite's commit only through the system's tools; put its directory first on PATH", tool, path, strings.Join(systemTools, ", "))
+		}
+	}
+	return nil
 }
 
 // verifyModules: the modules a certification compiles in are the ones

@@ -258,3 +258,28 @@ func TestAFakeGitOnPathIsNotBelieved(t *testing.T) {
 		t.Errorf("the fake git was believed: %+v", b)
 	}
 }
+
+// A docker or git earlier on PATH than the system's is refused under
+// certify: its answers (image IDs, the commit, a clean tree) would be
+// recorded as the run's.
+func TestCertifyRefusesToolsOutsideTheSystem(t *testing.T) {
+	at := func(dirs map[string]string) func(string) (string, error) {
+		return func(tool string) (string, error) {
+			if d, ok := dirs[tool]; ok {
+				return filepath.Join(d, tool), nil
+			}
+			return "", exec.ErrNotFound
+		}
+	}
+	if err := certifiableTools(at(map[string]string{"docker": "/usr/bin", "git": "/usr/local/bin"})); err != nil {
+		t.Errorf("system tools refused: %v", err)
+	}
+	fake := t.TempDir()
+	err := certifiableTools(at(map[string]string{"docker": fake, "git": "/usr/bin"}))
+	if want := "docker on PATH is " + filepath.Join(fake, "docker") + ", not the system's"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("a fake docker: %v, want %q...", err, want)
+	}
+	if err := certifiableTools(at(map[string]string{"docker": "/usr/bin"})); err == nil || err.Error() != "no git on PATH: a certification needs the system's git" {
+		t.Errorf("no git: %v", err)
+	}
+}
