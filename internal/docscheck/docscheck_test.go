@@ -99,6 +99,51 @@ func TestDocsNameWhatExists(t *testing.T) {
 	}
 }
 
+// TestTheReadmeLayoutNamesEveryFolder: the README's layout block has a
+// line "<folder>/  ..." for every top-level folder of the repository, and
+// none for a folder that is gone (not .git, nor what .gitignore ignores).
+func TestTheReadmeLayoutNamesEveryFolder(t *testing.T) {
+	root := moduleRoot(t)
+	data, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]bool{}
+	for _, c := range parseText(string(data)).commands {
+		if m := layoutLineRE.FindStringSubmatch(c.text); m != nil {
+			named[m[1]] = true
+		}
+	}
+	ignore, err := os.ReadFile(filepath.Join(root, ".gitignore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ignored := map[string]bool{".git": true}
+	for _, line := range strings.Split(string(ignore), "\n") {
+		if l := strings.Trim(strings.TrimSpace(line), "/"); l != "" && !strings.ContainsAny(l, "#*/") {
+			ignored[l] = true
+		}
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	folders := map[string]bool{}
+	for _, e := range entries {
+		if e.IsDir() && !ignored[e.Name()] {
+			folders[e.Name()] = true
+			if !named[e.Name()] {
+				t.Errorf("README.md's layout has no line for %s/", e.Name())
+			}
+		}
+	}
+	for n := range named {
+		if !folders[n] {
+			t.Errorf("README.md's layout names %s/, which is no folder of the repository", n)
+		}
+	}
+}
+
 // TestTheCheckCatchesWhatItShould runs the parsers on a page written to
 // fail: each kind of mistake is found, and the lookalikes are not.
 func TestTheCheckCatchesWhatItShould(t *testing.T) {
@@ -167,9 +212,10 @@ type page struct {
 }
 
 var (
-	spanRE    = regexp.MustCompile("`([^`]+)`")
-	linkRE    = regexp.MustCompile(`\[[^\]]*\]\(([^)\s]+)\)`)
-	headingRE = regexp.MustCompile(`^#{1,6}\s+(.*?)\s*#*\s*$`)
+	spanRE       = regexp.MustCompile("`([^`]+)`")
+	layoutLineRE = regexp.MustCompile(`^(\.?[a-z0-9_-]+)/\s`)
+	linkRE       = regexp.MustCompile(`\[[^\]]*\]\(([^)\s]+)\)`)
+	headingRE    = regexp.MustCompile(`^#{1,6}\s+(.*?)\s*#*\s*$`)
 )
 
 func parse(t *testing.T, root, rel string) page {
