@@ -134,7 +134,8 @@ KEY ?=
 CERTIFIER_KEY ?=
 
 .PHONY: help
-# The variables make help shows with their values (README: the options).
+# The variables make help shows with their values (README.md: the common
+# ones; docs/running.md and docs/certification.md: the rest).
 HELP_VARIABLES := ROUTER_IMAGE FOCUS PROCS KEEP REUSE REPEAT FLAKE_ATTEMPTS PREBUILD OPENSHIFT_RELEASE ARGS CLUSTER REPORTS \
 	IMPLEMENTATION_ORGANIZATION IMPLEMENTATION_PROJECT IMPLEMENTATION_URL IMPLEMENTATION_CONTACT IMPLEMENTATION_VERSION \
 	BUNDLE ALLOW_DEV SIGN_KEY KEY CERTIFIER_KEY LAB_WORKERS LAB_REPLICAS HISTORY
@@ -144,7 +145,7 @@ help_values = $(foreach v,$(HELP_VARIABLES) MANIFESTS EXISTING_REPORTS KIND_REPO
 help: ## list the targets and the variables, with their values
 	@printf 'Targets: make <target> [VARIABLE=value ...]\n'
 	@awk -v vals='$(help_values)' -f hack/help.awk $(MAKEFILE_LIST) | fold -s -w 83 | sed -e 's/^\([^ ]\)/                 \1/'
-	@printf '\nVariables (current values; README and the comments at the top of the Makefile say what each does):\n'
+	@printf '\nVariables (current values; README.md, docs/ and the comments at the top of the Makefile say what each does):\n'
 	@$(foreach v,$(HELP_VARIABLES),printf '  %-28s %s\n' '$(v)' '$(subst ','\'',$($(v)))';)
 
 .PHONY: test
@@ -246,7 +247,7 @@ e2e-incluster: docker ## the suite in the cluster: the conformance image run by 
 	go run ./incluster/cmd/e2e-incluster -kind-junit $(KIND_JUNIT) -out $(INCLUSTER_REPORTS) -workers $(LAB_WORKERS) $(if $(LAB_REPLICAS),-replicas $(LAB_REPLICAS)) -parallel $(PROCS) $(foreach a,$(INCLUSTER_ARGS),-arg=$(a)) $(if $(KEEP),-keep) -features=$(INCLUSTER_FEATURES)
 
 .PHONY: kit
-kit: docker ## the air-gapped kit: $(REPORTS)/router-conformance-kit-<version>-<os>-<arch>.tar (every image, the compiled suite, ./run; README: Air-gapped machines)
+kit: docker ## the air-gapped kit: $(REPORTS)/router-conformance-kit-<version>-<os>-<arch>.tar (every image, the compiled suite, ./run; docs/kit.md)
 	@go run ./kit/cmd/make-kit -out $(REPORTS)
 
 .PHONY: list-images
@@ -274,8 +275,8 @@ specs: ## write reports/specs.json (the spec list this suite version publishes),
 	UPDATE_SPECS=1 go test -count=1 -run 'TestTheTracePageIsCurrent' ./trace
 
 .PHONY: e2e-upstream
-e2e-upstream: ## the suite against the upstream OpenShift router: UPSTREAM_ROUTER_IMAGE=<local image> (built outside this repository, README)
-	@test -n "$(UPSTREAM_ROUTER_IMAGE)" || { echo "error: set UPSTREAM_ROUTER_IMAGE to a local Docker image of github.com/openshift/router (README: The upstream OpenShift router)" >&2; exit 2; }
+e2e-upstream: ## the suite against the upstream OpenShift router: UPSTREAM_ROUTER_IMAGE=<local image> (built outside this repository: docs/other-clusters.md)
+	@test -n "$(UPSTREAM_ROUTER_IMAGE)" || { echo "error: set UPSTREAM_ROUTER_IMAGE to a local Docker image of github.com/openshift/router (docs/other-clusters.md: The upstream OpenShift router)" >&2; exit 2; }
 	$(MAKE) e2e ROUTER_IMAGE=$(UPSTREAM_ROUTER_IMAGE)
 
 .PHONY: bench-cluster

@@ -17,10 +17,11 @@ import (
 // SuiteModule is the suite's Go module.
 const SuiteModule = "github.com/router-conformance/suite"
 
-// What the suite binary was built from, set by the Makefile:
-//
-//	-ldflags "-X github.com/router-conformance/suite/reports.SuiteCommit=$(git rev-parse HEAD) ..."
-//
+// What the suite binary was built from, stamped at link time by whatever
+// compiles it from a checkout (runner.SourceBuild asks git; its LDFlags,
+// -X of these three, go into the run path's Ginkgo build, the kit's and the
+// conformance image's binaries). No make variable sets them; a plain
+// go build or go test leaves these defaults, which count as dirty.
 // Strings, because -X sets only strings.
 var (
 	SuiteVersion = "v0.3.0-dev"
