@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/reports"
 )
@@ -31,6 +32,10 @@ type Options struct {
 	Profile     string
 	// Certify: make certify, ./run certify.
 	Certify bool
+	// Smoke runs the smoke label alone (make smoke): a filtered run, so
+	// its verdict is partial, and its exit status is the specs' (0 when
+	// every one passed).
+	Smoke bool
 	// Reproducible compiles the suite with -trimpath: the same commit
 	// and Go toolchain give the same binary on any machine, so that a
 	// certifier's rerun can compare its binary's sha256 with the
@@ -102,6 +107,12 @@ func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Wr
 	}
 	if fs.NArg() > 0 {
 		return Options{}, fmt.Errorf("unexpected arguments %q: flags only (%s -help lists them)", fs.Args(), name)
+	}
+	if o.Smoke = name == "smoke" || strings.HasSuffix(name, " smoke"); o.Smoke {
+		if o.Focus != "" {
+			return Options{}, fmt.Errorf("-focus %q: smoke runs the smoke label (make e2e FOCUS=smoke && ... narrows it)", o.Focus)
+		}
+		o.Focus = string(contract.FeatureSmoke)
 	}
 	if o.Certify {
 		var err error

@@ -153,6 +153,13 @@ func TestParseFlags(t *testing.T) {
 	if o, err := ParseFlags("certify", nil, nil, &stderr); err != nil || !o.Certify {
 		t.Errorf("certify: %+v %v", o, err)
 	}
+	// smoke: the smoke label, nothing else.
+	if o, err := ParseFlags("make smoke", nil, nil, &stderr); err != nil || !o.Smoke || o.Focus != "smoke" || o.Certify {
+		t.Errorf("smoke: %+v %v", o, err)
+	}
+	if _, err := ParseFlags("smoke", []string{"-focus", "router"}, nil, &stderr); err == nil {
+		t.Error("smoke -focus accepted")
+	}
 	// Images built elsewhere: fine for a development run, never for a
 	// certification.
 	for _, flag := range []string{"-node-image", "-images"} {
