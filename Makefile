@@ -33,6 +33,8 @@ PROCS ?= 4
 BENCH_PROCS ?= 1,2,4
 # KEEP=1 keeps the cluster after make e2e; REUSE=1 reuses a running one.
 KEEP ?=
+# COLD=1: make bench-ci times CI from empty caches of its own.
+COLD ?=
 REUSE ?=
 CLUSTER ?= router-conformance
 # ARGS passes more suite flags, e.g. ARGS="-config e2e/example-config.yaml".
@@ -134,7 +136,7 @@ CERTIFIER_KEY ?=
 # ones; docs/running.md and docs/certification.md: the rest).
 HELP_VARIABLES := ROUTER_IMAGE FOCUS PROCS KEEP REUSE REPEAT FLAKE_ATTEMPTS PREBUILD OPENSHIFT_RELEASE ARGS CLUSTER REPORTS \
 	IMPLEMENTATION_ORGANIZATION IMPLEMENTATION_PROJECT IMPLEMENTATION_URL IMPLEMENTATION_CONTACT IMPLEMENTATION_VERSION \
-	BUNDLE ALLOW_DEV SIGN_KEY KEY CERTIFIER_KEY LAB_WORKERS LAB_REPLICAS HISTORY
+	BUNDLE ALLOW_DEV SIGN_KEY KEY CERTIFIER_KEY LAB_WORKERS LAB_REPLICAS HISTORY COLD
 # Every variable a target's description names, for help to expand.
 help_values = $(foreach v,$(HELP_VARIABLES) MANIFESTS EXISTING_REPORTS KIND_REPORT INCLUSTER_REPORTS KIND_JUNIT KIT_FEATURES,$(v)=$($(v));)
 
@@ -297,6 +299,10 @@ bench-lab: docker ## the multi-node lab's cost beside kind's: make e2e-existing 
 	  echo "| suite on the lab (PROCS=$(PROCS)): wall, fixture images pushed included / specs (its report) | $${suite_seconds}s / $$lab |"; \
 	  echo "| suite on kind: specs (make e2e's report, $(KIND_REPORT)) | $$kind |"; } >$(REPORTS)/bench-lab.md; \
 	cat $(REPORTS)/bench-lab.md; exit $${status:-0}
+
+.PHONY: bench-ci
+bench-ci: docker ## time .ci/run phase by phase from a clean clone of HEAD into $(REPORTS)/bench-ci.{json,md} (COLD=1: empty Go and image caches of its own, every image built again; the machine's stay)
+	go run ./bench/ci -out $(REPORTS)/bench-ci $(if $(COLD),-cold)
 
 .PHONY: bench-kit
 bench-kit: docker ## the kit's size and files, and a whole-suite run from it on a Docker that holds none of its images (load + run) into $(REPORTS)/bench-kit.{json,md}
