@@ -68,6 +68,7 @@ func describeComponentRoutes(f *framework.Framework) {
 				"system:serviceaccount:a:d", "system:serviceaccount:a:e", "system:serviceaccount:a:f",
 			}, contract.ComponentRouteConsumingUsersOverLimit),
 		)
+		describeComponentRouteSchema(f)
 
 		describeFixtureComponent(f)
 		describeComponentRouteMove(f)
