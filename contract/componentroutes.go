@@ -3,6 +3,7 @@ package contract
 import (
 	"fmt"
 	"hash/fnv"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/rand"
 )
@@ -130,16 +131,30 @@ func ComponentRouteDuplicate(path, namespace, name string) Refusal {
 	return r
 }
 
-// ComponentRoutePatternMismatch refuses a string at path that does not
-// match pattern.
-func ComponentRoutePatternMismatch(path, pattern string) Refusal {
-	return componentRouteRefusal(path+" not matching its pattern", fmt.Sprintf("%s in body should match '%s'", path, pattern))
+// ComponentRoutePatternMismatch refuses value at path that does not
+// match pattern: field.Invalid of the path, carrying kube-openapi's
+// pattern message (componentRouteSchemaName).
+func ComponentRoutePatternMismatch(path, value, pattern string) Refusal {
+	return componentRouteRefusal(path+" not matching its pattern",
+		fmt.Sprintf("%s: Invalid value: %q: %s in body should match '%s'", path, value, componentRouteSchemaName(path), pattern))
 }
 
-// ComponentRouteTooShort refuses a string at path shorter than min
-// (minLength).
-func ComponentRouteTooShort(path string, min int) Refusal {
-	return componentRouteRefusal(fmt.Sprintf("%s shorter than %d", path, min), fmt.Sprintf("%s in body should be at least %d chars long", path, min))
+// ComponentRouteTooShort refuses value at path, shorter than min
+// (minLength): field.Invalid of the path, carrying kube-openapi's
+// minLength message.
+func ComponentRouteTooShort(path, value string, min int) Refusal {
+	return componentRouteRefusal(fmt.Sprintf("%s shorter than %d", path, min),
+		fmt.Sprintf("%s: Invalid value: %q: %s in body should be at least %d chars long", path, value, componentRouteSchemaName(path), min))
+}
+
+// componentRouteSchemaName is how kube-openapi names the field at path
+// in its own message: from the object's root for a write of the object,
+// from status for a write of the status subresource, which
+// apiextensions-apiserver validates against the status schema alone
+// (pkg/registry/customresource/validator.go ValidateStatusUpdate), the
+// field path in front being the whole one.
+func componentRouteSchemaName(path string) string {
+	return strings.TrimPrefix(path, "status.")
 }
 
 // ComponentRouteTooLong refuses a string at path longer than max

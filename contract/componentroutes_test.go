@@ -20,16 +20,25 @@ import (
 // 1.33 prints the keys with %#v, the other wording).
 func TestComponentRouteSchemaWordings(t *testing.T) {
 	spec := field.NewPath("spec", "componentRoutes")
+	// A write of the status subresource is validated against the status
+	// schema: kube-openapi names the field from there.
+	status := field.NewPath("status", "componentRoutes")
 	for _, c := range []struct {
 		r    contract.Refusal
 		text string
 	}{
 		{contract.ComponentRouteDuplicate("spec.componentRoutes[1]", "ns", "console"),
 			field.Duplicate(spec.Index(1), map[string]interface{}{"namespace": "ns", "name": "console"}).Error()},
-		{contract.ComponentRoutePatternMismatch("spec.componentRoutes[0].namespace", contract.ComponentRouteNamespacePattern),
-			openapierrors.FailedPattern("spec.componentRoutes[0].namespace", "body", contract.ComponentRouteNamespacePattern, "Bad_NS").Error()},
-		{contract.ComponentRouteTooShort("spec.componentRoutes[0].name", 1),
-			openapierrors.TooShort("spec.componentRoutes[0].name", "body", 1, "").Error()},
+		{contract.ComponentRoutePatternMismatch("spec.componentRoutes[0].namespace", "Bad_NS", contract.ComponentRouteNamespacePattern),
+			field.Invalid(spec.Index(0).Child("namespace"), "Bad_NS",
+				openapierrors.FailedPattern("spec.componentRoutes[0].namespace", "body", contract.ComponentRouteNamespacePattern, "Bad_NS").Error()).Error()},
+		{contract.ComponentRoutePatternMismatch("status.componentRoutes[0].namespace", "Bad_NS", contract.ComponentRouteNamespacePattern),
+			field.Invalid(status.Index(0).Child("namespace"), "Bad_NS",
+				openapierrors.FailedPattern("componentRoutes[0].namespace", "body", contract.ComponentRouteNamespacePattern, "Bad_NS").Error()).Error()},
+		{contract.ComponentRouteTooShort("spec.componentRoutes[0].name", "", 1),
+			field.Invalid(spec.Index(0).Child("name"), "", openapierrors.TooShort("spec.componentRoutes[0].name", "body", 1, "").Error()).Error()},
+		{contract.ComponentRouteTooShort("status.componentRoutes[0].name", "", 1),
+			field.Invalid(status.Index(0).Child("name"), "", openapierrors.TooShort("componentRoutes[0].name", "body", 1, "").Error()).Error()},
 		{contract.ComponentRouteTooLong("spec.componentRoutes[0].name", contract.ComponentRouteNameMaxLength),
 			field.TooLong(spec.Index(0).Child("name"), "", contract.ComponentRouteNameMaxLength).Error()},
 	} {

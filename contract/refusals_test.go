@@ -94,7 +94,7 @@ func TestEveryRefusalNamesItsSource(t *testing.T) {
 		HSTSMaxAgeMissingOrWrong, HSTSPreloadRequired, HSTSPreloadForbidden, HSTSIncludeSubDomainsReq, HSTSIncludeSubDomainsFor,
 		HSTSMaxAgeGreater(1), HSTSMaxAgeLess(1), HSTSMaxAgeOutOfRange("1"),
 		ComponentRouteConsumingUserPattern, ComponentRouteConsumingUsersOverLimit, ComponentRouteDuplicate("spec.x[1]", "ns", "n"),
-		ComponentRoutePatternMismatch("spec.x", "^a$"), ComponentRouteTooShort("spec.x", 1), ComponentRouteTooLong("spec.x", 1),
+		ComponentRoutePatternMismatch("spec.x", "b", "^a$"), ComponentRouteTooShort("spec.x", "", 1), ComponentRouteTooLong("spec.x", 1),
 		HSTSNamespaceSelectorUnparsable("Bogus"),
 		IngressConfigTooFewItems("spec.x", 1), IngressConfigRequired("spec.x"), IngressConfigBelowMinimum("spec.x", 0),
 		IngressConfigAboveMaximum("spec.x", 1), IngressConfigUnsupported("spec.x", "b", "a"),

@@ -63,6 +63,7 @@ func describeComponentRouteSchema(f *framework.Framework) {
 		return configv1.Hostname("bad_host." + r.Domain)
 	}
 	tooLong := strings.Repeat("n", contract.ComponentRouteNameMaxLength+1)
+	const badNamespace = "Bad_NS"
 
 	// Document: the custom route configuration enhancement, section
 	// "Proposal" (ComponentRoutes "logically keyed by
@@ -111,43 +112,43 @@ func describeComponentRouteSchema(f *framework.Framework) {
 			},
 		}),
 		Entry("a spec entry whose namespace is no namespace name", framework.ID("component-routes/refuse-bad-namespace-spec"), componentRouteSchemaCase{
-			spec: specEntryWith(func(e *configv1.ComponentRouteSpec) { e.Namespace = "Bad_NS" }),
+			spec: specEntryWith(func(e *configv1.ComponentRouteSpec) { e.Namespace = badNamespace }),
 			want: func(framework.ComponentRoute) contract.Refusal {
-				return contract.ComponentRoutePatternMismatch("spec.componentRoutes[0].namespace", contract.ComponentRouteNamespacePattern)
+				return contract.ComponentRoutePatternMismatch("spec.componentRoutes[0].namespace", badNamespace, contract.ComponentRouteNamespacePattern)
 			},
 		}),
 		Entry("a status entry whose namespace is no namespace name", framework.ID("component-routes/refuse-bad-namespace-status"), componentRouteSchemaCase{
-			status: statusEntryWith(func(e *configv1.ComponentRouteStatus) { e.Namespace = "Bad_NS" }),
+			status: statusEntryWith(func(e *configv1.ComponentRouteStatus) { e.Namespace = badNamespace }),
 			want: func(framework.ComponentRoute) contract.Refusal {
-				return contract.ComponentRoutePatternMismatch("status.componentRoutes[0].namespace", contract.ComponentRouteNamespacePattern)
+				return contract.ComponentRoutePatternMismatch("status.componentRoutes[0].namespace", badNamespace, contract.ComponentRouteNamespacePattern)
 			},
 		}),
 		Entry("a spec entry whose hostname is no host name", framework.ID("component-routes/refuse-bad-hostname-spec"), componentRouteSchemaCase{
 			spec: func(r framework.ComponentRoute) []configv1.ComponentRouteSpec {
 				return specEntryWith(func(e *configv1.ComponentRouteSpec) { e.Hostname = badHost(r) })(r)
 			},
-			want: func(framework.ComponentRoute) contract.Refusal {
-				return contract.ComponentRoutePatternMismatch("spec.componentRoutes[0].hostname", contract.ComponentRouteHostnamePattern)
+			want: func(r framework.ComponentRoute) contract.Refusal {
+				return contract.ComponentRoutePatternMismatch("spec.componentRoutes[0].hostname", string(badHost(r)), contract.ComponentRouteHostnamePattern)
 			},
 		}),
 		Entry("a status entry whose defaultHostname is no host name", framework.ID("component-routes/refuse-bad-hostname-status"), componentRouteSchemaCase{
 			status: func(r framework.ComponentRoute) []configv1.ComponentRouteStatus {
 				return statusEntryWith(func(e *configv1.ComponentRouteStatus) { e.DefaultHostname = badHost(r) })(r)
 			},
-			want: func(framework.ComponentRoute) contract.Refusal {
-				return contract.ComponentRoutePatternMismatch("status.componentRoutes[0].defaultHostname", contract.ComponentRouteHostnamePattern)
+			want: func(r framework.ComponentRoute) contract.Refusal {
+				return contract.ComponentRoutePatternMismatch("status.componentRoutes[0].defaultHostname", string(badHost(r)), contract.ComponentRouteHostnamePattern)
 			},
 		}),
 		Entry("a spec entry with an empty name", framework.ID("component-routes/refuse-empty-name-spec"), componentRouteSchemaCase{
 			spec: specEntryWith(func(e *configv1.ComponentRouteSpec) { e.Name = "" }),
 			want: func(framework.ComponentRoute) contract.Refusal {
-				return contract.ComponentRouteTooShort("spec.componentRoutes[0].name", 1)
+				return contract.ComponentRouteTooShort("spec.componentRoutes[0].name", "", 1)
 			},
 		}),
 		Entry("a status entry with an empty name", framework.ID("component-routes/refuse-empty-name-status"), componentRouteSchemaCase{
 			status: statusEntryWith(func(e *configv1.ComponentRouteStatus) { e.Name = "" }),
 			want: func(framework.ComponentRoute) contract.Refusal {
-				return contract.ComponentRouteTooShort("status.componentRoutes[0].name", 1)
+				return contract.ComponentRouteTooShort("status.componentRoutes[0].name", "", 1)
 			},
 		}),
 		Entry("a spec entry whose name is one character too long", framework.ID("component-routes/refuse-long-name-spec"), componentRouteSchemaCase{
