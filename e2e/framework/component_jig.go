@@ -162,6 +162,37 @@ func ExpectCustomRouteError(g Gomega, e *configv1.ComponentRouteStatus, message 
 	}
 }
 
+// ExpectProgressing checks Progressing True with reason and exactly
+// message, and Degraded False with AsExpected "All is well"
+// (custom_route_conditions.go checkIngressURI, then
+// ensureDefaultConditions): the component acting on the entry, nothing
+// wrong.
+func ExpectProgressing(g Gomega, e *configv1.ComponentRouteStatus, reason, message string) {
+	p := meta.FindStatusCondition(e.Conditions, componentoperator.ConditionProgressing)
+	g.ExpectWithOffset(1, p).NotTo(BeNil(), "no %s condition: %+v", componentoperator.ConditionProgressing, e.Conditions)
+	g.ExpectWithOffset(1, *p).To(And(
+		HaveField("Status", metav1.ConditionTrue),
+		HaveField("Reason", reason),
+		HaveField("Message", message)), "%s", componentoperator.ConditionProgressing)
+	d := meta.FindStatusCondition(e.Conditions, componentoperator.ConditionDegraded)
+	g.ExpectWithOffset(1, d).NotTo(BeNil(), "no %s condition: %+v", componentoperator.ConditionDegraded, e.Conditions)
+	g.ExpectWithOffset(1, *d).To(And(
+		HaveField("Status", metav1.ConditionFalse),
+		HaveField("Reason", contract.ComponentRouteReasonAsExpected),
+		HaveField("Message", contract.ComponentRouteMessageAsExpected)), "%s", componentoperator.ConditionDegraded)
+}
+
+// WithoutTransitionTimes is the entry with its conditions'
+// lastTransitionTime cleared: its content, for comparing an entry with
+// one written anew.
+func WithoutTransitionTimes(e configv1.ComponentRouteStatus) configv1.ComponentRouteStatus {
+	out := *e.DeepCopy()
+	for i := range out.Conditions {
+		out.Conditions[i].LastTransitionTime = metav1.Time{}
+	}
+	return out
+}
+
 // checkRoute checks the component's Route: on host, edge, with cert (PEM,
 // the Secret's tls.crt) as its own certificate, or none when cert is nil.
 func (c *ComponentJig) checkRoute(ctx context.Context, g Gomega, host string, cert []byte) {

@@ -101,17 +101,22 @@ func (j *ComponentRouteJig) Set(ctx context.Context, spec []configv1.ComponentRo
 	Expect(j.UpdateStatus(ctx, status)).To(Succeed(), "set the status entries of namespace %s", ns)
 }
 
-// UpdateSpec replaces the spec entries of the jig's namespace.
+// UpdateSpec replaces the spec entries of the jig's namespace, placing
+// spec first in the list (in its order), so that a refusal names them by
+// their index in spec: spec.componentRoutes[i].
 func (j *ComponentRouteJig) UpdateSpec(ctx context.Context, spec []configv1.ComponentRouteSpec) error {
 	return j.updateIngressConfig(ctx, func(i *configv1.Ingress) {
-		i.Spec.ComponentRoutes = append(slices.DeleteFunc(i.Spec.ComponentRoutes, func(e configv1.ComponentRouteSpec) bool { return e.Namespace == j.Namespace }), spec...)
+		others := slices.DeleteFunc(i.Spec.ComponentRoutes, func(e configv1.ComponentRouteSpec) bool { return e.Namespace == j.Namespace })
+		i.Spec.ComponentRoutes = append(slices.Clone(spec), others...)
 	}, false)
 }
 
-// UpdateStatus replaces the status entries of the jig's namespace.
+// UpdateStatus replaces the status entries of the jig's namespace, placing
+// status first in the list, as UpdateSpec does.
 func (j *ComponentRouteJig) UpdateStatus(ctx context.Context, status []configv1.ComponentRouteStatus) error {
 	return j.updateIngressConfig(ctx, func(i *configv1.Ingress) {
-		i.Status.ComponentRoutes = append(slices.DeleteFunc(i.Status.ComponentRoutes, func(e configv1.ComponentRouteStatus) bool { return e.Namespace == j.Namespace }), status...)
+		others := slices.DeleteFunc(i.Status.ComponentRoutes, func(e configv1.ComponentRouteStatus) bool { return e.Namespace == j.Namespace })
+		i.Status.ComponentRoutes = append(slices.Clone(status), others...)
 	}, true)
 }
 
