@@ -70,6 +70,8 @@ func describeRouter(f *framework.Framework) {
 		describeInsecureEdgeTermination(f)
 		describeHostClaims(f)
 		describeWildcardAdmission(f)
+		describeRoutePaths(f)
+		describeRouteHosts(f)
 	})
 }
 
@@ -182,6 +184,9 @@ func describeInsecureEdgeTermination(f *framework.Framework) {
 			Entry("edge, no policy: not served over HTTP", framework.ID("router/edge-no-policy-over-http"), insecureCase{termination: routev1.TLSTerminationEdge, path: "/p", want: insecureNotServed, listener: "http"}),
 			Entry("edge, None: not served over HTTP", framework.ID("router/edge-none-over-http"), insecureCase{termination: routev1.TLSTerminationEdge, policy: routev1.InsecureEdgeTerminationPolicyNone, path: "/p", want: insecureNotServed, listener: "http"}),
 			Entry("edge, Allow: served over HTTP by the route's backend", framework.ID("router/edge-allow-over-http"), insecureCase{termination: routev1.TLSTerminationEdge, policy: routev1.InsecureEdgeTerminationPolicyAllow, path: "/p?q=1", want: insecureServed, listener: "http"}),
+			// cluster-ingress-operator's TestSecureRedirectCorrectness: for
+			// "/", Location is exactly https://<host>/.
+			Entry("edge, Redirect: 302 to https://<host>/ for /", framework.ID("router/edge-redirect-root-over-http"), insecureCase{termination: routev1.TLSTerminationEdge, policy: routev1.InsecureEdgeTerminationPolicyRedirect, path: "/", want: insecureRedirected, listener: "http"}),
 			Entry("edge, Redirect: 302 to https, path and query kept", framework.ID("router/edge-redirect-over-http"), insecureCase{termination: routev1.TLSTerminationEdge, policy: routev1.InsecureEdgeTerminationPolicyRedirect, path: "/p/q?x=1&y=2", want: insecureRedirected, listener: "http"}),
 			// Host is lowercased before the redirect; from 4.22 on regsub
 			// drops its port (contract.ChangeRedirectDropsHostPort).

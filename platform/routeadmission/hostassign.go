@@ -11,11 +11,9 @@ import (
 	routev1 "github.com/openshift/api/route/v1"
 	admissionv1 "k8s.io/api/admission/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-)
 
-// HostGeneratedAnnotation marks a route whose host was generated
-// (library-go pkg/route/hostassignment, HostGeneratedAnnotationKey).
-const HostGeneratedAnnotation = "openshift.io/host.generated"
+	"github.com/router-conformance/suite/contract"
+)
 
 // GenerateHost is the host a route without one gets: its name with every
 // dot as a dash, its namespace and the domain (library-go
@@ -90,9 +88,9 @@ func (h *HostAssigner) Assign(req *admissionv1.AdmissionRequest) *admissionv1.Ad
 	}
 	patch := []map[string]any{{"op": "add", "path": "/spec/host", "value": host}}
 	if route.Annotations == nil {
-		patch = append(patch, map[string]any{"op": "add", "path": "/metadata/annotations", "value": map[string]string{HostGeneratedAnnotation: "true"}})
+		patch = append(patch, map[string]any{"op": "add", "path": "/metadata/annotations", "value": map[string]string{contract.HostGeneratedAnnotation: "true"}})
 	} else {
-		patch = append(patch, map[string]any{"op": "add", "path": "/metadata/annotations/" + jsonPointerEscape(HostGeneratedAnnotation), "value": "true"})
+		patch = append(patch, map[string]any{"op": "add", "path": "/metadata/annotations/" + jsonPointerEscape(contract.HostGeneratedAnnotation), "value": "true"})
 	}
 	raw, err := json.Marshal(patch)
 	if err != nil {
