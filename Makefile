@@ -33,12 +33,10 @@ PROCS ?= 4
 BENCH_PROCS ?= 1,2,4
 # KEEP=1 keeps the cluster after make e2e; REUSE=1 reuses a running one.
 KEEP ?=
+# COLD=1: make bench-ci times CI from empty caches of its own.
+COLD ?=
 REUSE ?=
 CLUSTER ?= router-conformance
-GINKGO := go tool ginkgo
-# Ginkgo's bound on a whole run: contract.Timeouts.Run (a test holds them
-# equal; the kit and the in-cluster runner read the table).
-GINKGO_TIMEOUT := 85m
 # ARGS passes more suite flags, e.g. ARGS="-config e2e/example-config.yaml".
 ARGS ?=
 # ROUTER_IMAGE runs the specs against a local Docker image of another
@@ -134,17 +132,18 @@ KEY ?=
 CERTIFIER_KEY ?=
 
 .PHONY: help
-# The variables make help shows with their values (README: the options).
+# The variables make help shows with their values (README.md: the common
+# ones; docs/running.md and docs/certification.md: the rest).
 HELP_VARIABLES := ROUTER_IMAGE FOCUS PROCS KEEP REUSE REPEAT FLAKE_ATTEMPTS PREBUILD OPENSHIFT_RELEASE ARGS CLUSTER REPORTS \
 	IMPLEMENTATION_ORGANIZATION IMPLEMENTATION_PROJECT IMPLEMENTATION_URL IMPLEMENTATION_CONTACT IMPLEMENTATION_VERSION \
-	BUNDLE ALLOW_DEV SIGN_KEY KEY CERTIFIER_KEY LAB_WORKERS LAB_REPLICAS HISTORY
+	BUNDLE ALLOW_DEV SIGN_KEY KEY CERTIFIER_KEY LAB_WORKERS LAB_REPLICAS HISTORY COLD
 # Every variable a target's description names, for help to expand.
 help_values = $(foreach v,$(HELP_VARIABLES) MANIFESTS EXISTING_REPORTS KIND_REPORT INCLUSTER_REPORTS KIND_JUNIT KIT_FEATURES,$(v)=$($(v));)
 
 help: ## list the targets and the variables, with their values
 	@printf 'Targets: make <target> [VARIABLE=value ...]\n'
 	@awk -v vals='$(help_values)' -f hack/help.awk $(MAKEFILE_LIST) | fold -s -w 83 | sed -e 's/^\([^ ]\)/                 \1/'
-	@printf '\nVariables (current values; README and the comments at the top of the Makefile say what each does):\n'
+	@printf '\nVariables (current values; README.md, docs/ and the comments at the top of the Makefile say what each does):\n'
 	@$(foreach v,$(HELP_VARIABLES),printf '  %-28s %s\n' '$(v)' '$(subst ','\'',$($(v)))';)
 
 .PHONY: test
@@ -184,9 +183,8 @@ cluster-logs: ## export the cluster's node logs to $(REPORTS)/cluster-logs
 	go run ./clusters/kind/cmd/hermetic-kind logs -name $(CLUSTER) -dir $(REPORTS)/cluster-logs
 
 .PHONY: smoke
-smoke: docker ## run the cluster smoke checks (KEEP=1, REUSE=1 as for e2e)
-	@rm -rf $(REPORTS)/failures $(REPORTS)/conformance.yaml $(REPORTS)/conformance.json $(REPORTS)/summary.md; mkdir -p $(REPORTS)
-	$(GINKGO) -tags e2e --label-filter=smoke --timeout=$(GINKGO_TIMEOUT) --junit-report=junit-smoke.xml --output-dir=$(REPORTS) ./e2e -- -repo=$(CURDIR) -report-dir=$(abspath $(REPORTS)) $(SUITE_FLAGS)
+smoke: docker ## run the cluster's own checks (the smoke label) through the run path: verdict partial, exit status 0 when they pass (KEEP=1, REUSE=1 as for e2e)
+	@$(RUN) smoke -procs=$(PROCS) -reports=$(REPORTS) $(SUITE_FLAGS)
 
 .PHONY: e2e
 e2e: docker $(if $(PREBUILD),e2e-images) ## bring up the hermetic cluster, run the conformance specs, write $(REPORTS)/, delete the cluster (REPEAT=N: N runs on one cluster, flakes counted)
@@ -246,7 +244,7 @@ e2e-incluster: docker ## the suite in the cluster: the conformance image run by 
 	go run ./incluster/cmd/e2e-incluster -kind-junit $(KIND_JUNIT) -out $(INCLUSTER_REPORTS) -workers $(LAB_WORKERS) $(if $(LAB_REPLICAS),-replicas $(LAB_REPLICAS)) -parallel $(PROCS) $(foreach a,$(INCLUSTER_ARGS),-arg=$(a)) $(if $(KEEP),-keep) -features=$(INCLUSTER_FEATURES)
 
 .PHONY: kit
-kit: docker ## the air-gapped kit: $(REPORTS)/router-conformance-kit-<version>-<os>-<arch>.tar (every image, the compiled suite, ./run; README: Air-gapped machines)
+kit: docker ## the air-gapped kit: $(REPORTS)/router-conformance-kit-<version>-<os>-<arch>.tar (every image, the compiled suite, ./run; docs/kit.md)
 	@go run ./kit/cmd/make-kit -out $(REPORTS)
 
 .PHONY: list-images
@@ -274,8 +272,8 @@ specs: ## write reports/specs.json (the spec list this suite version publishes),
 	UPDATE_SPECS=1 go test -count=1 -run 'TestTheTracePageIsCurrent' ./trace
 
 .PHONY: e2e-upstream
-e2e-upstream: ## the suite against the upstream OpenShift router: UPSTREAM_ROUTER_IMAGE=<local image> (built outside this repository, README)
-	@test -n "$(UPSTREAM_ROUTER_IMAGE)" || { echo "error: set UPSTREAM_ROUTER_IMAGE to a local Docker image of github.com/openshift/router (README: The upstream OpenShift router)" >&2; exit 2; }
+e2e-upstream: ## the suite against the upstream OpenShift router: UPSTREAM_ROUTER_IMAGE=<local image> (built outside this repository: docs/other-clusters.md)
+	@test -n "$(UPSTREAM_ROUTER_IMAGE)" || { echo "error: set UPSTREAM_ROUTER_IMAGE to a local Docker image of github.com/openshift/router (docs/other-clusters.md: The upstream OpenShift router)" >&2; exit 2; }
 	$(MAKE) e2e ROUTER_IMAGE=$(UPSTREAM_ROUTER_IMAGE)
 
 .PHONY: bench-cluster
@@ -301,6 +299,10 @@ bench-lab: docker ## the multi-node lab's cost beside kind's: make e2e-existing 
 	  echo "| suite on the lab (PROCS=$(PROCS)): wall, fixture images pushed included / specs (its report) | $${suite_seconds}s / $$lab |"; \
 	  echo "| suite on kind: specs (make e2e's report, $(KIND_REPORT)) | $$kind |"; } >$(REPORTS)/bench-lab.md; \
 	cat $(REPORTS)/bench-lab.md; exit $${status:-0}
+
+.PHONY: bench-ci
+bench-ci: docker ## time .ci/run phase by phase from a clean clone of HEAD into $(REPORTS)/bench-ci.{json,md} (COLD=1: empty Go and image caches of its own, every image built again; the machine's stay)
+	go run ./bench/ci -out $(REPORTS)/bench-ci $(if $(COLD),-cold)
 
 .PHONY: bench-kit
 bench-kit: docker ## the kit's size and files, and a whole-suite run from it on a Docker that holds none of its images (load + run) into $(REPORTS)/bench-kit.{json,md}

@@ -20,7 +20,7 @@ var rounding = regexp.MustCompile(`\.(Round|Truncate)\(time\.(Nanosecond|Microse
 
 func TestNoWaitOutsideTheTimeoutsTable(t *testing.T) {
 	var found []string
-	for _, dir := range []string{"e2e", "platform/install", "clusters/kind"} {
+	for _, dir := range []string{"e2e", "platform/install", "clusters/kind", "runner"} {
 		err := filepath.WalkDir(filepath.Join("..", dir), func(path string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 				return err
@@ -49,23 +49,18 @@ func TestNoWaitOutsideTheTimeoutsTable(t *testing.T) {
 	}
 }
 
-// The Makefile's Ginkgo runs are bounded by Timeouts.Run (the kit and the
-// in-cluster runner read it from the table).
-func TestTheMakefileGinkgoTimeoutIsTheTable(t *testing.T) {
+// The Makefile never calls Ginkgo itself: every run goes through the run
+// path, which passes Ginkgo the run's -timeout-run as its --timeout.
+func TestTheMakefileRunsGinkgoOnlyThroughTheRunPath(t *testing.T) {
 	data, err := os.ReadFile("../Makefile")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`(?m)^GINKGO_TIMEOUT := (\S+)$`).FindSubmatch(data)
-	if m == nil {
-		t.Fatal("the Makefile has no GINKGO_TIMEOUT := <duration> line")
-	}
-	d, err := time.ParseDuration(string(m[1]))
-	if err != nil || d != DefaultTimeouts().Run {
-		t.Errorf("Makefile GINKGO_TIMEOUT is %s, contract.DefaultTimeouts().Run is %s", m[1], DefaultTimeouts().Run)
+	if m := regexp.MustCompile(`(?m)^\t.*\bginkgo\b.*$`).FindAll(data, -1); len(m) > 0 {
+		t.Errorf("the Makefile calls Ginkgo outside the run path (go run ./runner/cmd/run): %q", m)
 	}
 	if n := regexp.MustCompile(`--timeout=[0-9]`).FindAll(data, -1); len(n) > 0 {
-		t.Errorf("the Makefile passes Ginkgo a --timeout literal %d time(s): use $(GINKGO_TIMEOUT)", len(n))
+		t.Errorf("the Makefile passes Ginkgo a --timeout literal %d time(s)", len(n))
 	}
 }
 

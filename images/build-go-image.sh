@@ -2,7 +2,8 @@
 # build-go-image.sh NAME PACKAGE [ARGS...]: builds the Go command PACKAGE as
 # a static binary into an image $IMAGE_PREFIX/NAME:<input hash>, FROM
 # scratch unless BASE_IMAGE names a local image, run as IMAGE_USER
-# (default 65534:65534), unless an image with that tag exists already.
+# (default 65534:65534), unless an image with that tag exists already
+# (IMAGE_REBUILD=1: build it anyway, over whatever the tag holds).
 # Prints the tag on stdout. Inputs hashed: go.mod, go.sum, the Go version,
 # the repository's Go files the command depends on, the base, the user,
 # and this script.
@@ -26,7 +27,7 @@ done
 hash=$(hash_inputs go.mod go.sum images/build-go-image.sh "-$(go version)" "-args=$*" "-base=$base" "-user=$user" "${files[@]}")
 tag="$IMAGE_PREFIX/$name:$hash"
 
-if image_exists "$tag"; then
+if [ -z "${IMAGE_REBUILD:-}" ] && image_exists "$tag"; then
   log "$tag: cached"
 else
   log "$tag: building $pkg"

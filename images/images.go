@@ -72,7 +72,22 @@ func script(ctx context.Context, repoRoot string, env []string, name string, arg
 
 // Build builds (or finds cached) one image and returns its tag.
 func Build(ctx context.Context, repoRoot string, s Spec) (string, error) {
-	var env []string
+	return build(ctx, repoRoot, s, nil)
+}
+
+// BuildFresh builds one image whatever its tag holds: the binary from
+// source (the Go build cache is keyed by content) and the image over it
+// (the engine's layer cache is too), so that an unchanged input gives the
+// cached image's ID again and a tag that was moved to other content is
+// overwritten, never used. A certification builds its component images
+// this way. The router base image FROM which the reference router is
+// built stays cached by its tag: a debootstrap is minutes, and the
+// reference router is never the router a vendor certifies.
+func BuildFresh(ctx context.Context, repoRoot string, s Spec) (string, error) {
+	return build(ctx, repoRoot, s, []string{"IMAGE_REBUILD=1"})
+}
+
+func build(ctx context.Context, repoRoot string, s Spec, env []string) (string, error) {
 	if s.OnRouterBase {
 		base, err := script(ctx, repoRoot, nil, "router/image/build-base.sh")
 		if err != nil {

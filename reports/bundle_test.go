@@ -82,9 +82,16 @@ func writeReportJSON(t *testing.T, dir string, g types.Report) {
 	}
 }
 
+// writeRunJUnit writes junit.xml as the suite does: Ginkgo's, with the
+// conformance report's properties.
 func writeRunJUnit(t *testing.T, dir string, g types.Report) {
 	t.Helper()
-	if err := reporters.GenerateJUnitReport(g, filepath.Join(dir, JUnitXML)); err != nil {
+	rec, err := ReadRunRecord(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs, run := FromGinkgo(g)
+	if err := WriteJUnit(g, filepath.Join(dir, JUnitXML), Build(rec.Meta, rec.Claimed, specs, run).JUnitProperties()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -416,6 +423,18 @@ func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
 				c[JUnitXML] = []byte(j)
 			})
 		}, "junit.xml says spec router/edge-served passed, but its test case's elements say otherwise (failure true, error false, skipped false)"},
+		{"junit.xml's image property naming another image", func() string {
+			return tamper(t, good, true, func(c map[string][]byte) {
+				j := string(c[JUnitXML])
+				at := strings.Index(j, `name="conformance.implementation.imageID" value="`)
+				if at < 0 {
+					t.Fatalf("junit.xml has no image ID property:\n%s", j[:min(len(j), 2000)])
+				}
+				at += len(`name="conformance.implementation.imageID" value="`)
+				end := at + strings.Index(j[at:], `"`)
+				c[JUnitXML] = []byte(j[:at] + "sha256:" + strings.Repeat("f", 64) + j[end:])
+			})
+		}, `junit.xml's property conformance.implementation.imageID is "sha256:` + strings.Repeat("f", 64) + `", but report.json gives "sha256:` + strings.Repeat("e", 64) + `"`},
 		{"a bad checksum", func() string {
 			return tamper(t, good, false, func(c map[string][]byte) { c[SummaryMD] = []byte("# Router conformance: PASSED\n") })
 		}, "checksum mismatch: summary.md"},

@@ -1,9 +1,14 @@
 package reports
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
+	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/distribution/reference"
@@ -12,10 +17,11 @@ import (
 // SuiteModule is the suite's Go module.
 const SuiteModule = "github.com/router-conformance/suite"
 
-// What the suite binary was built from, set by the Makefile:
-//
-//	-ldflags "-X github.com/router-conformance/suite/reports.SuiteCommit=$(git rev-parse HEAD) ..."
-//
+// What the suite binary was built from, stamped at link time by whatever
+// compiles it from a checkout (runner.SourceBuild asks git; its LDFlags,
+// -X of these three, go into the run path's Ginkgo build, the kit's and the
+// conformance image's binaries). No make variable sets them; a plain
+// go build or go test leaves these defaults, which count as dirty.
 // Strings, because -X sets only strings.
 var (
 	SuiteVersion = "v0.3.0-dev"
@@ -38,6 +44,59 @@ type Suite struct {
 	Commit  string `json:"commit"`
 	// Dirty: built from a tree with uncommitted changes, or nobody said.
 	Dirty bool `json:"dirty"`
+	// Binary is the compiled suite that ran the specs (absent from
+	// records older than it, and where the executable could not be read).
+	Binary *Binary `json:"binary,omitempty"`
+}
+
+// Binary is a compiled suite: the sha256 of its executable and its
+// build information as `go version -m` prints it (Go version, module
+// versions and sums, build settings: tags, ldflags, GOFLAGS-derived
+// flags such as -overlay or -modfile, CGO, GOOS/GOARCH).
+type Binary struct {
+	SHA256    string `json:"sha256"`
+	GoVersion string `json:"goVersion"`
+	BuildInfo string `json:"buildInfo"`
+}
+
+// CompareBinaries says whether a rerun's suite binary is the bundle's
+// (both compiled with -trimpath from one commit: byte for byte the same
+// with the same Go toolchain). differs only when it can know: both
+// recorded and the same Go version, yet another sha256 (the bundle's was
+// compiled from other code than its commit: an overlay, a replaced
+// module, a patched toolchain).
+func CompareBinaries(bundle, rerun *Binary) (note string, differs bool) {
+	switch {
+	case bundle == nil || rerun == nil:
+		return "suite binary: not compared (a record names none)", false
+	case bundle.SHA256 == rerun.SHA256:
+		return "suite binary: the bundle's, byte for byte (sha256 " + bundle.SHA256 + ")", false
+	case bundle.GoVersion != rerun.GoVersion:
+		return fmt.Sprintf("suite binary: not compared (the bundle's was compiled with %s, the rerun's with %s)", bundle.GoVersion, rerun.GoVersion), false
+	}
+	return fmt.Sprintf("the suite binary differs from the bundle's (sha256 %s, the bundle's %s) though compiled from the same commit with %s: the bundle's was built from other code", rerun.SHA256, bundle.SHA256, rerun.GoVersion), true
+}
+
+// RunningBinary describes the executable of this process.
+func RunningBinary() (*Binary, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, err
+	}
+	b := &Binary{SHA256: hex.EncodeToString(h.Sum(nil))}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		b.GoVersion, b.BuildInfo = info.GoVersion, info.String()
+	}
+	return b, nil
 }
 
 // CurrentSuite is the suite this binary was built from. A build that did

@@ -20,7 +20,7 @@ import (
 
 // The signed attestation: a DSSE envelope whose payload is the bundle's
 // Statement, byte for byte. A signature says who ran it; reproduction says
-// it is true (see the README).
+// it is true (docs/certification.md).
 const (
 	EnvelopeFile = "attestation.intoto.dsse.json"
 	// StatementPayloadType is the DSSE payload type of an in-toto

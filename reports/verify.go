@@ -188,6 +188,9 @@ func (v verifier) verify(file string) (Verified, error) {
 	if err := checkViews(contents, derived); err != nil {
 		return Verified{}, err
 	}
+	if err := checkJUnitProperties(contents[JUnitXML], derived.JUnitProperties()); err != nil {
+		return Verified{}, err
+	}
 	signedBy, err := v.checkAttestation(contents, derived)
 	if err != nil {
 		return Verified{}, err

@@ -28,7 +28,7 @@ func checkJUnit(data []byte, specs []SpecResult) error {
 	if len(doc.Suites) != 1 {
 		return fmt.Errorf("%s holds %d test suites, not 1", JUnitXML, len(doc.Suites))
 	}
-	got := map[contract.SpecID]Result{}
+	states := map[contract.SpecID]Result{}
 	for _, c := range doc.Suites[0].Cases {
 		text, ok := strings.CutPrefix(c.Name, "[It] ")
 		if !ok {
@@ -48,17 +48,17 @@ func checkJUnit(data []byte, specs []SpecResult) error {
 			return fmt.Errorf("%s says spec %s %s, but its test case's elements say otherwise (failure %t, error %t, skipped %t)",
 				JUnitXML, id, c.Status, c.Failure != nil, c.Error != nil, c.Skipped != nil)
 		}
-		if _, dup := got[id]; dup {
+		if _, dup := states[id]; dup {
 			return fmt.Errorf("%s lists spec %s more than once", JUnitXML, id)
 		}
-		got[id] = state
+		states[id] = state
 	}
 	want := map[contract.SpecID]Result{}
 	for _, s := range specs {
 		want[s.ID] = s.State
 	}
 	for _, id := range slices.Sorted(maps.Keys(want)) {
-		g, ok := got[id]
+		g, ok := states[id]
 		switch {
 		case !ok:
 			return fmt.Errorf("%s lacks spec %s of %s", JUnitXML, id, ReportJSON)
@@ -66,9 +66,36 @@ func checkJUnit(data []byte, specs []SpecResult) error {
 			return fmt.Errorf("spec %s is %s in %s, %s in %s", id, want[id], ReportJSON, g, JUnitXML)
 		}
 	}
-	for _, id := range slices.Sorted(maps.Keys(got)) {
+	for _, id := range slices.Sorted(maps.Keys(states)) {
 		if _, ok := want[id]; !ok {
 			return fmt.Errorf("%s has spec %s, which %s lacks", JUnitXML, id, ReportJSON)
+		}
+	}
+	return nil
+}
+
+// checkJUnitProperties: the run's provenance and verdict as a CI system
+// reads them from junit.xml's suite properties are exactly what
+// report.json gives (JUnitProperties).
+func checkJUnitProperties(data []byte, props map[string]string) error {
+	var doc junitSuites
+	if err := xml.Unmarshal(data, &doc); err != nil || len(doc.Suites) != 1 {
+		return fmt.Errorf("%s is no JUnit report of one test suite", JUnitXML)
+	}
+	got := map[string]string{}
+	for _, p := range doc.Suites[0].Properties {
+		if k, ok := strings.CutPrefix(p.Name, junitPropertyPrefix); ok {
+			got[k] = p.Value
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(props)) {
+		if v, ok := got[k]; !ok || v != props[k] {
+			return fmt.Errorf("%s's property %s%s is %q, but %s gives %q", JUnitXML, junitPropertyPrefix, k, v, ReportJSON, props[k])
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(got)) {
+		if _, ok := props[k]; !ok {
+			return fmt.Errorf("%s has the property %s%s, which %s does not give", JUnitXML, junitPropertyPrefix, k, ReportJSON)
 		}
 	}
 	return nil

@@ -90,6 +90,9 @@ func (r Report) JUnitProperties() map[string]string {
 	if r.Flaked > 0 {
 		p["flaked"] = fmt.Sprint(r.Flaked)
 	}
+	if b := r.Suite.Binary; b != nil {
+		p["suite.binary.sha256"], p["suite.binary.goVersion"] = b.SHA256, b.GoVersion
+	}
 	for k, v := range p {
 		if v == "" {
 			delete(p, k)
@@ -143,6 +146,9 @@ func (r Report) provenance(b *strings.Builder) {
 	row("image ID", code(impl.ImageID))
 	row("HAProxy", mdText(impl.HAProxyVersion))
 	row("suite", mdText(r.Suite.Module+" "+r.Suite.String()))
+	if b := r.Suite.Binary; b != nil {
+		row("suite binary", code("sha256:"+b.SHA256)+" "+mdText(b.GoVersion))
+	}
 	row("profile", mdText(r.Profile))
 	row("OpenShift release", mdText(string(r.OpenShiftRelease)))
 	row("platform", mdText(r.Platform))

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/reports"
 )
@@ -31,6 +32,15 @@ type Options struct {
 	Profile     string
 	// Certify: make certify, ./run certify.
 	Certify bool
+	// Smoke runs the smoke label alone (make smoke): a filtered run, so
+	// its verdict is partial, and its exit status is the specs' (0 when
+	// every one passed).
+	Smoke bool
+	// Reproducible compiles the suite with -trimpath: the same commit
+	// and Go toolchain give the same binary on any machine, so that a
+	// certifier's rerun can compare its binary's sha256 with the
+	// bundle's (certify and reproduce set it).
+	Reproducible bool
 	// SignKey signs a certification's attestation (-sign-key).
 	SignKey *reports.Key
 	// GinkgoArgs are more arguments for Ginkgo's CLI (the in-cluster
@@ -98,6 +108,23 @@ func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Wr
 	if fs.NArg() > 0 {
 		return Options{}, fmt.Errorf("unexpected arguments %q: flags only (%s -help lists them)", fs.Args(), name)
 	}
+	if o.Smoke = name == "smoke" || strings.HasSuffix(name, " smoke"); o.Smoke {
+		if o.Focus != "" {
+			return Options{}, fmt.Errorf("-focus %q: smoke runs the smoke label (make e2e FOCUS=smoke && ... narrows it)", o.Focus)
+		}
+		o.Focus = string(contract.FeatureSmoke)
+	}
+	if o.Certify {
+		var err error
+		fs.Visit(func(f *flag.Flag) {
+			if prebuilt[f.Name] && err == nil {
+				err = fmt.Errorf("-%s: a certification runs the images this checkout builds (or its kit carries, named by ./run itself), never images given by hand: drop -%s", f.Name, f.Name)
+			}
+		})
+		if err != nil {
+			return Options{}, err
+		}
+	}
 	if o.Procs < 1 || o.Repeat < 1 || o.FlakeAttempts < 0 {
 		return Options{}, errors.New("-procs and -repeat must be at least 1, -flake-attempts at least 0")
 	}
@@ -110,6 +137,10 @@ func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Wr
 	}
 	return o, nil
 }
+
+// prebuilt are the suite flags that hand a run images built elsewhere
+// (the kit's ./run passes -images itself, from its own manifest).
+var prebuilt = map[string]bool{"node-image": true, "images": true}
 
 // passThrough records a suite flag as it was given, to pass it on.
 type passThrough struct {

@@ -66,7 +66,7 @@ func Reproduce(ctx context.Context, b Binaries, bundle string, allowDev bool, o 
 		return refuse("the bundle's profile %q is none this suite knows", rec.Profile)
 	}
 	certifierKey := o.SignKey
-	o.Name, o.Certify, o.Repeat, o.SignKey = "reproduce", false, 1, nil
+	o.Name, o.Certify, o.Repeat, o.SignKey, o.Reproducible = "reproduce", false, 1, nil, true
 	o.Suite = append(flags, o.Suite...)
 	status := Run(ctx, Binaries{Ginkgo: b.Ginkgo, Suite: b.Suite, Compile: b.Compile, Dir: b.Dir, RepoRoot: b.RepoRoot, Images: b.Images, Build: b.Build},
 		o, stdout, stderr)
@@ -90,6 +90,10 @@ func Reproduce(ctx context.Context, b Binaries, bundle string, allowDev bool, o 
 		problems = append(problems, "the rerun recorded nothing: "+err.Error())
 	} else if again.Implementation.ImageID != id {
 		problems = append(problems, fmt.Sprintf("the rerun judged image %s, not the bundle's %s", again.Implementation.ImageID, id))
+	} else if note, differs := reports.CompareBinaries(rec.Suite.Binary, again.Suite.Binary); differs {
+		problems = append(problems, note)
+	} else {
+		fmt.Fprintln(stdout, note)
 	}
 	impl := rec.Implementation
 	if len(problems) > 0 {

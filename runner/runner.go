@@ -78,6 +78,9 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 	name := o.Name
 	if name == "" {
 		name = map[bool]string{false: "e2e", true: "certify"}[o.Certify]
+		if o.Smoke {
+			name = "smoke"
+		}
 	}
 	if o.Certify {
 		if err := reports.CertifiableRun(o.Repeat); err != nil {
@@ -89,6 +92,14 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 			return ExitUsage
 		}
 		if err := certifiableGoEnv(os.Getenv); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			return ExitUsage
+		}
+		if err := certifiableTools(exec.LookPath); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			return ExitUsage
+		}
+		if err := verifyModules(ctx, b); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			return ExitUsage
 		}
@@ -168,6 +179,11 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 			status = s
 		}
 	}
+	if o.Smoke {
+		// The verdict line says partial; the status is the specs'.
+		verdict(reportDir, status, after)
+		return status
+	}
 	return verdict(reportDir, status, after)
 }
 
@@ -217,6 +233,9 @@ func GinkgoArgs(b Binaries, o Options, reportDir, jsonReport string, extra []str
 	args := slices.Clone(b.Ginkgo[1:])
 	if b.Compile {
 		args = append(args, "-tags", "e2e", "--ldflags="+b.Build.LDFlags())
+		if o.Certify || o.Reproducible {
+			args = append(args, "-trimpath")
+		}
 	}
 	args = append(args, "--procs="+strconv.Itoa(o.Procs), "--timeout="+runTimeout(o.Suite).String())
 	args = append(args, progress...)
@@ -248,6 +267,41 @@ func compileEnv(env []string) []string {
 		return strings.HasPrefix(kv, "GOFLAGS=") || strings.HasPrefix(kv, "GOWORK=")
 	})
 	return append(out, "GOFLAGS=-buildvcs=false", "GOWORK=off")
+}
+
+// systemTools are where a system's docker and git live. A certification
+// reads image IDs through docker and the build's commit through git: one
+// earlier on PATH could answer what it likes, so the run path refuses it
+// rather than record its answers.
+var systemTools = []string{"/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin", "/snap/bin"}
+
+func certifiableTools(lookPath func(string) (string, error)) error {
+	for _, tool := range []string{"docker", "git"} {
+		path, err := lookPath(tool)
+		if err != nil {
+			return fmt.Errorf("no %s on PATH: a certification needs the system's %s", tool, tool)
+		}
+		if !slices.Contains(systemTools, filepath.Dir(path)) {
+			return fmt.Errorf("%s on PATH is %s, not the system's (%s): a certification reads image IDs and the suite's commit only through the system's tools; put its directory first on PATH", tool, path, strings.Join(systemTools, ", "))
+		}
+	}
+	return nil
+}
+
+// verifyModules: the modules a certification compiles in are the ones
+// go.sum names (go mod verify: nothing in the module cache was changed
+// since it was downloaded). A prebuilt suite (the kit) compiles nothing.
+func verifyModules(ctx context.Context, b Binaries) error {
+	if !b.Compile {
+		return nil
+	}
+	cmd := exec.CommandContext(ctx, "go", "mod", "verify")
+	cmd.Dir = b.Dir
+	cmd.Env = compileEnv(os.Environ())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go mod verify: %s: the module cache holds modules that differ from go.sum; run `go clean -modcache` and certify again", strings.TrimSpace(string(out)))
+	}
+	return nil
 }
 
 // certifiableGoEnv: a certification's run path itself was compiled from

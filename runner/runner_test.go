@@ -95,6 +95,18 @@ func TestGinkgoArgs(t *testing.T) {
 	if !slices.Contains(args, "--ldflags="+b.Build.LDFlags()) {
 		t.Errorf("the build is not stamped: %q", args)
 	}
+	// A certification (and a certifier's rerun) compiles a binary that
+	// does not depend on where the checkout is; a development run keeps
+	// its file paths for the editor.
+	if i := slices.Index(args, "-trimpath"); i < 0 || i > sep {
+		t.Errorf("certify compiles without -trimpath: %q", args)
+	}
+	if slices.Contains(GinkgoArgs(b, Options{Procs: 1}, "/out", "report.json", nil), "-trimpath") {
+		t.Error("a development run compiles with -trimpath")
+	}
+	if !slices.Contains(GinkgoArgs(b, Options{Procs: 1, Reproducible: true}, "/out", "report.json", nil), "-trimpath") {
+		t.Error("a reproduction compiles without -trimpath")
+	}
 	if tail := strings.Join(args[sep+1:], " "); tail != "-repo=/src -report-dir=/out -router-image=r:1 -keep -certify" {
 		t.Errorf("the suite's side: %q", tail)
 	}
@@ -140,6 +152,24 @@ func TestParseFlags(t *testing.T) {
 	}
 	if o, err := ParseFlags("certify", nil, nil, &stderr); err != nil || !o.Certify {
 		t.Errorf("certify: %+v %v", o, err)
+	}
+	// smoke: the smoke label, nothing else.
+	if o, err := ParseFlags("make smoke", nil, nil, &stderr); err != nil || !o.Smoke || o.Focus != "smoke" || o.Certify {
+		t.Errorf("smoke: %+v %v", o, err)
+	}
+	if _, err := ParseFlags("smoke", []string{"-focus", "router"}, nil, &stderr); err == nil {
+		t.Error("smoke -focus accepted")
+	}
+	// Images built elsewhere: fine for a development run, never for a
+	// certification.
+	for _, flag := range []string{"-node-image", "-images"} {
+		if _, err := ParseFlags("e2e", []string{flag, "x"}, nil, &stderr); err != nil {
+			t.Errorf("e2e %s refused: %v", flag, err)
+		}
+		_, err := ParseFlags("certify", []string{flag, "x"}, nil, &stderr)
+		if want := flag + ": a certification runs the images this checkout builds"; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("certify %s: %v, want %q...", flag, err, want)
+		}
 	}
 }
 
@@ -233,5 +263,30 @@ func TestAFakeGitOnPathIsNotBelieved(t *testing.T) {
 	t.Setenv("PATH", fake+string(os.PathListSeparator)+os.Getenv("PATH"))
 	if b := SourceBuild(dir); !b.Dirty || b.Commit == "0123456789abcdef0123456789abcdef01234567" {
 		t.Errorf("the fake git was believed: %+v", b)
+	}
+}
+
+// A docker or git earlier on PATH than the system's is refused under
+// certify: its answers (image IDs, the commit, a clean tree) would be
+// recorded as the run's.
+func TestCertifyRefusesToolsOutsideTheSystem(t *testing.T) {
+	at := func(dirs map[string]string) func(string) (string, error) {
+		return func(tool string) (string, error) {
+			if d, ok := dirs[tool]; ok {
+				return filepath.Join(d, tool), nil
+			}
+			return "", exec.ErrNotFound
+		}
+	}
+	if err := certifiableTools(at(map[string]string{"docker": "/usr/bin", "git": "/usr/local/bin"})); err != nil {
+		t.Errorf("system tools refused: %v", err)
+	}
+	fake := t.TempDir()
+	err := certifiableTools(at(map[string]string{"docker": fake, "git": "/usr/bin"}))
+	if want := "docker on PATH is " + filepath.Join(fake, "docker") + ", not the system's"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("a fake docker: %v, want %q...", err, want)
+	}
+	if err := certifiableTools(at(map[string]string{"docker": "/usr/bin"})); err == nil || err.Error() != "no git on PATH: a certification needs the system's git" {
+		t.Errorf("no git: %v", err)
 	}
 }

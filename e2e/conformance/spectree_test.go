@@ -108,7 +108,7 @@ func TestTheCatalogueIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := framework.CatalogueMarkdown(entries, trace.SummaryMarkdown(docs))
+	want := framework.CatalogueMarkdown(entries, trace.SummaryMarkdown(docs), trace.StatementsOf(docs))
 	path := filepath.Join(moduleRoot, cataloguePath)
 	if os.Getenv("UPDATE_SPECS") == "1" {
 		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {

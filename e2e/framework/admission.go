@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	routev1 "github.com/openshift/api/route/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -77,6 +78,7 @@ func (f *Framework) EventuallyRouteUpdateRefused(ctx context.Context, ns, name s
 // broken router must not fail (CreateRoute also waits for the default
 // router's Admitted status, a router's verdict).
 func (f *Framework) CreateAdmittedRoute(ctx context.Context, r *routev1.Route) *routev1.Route {
+	GinkgoHelper()
 	created, err := f.Routes.RouteV1().Routes(r.Namespace).Create(ctx, r, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "route admission refused route %s/%s", r.Namespace, r.Name)
 	return created

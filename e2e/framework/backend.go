@@ -77,6 +77,7 @@ func (f *Framework) DeployEchoes(ctx context.Context, refs ...EchoRef) []*Echo {
 }
 
 func (f *Framework) deployEchoes(ctx context.Context, refs []EchoRef, extraHosts []string) []*Echo {
+	GinkgoHelper()
 	var echoes []*Echo
 	for _, r := range refs {
 		echoes = append(echoes, f.createEcho(ctx, r.Namespace, r.Name, extraHosts))
@@ -97,6 +98,7 @@ func (f *Framework) deployEchoes(ctx context.Context, refs []EchoRef, extraHosts
 // createEcho creates the echo backend's Secret, Deployment and Service,
 // without waiting.
 func (f *Framework) createEcho(ctx context.Context, ns, name string, extraHosts []string) *Echo {
+	GinkgoHelper()
 	ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "echo backend CA " + ns}})
 	Expect(err).NotTo(HaveOccurred())
 	cert, err := ca.IssueServer(pki.ServerOptions{Hosts: append([]string{name + "." + ns + ".svc"}, extraHosts...)})
@@ -144,6 +146,7 @@ func (f *Framework) ServiceWithoutPods(ctx context.Context, ns string) *Echo {
 // createEchoService creates Service ns/name for the pods labelled
 // app=name, with the echo backend's ports.
 func (f *Framework) createEchoService(ctx context.Context, ns, name string) {
+	GinkgoHelper()
 	_, err := f.Clientset.CoreV1().Services(ns).Create(ctx, &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
 		Spec: corev1.ServiceSpec{Selector: map[string]string{"app": name}, Ports: []corev1.ServicePort{

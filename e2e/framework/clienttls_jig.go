@@ -71,6 +71,7 @@ func (j *ClientTLSJig) IssueNamingCRL(name string, ca *pki.CA, crlURL string) {
 }
 
 func (j *ClientTLSJig) issue(name string, ca *pki.CA, opts pki.ClientOptions) {
+	GinkgoHelper()
 	leaf, err := ca.IssueClient(opts)
 	Expect(err).NotTo(HaveOccurred())
 	cert, err := leaf.TLSCertificate()
@@ -106,6 +107,7 @@ func (j *ClientTLSJig) EventuallyServedOver(ctx context.Context, c Connection, c
 // CA bundle, deleted when the spec (or the container) ends; it returns
 // name.
 func (j *ClientTLSJig) ClientCAMap(ctx context.Context, name, bundle string) string {
+	GinkgoHelper()
 	cs := j.f.Clientset
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: contract.ConfigNamespace}, Data: map[string]string{contract.ClientCAKey: bundle}}
 	_, err := cs.CoreV1().ConfigMaps(contract.ConfigNamespace).Create(ctx, cm, metav1.CreateOptions{})
@@ -134,6 +136,7 @@ func ClientTLS(policy operatorv1.ClientCertificatePolicy, caMap string, patterns
 // certificate names its own CRL, key on server, as its distribution
 // point: a root when parent is nil, else an intermediate of parent.
 func NewCRLAuthority(server *CRLServer, parent *pki.CA, cn, key string) *CRLAuthority {
+	GinkgoHelper()
 	opts := pki.CAOptions{Subject: pki.Subject{Organization: "Example", CommonName: cn}, CRLDistributionPoint: server.URL(key)}
 	var ca *pki.CA
 	var err error

@@ -65,6 +65,7 @@ func (c *ComponentJig) Start(ctx context.Context) {
 // SetSpec sets (hostname != "") or removes the cluster-admin's spec entry
 // for the component.
 func (c *ComponentJig) SetSpec(ctx context.Context, hostname, secret string) {
+	GinkgoHelper()
 	var entries []configv1.ComponentRouteSpec
 	if hostname != "" {
 		entries = []configv1.ComponentRouteSpec{{Namespace: c.Namespace, Name: c.Operator.Name, Hostname: configv1.Hostname(hostname),
@@ -75,6 +76,7 @@ func (c *ComponentJig) SetSpec(ctx context.Context, hostname, secret string) {
 
 // NewCA is a CA for the custom host's certificates.
 func (c *ComponentJig) NewCA() *pki.CA {
+	GinkgoHelper()
 	ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Component route CA " + c.Namespace}})
 	Expect(err).NotTo(HaveOccurred())
 	return ca
@@ -90,6 +92,7 @@ func (c *ComponentJig) ServingSecret(ca *pki.CA, name, host string) (*corev1.Sec
 // CreateConfigSecret creates a Secret in openshift-config for the spec,
 // deleted when the spec (or the container) ends.
 func (c *ComponentJig) CreateConfigSecret(ctx context.Context, s *corev1.Secret) {
+	GinkgoHelper()
 	f := c.f
 	_, err := f.Clientset.CoreV1().Secrets(s.Namespace).Create(ctx, s, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred())
@@ -102,6 +105,7 @@ func (c *ComponentJig) CreateConfigSecret(ctx context.Context, s *corev1.Secret)
 // RotateSecret gives the Secret new contents, a new certificate of ca for
 // host (as a cluster-admin rotates it, in place), and returns them.
 func (c *ComponentJig) RotateSecret(ctx context.Context, ca *pki.CA, s *corev1.Secret, host string) (*corev1.Secret, *x509.Certificate) {
+	GinkgoHelper()
 	next, cert := c.ServingSecret(ca, s.Name, host)
 	updated, err := Update(ctx, c.f.Clientset.CoreV1().Secrets(s.Namespace), s.Name, func(live *corev1.Secret) { live.Data = next.Data })
 	Expect(err).NotTo(HaveOccurred(), "rotate secret %s/%s", s.Namespace, s.Name)

@@ -35,6 +35,7 @@ func (f *Framework) DeployComponentOperator(ctx context.Context, ns, name, route
 // spec (the bench): stop ends it. The operator is stopped before its
 // entries are removed, or it would write its entry back.
 func (f *Framework) StartComponentOperator(ctx context.Context, ns, name, routeName, defaultHost string) (componentoperator.Options, func(context.Context)) {
+	GinkgoHelper()
 	o := componentoperator.Options{Namespace: ns, Name: name, RouteName: routeName, DefaultHostname: defaultHost,
 		Image: f.Image("component-operator"), PullPolicy: f.FixturePullPolicy}
 	for _, obj := range componentoperator.Objects(o) {
@@ -64,6 +65,7 @@ func (f *Framework) StartComponentOperator(ctx context.Context, ns, name, routeN
 // config's status and spec (status first: the entry is the component's,
 // and it is stopped by now).
 func (f *Framework) removeComponentEntries(ctx context.Context, ns, name string) {
+	GinkgoHelper()
 	ingresses := f.ConfigAPI.ConfigV1().Ingresses()
 	_, err := Update(ctx, StatusWriter[*configv1.Ingress]{Client: ingresses}, contract.IngressConfig, func(live *configv1.Ingress) {
 		live.Status.ComponentRoutes = componentoperator.WithoutEntry(live.Status.ComponentRoutes, ns, name)

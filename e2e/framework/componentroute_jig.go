@@ -74,6 +74,7 @@ func (j *ComponentRouteJig) Route(name, secret string) ComponentRoute {
 // CreateServiceAccounts creates the service accounts in the jig's
 // namespace.
 func (j *ComponentRouteJig) CreateServiceAccounts(ctx context.Context, names ...string) {
+	GinkgoHelper()
 	for _, sa := range names {
 		_, err := j.f.Clientset.CoreV1().ServiceAccounts(j.Namespace).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: sa}}, metav1.CreateOptions{})
 		Expect(err).NotTo(HaveOccurred())
@@ -90,6 +91,7 @@ func (j *ComponentRouteJig) User(sa string) configv1.ConsumingUser {
 // jig's namespace, leaving every other entry as it is, so that specs run
 // in parallel; the entries go when the spec ends.
 func (j *ComponentRouteJig) Set(ctx context.Context, spec []configv1.ComponentRouteSpec, status []configv1.ComponentRouteStatus) {
+	GinkgoHelper()
 	ns := j.Namespace
 	DeferCleanup(func(ctx SpecContext) {
 		Expect(j.UpdateStatus(ctx, nil)).To(Succeed(), "remove the status entries of namespace %s", ns)

@@ -41,6 +41,7 @@ const (
 
 // DeployCRLServer starts the CRL distribution point in ns.
 func (f *Framework) DeployCRLServer(ctx context.Context, ns string) *CRLServer {
+	GinkgoHelper()
 	cs := f.Clientset
 	_, err := cs.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: crlConfigMap, Namespace: ns}}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred())
@@ -193,6 +194,7 @@ func (p *Publisher) SetRevoked(ctx context.Context, a *CRLAuthority, leaves []*p
 
 // PublishNow issues and publishes every authority's CRL.
 func (p *Publisher) PublishNow(ctx context.Context) {
+	GinkgoHelper()
 	Expect(p.publish(ctx)).To(Succeed())
 }
 

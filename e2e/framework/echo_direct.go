@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -34,6 +35,7 @@ func (f *Framework) GetEcho(g Gomega, url string) echo.Response {
 // DeployEchoService deploys the echo backend (DeployEcho) and returns its
 // ClusterIP Service.
 func (f *Framework) DeployEchoService(ctx context.Context, ns string) *corev1.Service {
+	GinkgoHelper()
 	backend := f.DeployEcho(ctx, ns)
 	svc, err := f.Clientset.CoreV1().Services(ns).Get(ctx, backend.Service, metav1.GetOptions{})
 	Expect(err).NotTo(HaveOccurred())

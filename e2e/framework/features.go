@@ -13,17 +13,6 @@ import (
 	"github.com/router-conformance/suite/reports"
 )
 
-// Needs labels a container or spec with the features it needs: it runs
-// only when the run claims every one of them, and it counts under the
-// first.
-func Needs(features ...contract.Feature) Labels {
-	out := make(Labels, len(features))
-	for i, f := range features {
-		out[i] = string(f)
-	}
-	return out
-}
-
 // ID declares a spec's stable ID, "<feature>/<short-name>", beside it:
 // It(text, framework.ID("hsts/passthrough-never"), body) or
 // Entry(text, framework.ID(...), params...). The spec-tree check refuses
@@ -43,7 +32,7 @@ func DescribeFeature(feature contract.Feature, args ...any) bool {
 	}
 	// Offset(1): the container is where DescribeFeature is called (the
 	// spec file), not here.
-	return Describe(info.Name, append([]any{Needs(feature), Offset(1)}, args...)...)
+	return Describe(info.Name, append([]any{Label(string(feature)), Offset(1)}, args...)...)
 }
 
 // JudgesPlatform labels a spec whose verdict is about the platform
@@ -171,6 +160,7 @@ func Gated(c contract.Change) Labels {
 // on. A spec that is not Gated by c fails here, so that the catalogue's
 // list of gated specs is complete.
 func ByRelease[T any](f *Framework, c contract.Change, before, after T) T {
+	GinkgoHelper()
 	if !slices.Contains(CurrentSpecReport().Labels(), contract.ChangeLabelPrefix+string(c)) {
 		Fail(fmt.Sprintf("the spec reads behaviour change %q without declaring it: add framework.Gated(contract.%s) beside its ID", c, c))
 	}

@@ -7,8 +7,6 @@ import (
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
-
-	"github.com/router-conformance/suite/reports"
 )
 
 // FailOnceEnv names the test-only hook that makes a spec flake on
@@ -35,14 +33,4 @@ func failOnce(hook string, spec types.SpecReport, fail func(string, ...int)) {
 		return
 	}
 	fail(fmt.Sprintf("%s=%q: this spec's first attempt fails on purpose (a test-only hook; a retry runs it for real)", FailOnceEnv, hook), 1)
-}
-
-// CheckCertifiable applies the certification rules (reports/certify.go)
-// to this run: its options, the Ginkgo configuration it runs under, the
-// suite build and the router as named; with imageKnown (the profile is
-// up) the router image too.
-func (f *Framework) CheckCertifiable(cfg types.SuiteConfig, imageKnown bool) error {
-	c := f.runRecord().Certification(cfg)
-	c.ImageKnown = imageKnown
-	return reports.Certifiable(c)
 }

@@ -43,10 +43,11 @@ func (f *Framework) DefaultIngressController() *IngressController {
 // OwnIngressControllerDecorator is what a container or spec that calls
 // OwnIngressController is declared with: nothing where the profile gives
 // shards their own ports, Serial where it does not (the existing profile:
-// the spec falls back to the default IngressController).
-func (f *Framework) OwnIngressControllerDecorator() any {
+// the spec falls back to the default IngressController, and
+// OwnIngressController fails a spec declared without it).
+func (f *Framework) OwnIngressControllerDecorator() []any {
 	if f.Caps.OwnIngressControllers {
-		return Label()
+		return []any{}
 	}
 	// Without a shard of its own the spec changes the cluster's default
 	// IngressController: every route of the cluster is disrupted.
@@ -64,6 +65,7 @@ func (f *Framework) OwnIngressControllerDecorator() any {
 // made to its spec: a shard is created with them (no second rollout), the
 // default one is updated with them (and put back when the spec ends).
 func (f *Framework) OwnIngressController(ctx context.Context, changes ...func(*operatorv1.IngressController)) *IngressController {
+	GinkgoHelper()
 	name := fmt.Sprintf("shard-%d", GinkgoParallelProcess())
 	labels := map[string]string{ShardLabel: name}
 	own := &IngressController{Name: name, NamespaceLabels: labels, f: f}
@@ -81,6 +83,9 @@ func (f *Framework) OwnIngressController(ctx context.Context, changes ...func(*o
 		publish = &operatorv1.EndpointPublishingStrategy{Type: operatorv1.PrivateStrategyType}
 		own.HTTPAddr, own.HTTPSAddr = InternalServiceAddr(name, 80), InternalServiceAddr(name, 443)
 	} else {
+		if !CurrentSpecReport().IsSerial {
+			Fail("OwnIngressController: this profile has no IngressController for the spec alone, so it would change the default one while other specs run: declare the spec (or its container) with f.OwnIngressControllerDecorator(), which makes it Serial here")
+		}
 		own := f.DefaultIngressController()
 		if len(changes) > 0 {
 			own.Update(ctx, func(ic *operatorv1.IngressController) {
@@ -141,6 +146,7 @@ func AllowInterNamespaceClaims(ic *operatorv1.IngressController) {
 }
 
 func (f *Framework) deleteIngressController(ctx SpecContext, name string) {
+	GinkgoHelper()
 	err := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Delete(ctx, name, metav1.DeleteOptions{})
 	Expect(err == nil || apierrors.IsNotFound(err)).To(BeTrue(), "delete IngressController %s: %v", name, err)
 	// The operator's finalizer holds the IngressController until its
@@ -181,6 +187,7 @@ func (ic *IngressController) EventuallyRouteNotAdmitted(ctx context.Context, r *
 // effect (observed, rolled out, Available). The default one gets its
 // previous spec back when the spec ends; a shard goes away anyway.
 func (ic *IngressController) Update(ctx context.Context, change func(*operatorv1.IngressController)) {
+	GinkgoHelper()
 	ics := ic.f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)
 	if ic.Name == contract.DefaultIngressController {
 		// The spec exactly as stored, put back byte for byte: a typed
@@ -239,6 +246,7 @@ func (ic *IngressController) waitSettled(ctx context.Context) {
 // again when the spec ends. A spec that scopes its policies to its own
 // namespace (namespaceSelector) runs in parallel with the others.
 func (f *Framework) AddRequiredHSTSPolicies(ctx context.Context, policies []configv1.RequiredHSTSPolicy) {
+	GinkgoHelper()
 	update := func(ctx context.Context, change func([]configv1.RequiredHSTSPolicy) []configv1.RequiredHSTSPolicy) {
 		_, err := Update(ctx, f.ConfigAPI.ConfigV1().Ingresses(), contract.IngressConfig, func(ing *configv1.Ingress) {
 			ing.Spec.RequiredHSTSPolicies = change(ing.Spec.RequiredHSTSPolicies)
@@ -262,6 +270,7 @@ func (f *Framework) AddRequiredHSTSPolicies(ctx context.Context, policies []conf
 // when the spec ends: for a Serial spec only, since it changes what every
 // other spec's routes are checked against.
 func (f *Framework) SetRequiredHSTSPolicies(ctx context.Context, policies []configv1.RequiredHSTSPolicy) {
+	GinkgoHelper()
 	ingresses := f.ConfigAPI.ConfigV1().Ingresses()
 	live, err := ingresses.Get(ctx, contract.IngressConfig, metav1.GetOptions{})
 	Expect(err).NotTo(HaveOccurred(), "read Ingress %s", contract.IngressConfig)
@@ -282,6 +291,7 @@ func (f *Framework) SetRequiredHSTSPolicies(ctx context.Context, policies []conf
 // spec.requiredHSTSPolicies): nothing is stored, and the error is the
 // API server's verdict on the policy.
 func (f *Framework) DryRunRequiredHSTSPolicy(ctx context.Context, policy map[string]any) error {
+	GinkgoHelper()
 	patch, err := json.Marshal(map[string]any{"spec": map[string]any{"requiredHSTSPolicies": []any{policy}}})
 	Expect(err).NotTo(HaveOccurred())
 	_, err = f.ConfigAPI.ConfigV1().Ingresses().Patch(ctx, contract.IngressConfig, types.MergePatchType, patch, metav1.PatchOptions{DryRun: dryRun})

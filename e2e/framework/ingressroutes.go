@@ -18,6 +18,7 @@ import (
 
 // CreateIngressRoute creates ir; the spec's namespace takes it away.
 func (f *Framework) CreateIngressRoute(ctx context.Context, ir *irv1.IngressRoute) *irv1.IngressRoute {
+	GinkgoHelper()
 	Expect(f.Resources.Create(ctx, ir)).To(Succeed(), "create IngressRoute %s/%s", ir.Namespace, ir.Name)
 	return ir
 }
@@ -26,6 +27,7 @@ func (f *Framework) CreateIngressRoute(ctx context.Context, ir *irv1.IngressRout
 // conflict only (the router writes its status meanwhile); any other error
 // fails the spec at once.
 func (f *Framework) UpdateIngressRoute(ctx context.Context, ns, name string, change func(*irv1.IngressRoute)) {
+	GinkgoHelper()
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		var live irv1.IngressRoute
 		if err := f.Resources.Get(ctx, name, ns, &live); err != nil {
@@ -39,6 +41,7 @@ func (f *Framework) UpdateIngressRoute(ctx context.Context, ns, name string, cha
 
 // DeleteIngressRoute deletes one IngressRoute.
 func (f *Framework) DeleteIngressRoute(ctx context.Context, ns, name string) {
+	GinkgoHelper()
 	Expect(f.Resources.Delete(ctx, &irv1.IngressRoute{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}})).To(Succeed(), "delete IngressRoute %s/%s", ns, name)
 }
 

@@ -24,6 +24,7 @@ func (f *Framework) SpecNamespace(ctx context.Context, prefix string) string {
 // SpecNamespaceWithLabels is SpecNamespace with extra labels (for
 // namespace selectors).
 func (f *Framework) SpecNamespaceWithLabels(ctx context.Context, prefix string, labels map[string]string) string {
+	GinkgoHelper()
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{
 		GenerateName: prefix + "-",
 		Labels:       map[string]string{"router-conformance/spec": "true"},

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -46,6 +47,7 @@ func HTTPReadiness(path string, port int32) *corev1.Probe {
 // CreatePod creates pod and waits until it is Ready; it returns the live
 // pod. A pod that does not get ready fails the spec saying why.
 func (f *Framework) CreatePod(ctx context.Context, pod *corev1.Pod) *corev1.Pod {
+	GinkgoHelper()
 	_, err := f.Clientset.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "create pod %s/%s", pod.Namespace, pod.Name)
 	var live *corev1.Pod
@@ -68,6 +70,7 @@ func (f *Framework) CreatePod(ctx context.Context, pod *corev1.Pod) *corev1.Pod 
 
 // CreateDeployment creates d and waits until all its replicas are ready.
 func (f *Framework) CreateDeployment(ctx context.Context, d *appsv1.Deployment) {
+	GinkgoHelper()
 	_, err := f.Clientset.AppsV1().Deployments(d.Namespace).Create(ctx, d, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "create deployment %s/%s", d.Namespace, d.Name)
 	f.WaitDeploymentReady(ctx, d.Namespace, d.Name)

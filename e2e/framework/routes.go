@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	routev1 "github.com/openshift/api/route/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -61,6 +62,7 @@ func (f *Framework) CreateRoute(ctx context.Context, r *routev1.Route) *routev1.
 // CreateRouteNoWait creates r (failing the spec if the API refuses it),
 // for a route the router is to refuse.
 func (f *Framework) CreateRouteNoWait(ctx context.Context, r *routev1.Route) *routev1.Route {
+	GinkgoHelper()
 	created, err := f.Routes.RouteV1().Routes(r.Namespace).Create(ctx, r, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "create route %s/%s", r.Namespace, r.Name)
 	return created
@@ -68,6 +70,7 @@ func (f *Framework) CreateRouteNoWait(ctx context.Context, r *routev1.Route) *ro
 
 // DeleteRoute deletes r.
 func (f *Framework) DeleteRoute(ctx context.Context, r *routev1.Route) {
+	GinkgoHelper()
 	err := f.Routes.RouteV1().Routes(r.Namespace).Delete(ctx, r.Name, metav1.DeleteOptions{})
 	Expect(err).NotTo(HaveOccurred(), "delete route %s/%s", r.Namespace, r.Name)
 }

@@ -3,6 +3,7 @@ package framework
 import (
 	"crypto/x509"
 
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	routev1 "github.com/openshift/api/route/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -14,8 +15,9 @@ import (
 // NewRootCA is a new root CA called commonName, for the certificates a
 // spec serves.
 func NewRootCA(commonName string) *pki.CA {
+	GinkgoHelper()
 	ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: commonName}})
-	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred())
 	return ca
 }
 
@@ -23,8 +25,9 @@ func NewRootCA(commonName string) *pki.CA {
 // of ca for hosts (its chain in tls.crt), and that certificate; it is not
 // created.
 func TLSSecret(ca *pki.CA, ns, name string, hosts ...string) (*corev1.Secret, *x509.Certificate) {
+	GinkgoHelper()
 	leaf, err := ca.IssueServer(pki.ServerOptions{Hosts: hosts})
-	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred())
 	return &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
 		Type:       corev1.SecretTypeTLS,
@@ -37,7 +40,8 @@ func TLSSecret(ca *pki.CA, ns, name string, hosts ...string) (*corev1.Secret, *x
 // spec.tls.certificate, key and caCertificate, as a route carries its own
 // certificate. A client verifies it with pki.Pool(ca).
 func WithRouteCertificate(route *routev1.Route, ca *pki.CA, hosts ...string) {
+	GinkgoHelper()
 	leaf, err := ca.IssueServer(pki.ServerOptions{Hosts: hosts})
-	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred())
 	route.Spec.TLS.Certificate, route.Spec.TLS.Key, route.Spec.TLS.CACertificate = string(leaf.CertPEM), string(leaf.KeyPEM), string(ca.CertPEM)
 }

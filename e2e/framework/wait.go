@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/retry"
@@ -14,12 +15,14 @@ import (
 // options' timeouts says so with .WithTimeout(f.Opts.Timeouts.X); no spec
 // writes a duration or a polling interval of its own.
 func (f *Framework) Eventually(ctx context.Context, fn any) AsyncAssertion {
+	GinkgoHelper()
 	return Eventually(ctx, fn).WithTimeout(f.Opts.Timeouts.Converge).WithPolling(f.Opts.Timeouts.Poll)
 }
 
 // Consistently holds fn true for the whole window, polled every Poll: a
 // refusal that must last, not one that happens once.
 func (f *Framework) Consistently(ctx context.Context, window time.Duration, fn any) AsyncAssertion {
+	GinkgoHelper()
 	return Consistently(ctx, fn).WithTimeout(window).WithPolling(f.Opts.Timeouts.Poll)
 }
 

@@ -23,9 +23,14 @@ import (
 // nothing; the fixture images (images.Components marked Fixture) are
 // built here and must be made available to the cluster under the printed
 // tags (kind load, a registry, ...).
-type existingProfile struct{ opts framework.Options }
+type existingProfile struct {
+	opts framework.Options
+	// What Up found, for Down's second look.
+	cs     kubernetes.Interface
+	router framework.RouterImage
+}
 
-func (p existingProfile) Capabilities() framework.Capabilities {
+func (p *existingProfile) Capabilities() framework.Capabilities {
 	return framework.Capabilities{
 		Profile:  framework.ExistingProfile,
 		Platform: reports.PlatformCluster,
@@ -35,7 +40,7 @@ func (p existingProfile) Capabilities() framework.Capabilities {
 	}
 }
 
-func (p existingProfile) Up(ctx context.Context, logf func(string, ...any)) (*framework.Env, error) {
+func (p *existingProfile) Up(ctx context.Context, logf func(string, ...any)) (*framework.Env, error) {
 	o := p.opts
 	root, err := filepath.Abs(o.RepoRoot)
 	if err != nil {
@@ -66,6 +71,7 @@ func (p existingProfile) Up(ctx context.Context, logf func(string, ...any)) (*fr
 	if env.Router, err = deployedRouter(ctx, cs); err != nil {
 		return nil, err
 	}
+	p.cs, p.router = cs, env.Router
 	return env, nil
 }
 
@@ -120,7 +126,22 @@ func preflight(ctx context.Context, o framework.Options, cs kubernetes.Interface
 	return nil
 }
 
-func (existingProfile) Down(context.Context, bool, func(string, ...any)) error { return nil }
+// Down installs nothing away; it reads the router pods' image again: a
+// router replaced during the run (a rollout to another image, a pod
+// patched by hand) was judged in the recorded image's name.
+func (p *existingProfile) Down(ctx context.Context, _ bool, _ func(string, ...any)) error {
+	if p.cs == nil {
+		return nil
+	}
+	now, err := deployedRouter(ctx, p.cs)
+	if err != nil {
+		return fmt.Errorf("at the end of the run: %w", err)
+	}
+	if now.ID != p.router.ID {
+		return fmt.Errorf("at the end of the run the router pods run image %s, not %s, the image the run recorded at its start: what was judged is not what the report names", now.ID, p.router.ID)
+	}
+	return nil
+}
 
 // deployedRouter reads the default IngressController's router image from
 // its running pods: the image ID the kubelet reports is what was judged.

@@ -256,13 +256,16 @@ type imageSource struct {
 	manifest  *images.Manifest
 	nodeFlag  string
 	manifestF string
+	// fresh: a certification builds every component image again rather
+	// than trust the tag its cache look-up names (images.BuildFresh).
+	fresh bool
 }
 
 // checkLocal: the images of -images must be in the local Docker engine
 // as listed; inside the cluster there is none to ask, and the manifest
 // names what the nodes hold or pull.
 func newImageSource(ctx context.Context, root string, o framework.Options, checkLocal bool) (*imageSource, error) {
-	src := &imageSource{root: root, nodeFlag: o.NodeImage, manifestF: o.ImageManifest}
+	src := &imageSource{root: root, nodeFlag: o.NodeImage, manifestF: o.ImageManifest, fresh: o.Certify}
 	if o.ImageManifest == "" {
 		return src, nil
 	}
@@ -281,6 +284,9 @@ func newImageSource(ctx context.Context, root string, o framework.Options, check
 
 // image is the local reference of s.
 func (src *imageSource) image(ctx context.Context, s images.Spec) (string, error) {
+	if src.manifest == nil && src.fresh {
+		return images.BuildFresh(ctx, src.root, s)
+	}
 	if src.manifest == nil {
 		return images.Build(ctx, src.root, s)
 	}

@@ -32,7 +32,7 @@ func New(o framework.Options) (Profile, error) {
 	case framework.KindProfile:
 		return &kindProfile{opts: o}, nil
 	case framework.ExistingProfile:
-		return existingProfile{opts: o}, nil
+		return &existingProfile{opts: o}, nil
 	}
 	return nil, fmt.Errorf("-profile %q: want %s or %s", o.Profile, framework.KindProfile, framework.ExistingProfile)
 }

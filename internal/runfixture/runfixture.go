@@ -134,9 +134,6 @@ func WriteDir(dir string, g types.Report) error {
 	if err := WriteReportJSON(dir, g); err != nil {
 		return err
 	}
-	if err := reporters.GenerateJUnitReport(g, filepath.Join(dir, reports.JUnitXML)); err != nil {
-		return err
-	}
 	if err := os.WriteFile(filepath.Join(dir, reports.E2ELog), Console(g), 0o644); err != nil {
 		return err
 	}
@@ -145,5 +142,9 @@ func WriteDir(dir string, g types.Report) error {
 		return err
 	}
 	specs, run := reports.FromGinkgo(g)
-	return reports.Build(rec.Meta, rec.Claimed, specs, run).Write(dir)
+	r := reports.Build(rec.Meta, rec.Claimed, specs, run)
+	if err := reports.WriteJUnit(g, filepath.Join(dir, reports.JUnitXML), r.JUnitProperties()); err != nil {
+		return err
+	}
+	return r.Write(dir)
 }

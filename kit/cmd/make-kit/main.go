@@ -1,9 +1,11 @@
 // Command make-kit writes the air-gapped kit (`make kit`):
 // <out>/router-conformance-kit-<version>-<os>-<arch>.tar, and prints its
 // path. It builds what is not cached (images, node image), compiles the
-// suite, and saves every image into the kit.
+// suite and ./run with the build git describes stamped in (runner.SourceBuild:
+// no flag sets it), and saves every image into the kit.
 //
-//	make-kit -out reports -ldflags "-X ...SuiteCommit=..."
+//	make-kit -out _output   # the kit; its path on stdout
+//	make-kit -list          # the images it carries: name, reference, ID
 package main
 
 import (
