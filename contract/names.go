@@ -55,3 +55,8 @@ func IngressControllerSettled(ic *operatorv1.IngressController) bool {
 	}
 	return available && !progressing
 }
+
+// HostGeneratedAnnotation marks a route whose spec.host route admission
+// generated ("true"): library-go pkg/route/hostassignment,
+// HostGeneratedAnnotationKey.
+const HostGeneratedAnnotation = "openshift.io/host.generated"

@@ -52,6 +52,78 @@ func describeSharding(f *framework.Framework) {
 			f.EventuallyResponds(ctx, f.HTTP(inRoute.Spec.Host, "/"), in.Served)
 		})
 
+		// A shard with a routeSelector, in a namespace it watches: the
+		// labelled route is served by it (the positive control); the route
+		// without the label gets the shard's no-route 503 and no status
+		// entry from it, while the default router serves it.
+		//
+		// Document: none (IngressController sharding: spec.routeSelector,
+		// documented in openshift/api operator/v1 types_ingresscontroller.go;
+		// no seed design document covers it)
+		// Upstream: cluster-ingress-operator
+		// pkg/operator/controller/ingress/deployment.go (desiredRouterDeployment:
+		// ROUTE_LABELS from spec.routeSelector) and openshift/router
+		// pkg/cmd/infra/router/router.go (--labels, ROUTE_LABELS: the routes
+		// the router watches), as openshift/origin
+		// test/extended/router/scoped.go ("should serve the correct routes
+		// when scoped to a single namespace and label set") checks them
+		It("a shard with a routeSelector does not serve a route of its namespaces that lacks the label", framework.ID("sharding/route-selector-unlabelled-not-served"), func(ctx SpecContext) {
+			selected := map[string]string{"router-conformance/route": "selected"}
+			shard := f.OwnIngressController(ctx, func(ic *operatorv1.IngressController) {
+				ic.Spec.RouteSelector = &metav1.LabelSelector{MatchLabels: selected}
+			})
+			if shard.Name == contract.DefaultIngressController {
+				Skip("this profile cannot reach a new IngressController's ports")
+			}
+			ns := f.SpecNamespaceWithLabels(ctx, "shard-routes", shard.NamespaceLabels)
+			backend := f.DeployEcho(ctx, ns)
+			labelled := f.RouteTo(backend, "labelled", framework.EchoHTTPPort)
+			labelled.Labels = selected
+			labelled = f.CreateRoute(ctx, labelled)
+			unlabelled := f.CreateRoute(ctx, f.RouteTo(backend, "unlabelled", framework.EchoHTTPPort))
+
+			By("positive control: the shard admits and serves the labelled route")
+			shard.WaitAdmitted(ctx, labelled)
+			f.EventuallyResponds(ctx, shard.HTTP(labelled.Spec.Host, "/"), backend.Served)
+			By("the route without the label: the shard's no-route 503, the default's backend")
+			f.EventuallyResponds(ctx, shard.HTTP(unlabelled.Spec.Host, "/"), framework.NotServed)
+			f.EventuallyResponds(ctx, f.HTTP(unlabelled.Spec.Host, "/"), backend.Served)
+			f.EventuallyRoute(ctx, unlabelled, func(g Gomega, live *routev1.Route) {
+				g.Expect(framework.IngressEntry(live, shard.Name)).To(BeNil(), "the shard wrote an entry on a route it does not select")
+			})
+		})
+
+		// Deleting a shard removes its entry from the routes it had
+		// admitted, once its router is gone; the default router's entry
+		// stays (the positive control: the route keeps being served).
+		//
+		// Document: none (IngressController sharding, documented in
+		// openshift/api operator/v1 types_ingresscontroller.go; no seed
+		// design document covers it)
+		// Upstream: cluster-ingress-operator
+		// pkg/operator/controller/ingress/controller.go (ensureIngressDeleted,
+		// under the finalizer ingresscontroller.operator.openshift.io/finalizer-ingresscontroller)
+		// and router_status.go (clearAllRoutesStatusForIngressController),
+		// test/e2e/router_status_test.go
+		// (TestDeleteIngressControllerShouldClearRouteStatus)
+		It("a deleted shard's entry leaves the status of the routes it admitted", framework.ID("sharding/deleted-shard-status-cleared"), framework.JudgesPlatform, func(ctx SpecContext) {
+			shard := f.OwnIngressController(ctx)
+			if shard.Name == contract.DefaultIngressController {
+				Skip("this profile cannot reach a new IngressController's ports")
+			}
+			ns := f.SpecNamespaceWithLabels(ctx, "shard-deleted", shard.NamespaceLabels)
+			route := f.CreateRoute(ctx, f.RouteTo(f.ServiceWithoutPods(ctx, ns), "r", framework.EchoHTTPPort))
+			By("positive control: the shard and the default both admit the route")
+			shard.WaitAdmitted(ctx, route)
+
+			shard.Delete(ctx)
+			By("the shard's entry is gone; the default's stays")
+			f.EventuallyRoute(ctx, route, func(g Gomega, live *routev1.Route) {
+				g.Expect(framework.IngressEntry(live, shard.Name)).To(BeNil(), "entries: %+v", live.Status.Ingress)
+				g.Expect(framework.Admitted(live)).To(Equal(corev1.ConditionTrue), "the default router's entry")
+			})
+		})
+
 		// cluster-ingress-operator test/e2e/router_status_test.go,
 		// TestIngressControllerNamespaceSelectorUpdateShouldClearRouteStatus
 		// and TestIngressControllerRouteSelectorUpdateShouldClearRouteStatus:

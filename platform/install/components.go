@@ -28,6 +28,8 @@ const (
 	reconcilerName = "ingress-reconciler"
 	// WebhookName is what the API server names in a refusal.
 	WebhookName = "routes.route-admission.router-conformance.io"
+	// HostWebhookName is the mutating webhook that generates route hosts.
+	HostWebhookName = "hosts.route-admission.router-conformance.io"
 )
 
 func rule(groups, resources, verbs []string) rbacv1.PolicyRule {
@@ -213,7 +215,7 @@ func admissionObjects(ctx context.Context, r *resources.Resources, o Options) ([
 		ServiceAccountName: admissionName,
 		Containers: []corev1.Container{{
 			Name: admissionName, Image: o.Images.Admission, ImagePullPolicy: pullPolicy(o),
-			Args:           []string{"-listen", ":8443", "-cert", "/etc/webhook/tls.crt", "-key", "/etc/webhook/tls.key"},
+			Args:           []string{"-listen", ":8443", "-cert", "/etc/webhook/tls.crt", "-key", "/etc/webhook/tls.key", "-domain", o.Domain},
 			Ports:          []corev1.ContainerPort{{Name: "https", ContainerPort: 8443}},
 			ReadinessProbe: httpProbe("/healthz", 8443, corev1.URISchemeHTTPS),
 			VolumeMounts:   []corev1.VolumeMount{{Name: "tls", MountPath: "/etc/webhook", ReadOnly: true}},
@@ -245,7 +247,30 @@ func admissionObjects(ctx context.Context, r *resources.Resources, o Options) ([
 			AdmissionReviewVersions: []string{"v1"},
 		}},
 	}
-	return append(objs, secret, d, svc, webhook), nil
+	// Host generation, as openshift-apiserver does it on create
+	// (routeadmission.HostAssigner): mutating webhooks run before the
+	// validating ones, so the route is validated with its host.
+	reinvocation := admissionregistrationv1.NeverReinvocationPolicy
+	mutating := &admissionregistrationv1.MutatingWebhookConfiguration{
+		ObjectMeta: metav1.ObjectMeta{Name: admissionName},
+		Webhooks: []admissionregistrationv1.MutatingWebhook{{
+			Name: HostWebhookName,
+			ClientConfig: admissionregistrationv1.WebhookClientConfig{
+				Service:  &admissionregistrationv1.ServiceReference{Namespace: ns, Name: admissionName, Path: ptr.To("/assign-route-host")},
+				CABundle: secret.Data["ca.crt"],
+			},
+			Rules: []admissionregistrationv1.RuleWithOperations{{
+				Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create},
+				Rule:       admissionregistrationv1.Rule{APIGroups: []string{"route.openshift.io"}, APIVersions: []string{"v1"}, Resources: []string{"routes"}},
+			}},
+			FailurePolicy:           &failurePolicy,
+			SideEffects:             &sideEffects,
+			TimeoutSeconds:          ptr.To[int32](5),
+			AdmissionReviewVersions: []string{"v1"},
+			ReinvocationPolicy:      &reinvocation,
+		}},
+	}
+	return append(objs, secret, d, svc, webhook, mutating), nil
 }
 
 // servingSecret returns the webhook's serving certificate (kept across

@@ -75,6 +75,11 @@ type Controller struct {
 	// sets from the IngressController's routeAdmission.wildcardPolicy
 	// WildcardsAllowed); unset, they are refused (admitWildcardPolicy).
 	AllowWildcardRoutes bool
+	// RouterDomain is this router's domain (upstream: ROUTER_DOMAIN,
+	// which cluster-ingress-operator sets to the IngressController's
+	// status.domain): a route with spec.subdomain and no spec.host is
+	// served, and reported, as <subdomain>.<RouterDomain> (routerHosts).
+	RouterDomain string
 
 	routeLister     routelisters.RouteLister
 	namespaceLister corelisters.NamespaceLister
@@ -210,6 +215,28 @@ func (c *Controller) selectedRoutes(routes []*routev1.Route) []*routev1.Route {
 	return out
 }
 
+// routerHosts gives each route that names spec.subdomain and no
+// spec.host this router's host for it, <subdomain>.<domain>, on a copy:
+// the host it is admitted, served and reported under (upstream:
+// openshift/router pkg/cmd/infra/router/router.go,
+// RouterSelection.RouteUpdate, the route modifier of its informer). A
+// router without a domain leaves the route without a host. The copy's
+// spec never reaches the API: only its status is written.
+func routerHosts(routes []*routev1.Route, domain string) []*routev1.Route {
+	if domain == "" {
+		return routes
+	}
+	out := make([]*routev1.Route, len(routes))
+	for i, r := range routes {
+		out[i] = r
+		if r.Spec.Host == "" && r.Spec.Subdomain != "" {
+			out[i] = r.DeepCopy()
+			out[i].Spec.Host = r.Spec.Subdomain + "." + domain
+		}
+	}
+	return out
+}
+
 func (c *Controller) triggers() chan struct{} {
 	c.triggerOnce.Do(func() { c.trigger = make(chan struct{}, 1) })
 	return c.trigger
@@ -244,7 +271,7 @@ func (c *Controller) sync(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	routes = c.selectedRoutes(routes)
+	routes = routerHosts(c.selectedRoutes(routes), c.RouterDomain)
 	sort.Slice(routes, func(i, j int) bool { return routeOlder(routes[i], routes[j]) })
 	// Upstream's plugin chain, outermost first: HostAdmitter (the
 	// wildcard policy, then, with wildcard routes allowed, its own host

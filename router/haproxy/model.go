@@ -52,9 +52,11 @@ type Route struct {
 	// Exact hosts are tried before every wildcard. A host without a dot
 	// has no parent: the route then serves its host alone, as upstream's.
 	Wildcard bool
-	// SegmentMatch makes Path match whole path segments ("/foo" serves
-	// "/foo", "/foo/" and "/foo/bar", not "/foobar"), as IngressRoute
-	// prefixes do. Routes keep upstream's plain string prefix (false).
+	// Path matches on a segment boundary ("/foo" serves "/foo", "/foo/"
+	// and "/foo/bar", not "/foobar"; "/foo/" serves "/foo/..." only), as
+	// upstream's route regexp does. SegmentMatch also drops a trailing
+	// "/" of Path first ("/foo/" serves "/foo" too), as IngressRoute
+	// prefixes do.
 	SegmentMatch   bool
 	Termination    Termination
 	InsecurePolicy InsecurePolicy

@@ -94,8 +94,8 @@ func (r *Route) Validate() error {
 	if r.IsWildcard() && !dnsName.MatchString(r.Parent()) {
 		return fmt.Errorf("route %s: wildcard parent %q is not a DNS name", r.Key(), r.Parent())
 	}
-	if r.Path != "" && (!strings.HasPrefix(r.Path, "/") || strings.ContainsAny(r.Path, " \t'\"\\{}#")) {
-		return fmt.Errorf("route %s: path %q must start with / and hold no spaces, quotes or braces", r.Key(), r.Path)
+	if r.Path != "" && (!strings.HasPrefix(r.Path, "/") || strings.ContainsAny(r.Path, "'\"\\{}#")) {
+		return fmt.Errorf("route %s: path %q must start with / and hold no quotes, backslashes or braces", r.Key(), r.Path)
 	}
 	if r.Termination == Passthrough && (r.Path != "" || len(r.RequestHeaders)+len(r.ResponseHeaders) > 0) {
 		return fmt.Errorf("route %s: a passthrough route can have neither a path nor header actions", r.Key())
@@ -118,26 +118,50 @@ func (r *Route) Validate() error {
 }
 
 // HostMatch is the HAProxy condition for the route's host and path in an
-// HTTP frontend: the Host header without its port, case-insensitively.
-// A segment match is the path itself or anything under "path/"; HAProxy
-// binds AND tighter than "||", so the host is repeated in each term.
+// HTTP frontend: the Host header without its port, case-insensitively,
+// with or without a trailing dot (a fully qualified name), as upstream's
+// map regexp `^<host>\.?(:[0-9]+)?<path>...$` takes it (openshift/router
+// pkg/router/template/util/util.go, GenerateRouteRegexp). The path
+// matches on a segment boundary as upstream's does: "" or "/" every path;
+// a path ending in "/" every path it begins; any other path itself and
+// what lies under "<path>/", never "<path>bar". HAProxy binds AND tighter
+// than "||", so the host is repeated in each term.
 func (r *Route) HostMatch() string {
-	host := fmt.Sprintf("{ req.hdr(host),field(1,:),lower -m str %s }", strings.ToLower(r.Host))
+	h := strings.ToLower(r.Host)
+	host := fmt.Sprintf("{ req.hdr(host),field(1,:),lower -m str %s %s. }", h, h)
 	if r.IsWildcard() {
-		host = fmt.Sprintf("{ req.hdr(host),field(1,:),lower -m reg %s }", r.wildcardRegexp())
+		host = fmt.Sprintf("{ req.hdr(host),field(1,:),lower -m reg %s }", strings.TrimSuffix(r.wildcardRegexp(), "$")+"[.]?$")
 	}
 	path := r.Path
 	if r.SegmentMatch {
 		path = strings.TrimSuffix(path, "/")
 	}
+	path = escapeBlanks(path)
 	switch {
-	case path == "" || path == "/":
+	case strings.TrimRight(path, "/") == "":
 		return host
-	case r.SegmentMatch:
-		return fmt.Sprintf("%s { path %s } || %s { path_beg %s/ }", host, path, host, path)
-	default:
+	case strings.HasSuffix(path, "/"):
 		return fmt.Sprintf("%s { path_beg %s }", host, path)
+	default:
+		return fmt.Sprintf("%s { path %s } || %s { path_beg %s/ }", host, path, host, path)
 	}
+}
+
+// escapeBlanks writes the blanks of a path (space, tab, CR, LF) as
+// HAProxy's configuration escapes them (\xHH), so that a path holding one
+// stays one argument and the configuration loads, as upstream escapes
+// them in its map files (GenerateRouteRegexp, rhbz#2074304).
+func escapeBlanks(path string) string {
+	var b strings.Builder
+	for i := 0; i < len(path); i++ {
+		switch c := path[i]; c {
+		case ' ', '\t', '\r', '\n':
+			fmt.Fprintf(&b, `\x%02x`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // reencryptView is what a reencrypt server line depends on.

@@ -5,15 +5,21 @@ import (
 	"testing"
 )
 
+// upstream: openshift/router pkg/router/template/util/util.go
+// (GenerateRouteRegexp: the host with an optional trailing dot; a path
+// matched on a segment boundary; blanks escaped).
 func TestHostMatchSegmentAndPlainPrefix(t *testing.T) {
-	host := "{ req.hdr(host),field(1,:),lower -m str a.test }"
+	host := "{ req.hdr(host),field(1,:),lower -m str a.test a.test. }"
 	for _, tc := range []struct {
 		name  string
 		route Route
 		want  string
 	}{
 		{"no path", Route{Host: "A.test"}, host},
-		{"Route prefix: a string prefix, as upstream", Route{Host: "a.test", Path: "/foo"}, host + " { path_beg /foo }"},
+		{"Route path: itself or below it, as upstream", Route{Host: "a.test", Path: "/foo"}, host + " { path /foo } || " + host + " { path_beg /foo/ }"},
+		{"Route path with a trailing slash: what it begins", Route{Host: "a.test", Path: "/foo/"}, host + " { path_beg /foo/ }"},
+		{"Route path /: every path", Route{Host: "a.test", Path: "/"}, host},
+		{"Route path with blanks: escaped", Route{Host: "a.test", Path: "/a b\tc"}, host + ` { path /a\x20b\x09c } || ` + host + ` { path_beg /a\x20b\x09c/ }`},
 		{"segment prefix: the path itself or below it", Route{Host: "a.test", Path: "/foo", SegmentMatch: true},
 			host + " { path /foo } || " + host + " { path_beg /foo/ }"},
 		{"segment prefix with a trailing slash", Route{Host: "a.test", Path: "/foo/", SegmentMatch: true},
@@ -41,8 +47,8 @@ func TestRenderRedirectCodeAndWeights(t *testing.T) {
 	}
 	got := string(files[ConfigFile])
 	for _, want := range []string{
-		"set-var(txn.os_redirect) int(301) if { req.hdr(host),field(1,:),lower -m str p.test }",
-		"set-var(txn.os_redirect) int(302) if { req.hdr(host),field(1,:),lower -m str u.test }",
+		"set-var(txn.os_redirect) int(301) if { req.hdr(host),field(1,:),lower -m str p.test p.test. }",
+		"set-var(txn.os_redirect) int(302) if { req.hdr(host),field(1,:),lower -m str u.test u.test. }",
 		"code 301 if { var(txn.os_redirect) -m int 301 }",
 		"code 302 if { var(txn.os_redirect) -m int 302 }",
 		"server ep1 10.0.0.1:80 weight 128\n",
@@ -86,11 +92,11 @@ func TestRenderRedirectDecisionMostSpecificLast(t *testing.T) {
 			got = append(got, strings.TrimSpace(line))
 		}
 	}
-	host := "{ req.hdr(host),field(1,:),lower -m str m.test }"
+	host := "{ req.hdr(host),field(1,:),lower -m str m.test m.test. }"
 	want := []string{
 		"http-request set-var(txn.os_redirect) int(302) if " + host,
-		"http-request set-var(txn.os_redirect) int(0) if " + host + " { path_beg /a }",
-		"http-request set-var(txn.os_redirect) int(0) if " + host + " { path_beg /a/b }",
+		"http-request set-var(txn.os_redirect) int(0) if " + host + " { path /a } || " + host + " { path_beg /a/ }",
+		"http-request set-var(txn.os_redirect) int(0) if " + host + " { path /a/b } || " + host + " { path_beg /a/b/ }",
 		"http-request redirect location https://%[req.hdr(host),regsub(:[0-9]+$,,)]%[url] code 302 if { var(txn.os_redirect) -m int 302 }",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -104,7 +110,7 @@ func TestRenderRedirectDecisionMostSpecificLast(t *testing.T) {
 // entries after the exact ones).
 func TestWildcardMatchesOneLabelUnderTheParent(t *testing.T) {
 	wild := Route{Namespace: "ns", Name: "w", Host: "WWW.Wild.Test", Wildcard: true, Termination: Edge}
-	if got, want := wild.HostMatch(), "{ req.hdr(host),field(1,:),lower -m reg ^[^.]*[.]wild[.]test$ }"; got != want {
+	if got, want := wild.HostMatch(), "{ req.hdr(host),field(1,:),lower -m reg ^[^.]*[.]wild[.]test[.]?$ }"; got != want {
 		t.Errorf("HostMatch = %s, want %s", got, want)
 	}
 	if got, want := wild.SNIMatch(), "{ req_ssl_sni,lower -m reg ^[^.]*[.]wild[.]test$ }"; got != want {

@@ -110,6 +110,9 @@ type settings struct {
 	anyNamespaceMayHoldAHost bool
 	// allowWildcardRoutes: ROUTER_ALLOW_WILDCARD_ROUTES.
 	allowWildcardRoutes bool
+	// routerDomain: ROUTER_DOMAIN, the domain of a route that names only
+	// spec.subdomain.
+	routerDomain string
 	// crlManager keeps the CRL file when the client CA bundle names
 	// distribution points; nil otherwise.
 	crlManager *crl.Manager
@@ -150,6 +153,7 @@ func loadSettings() (*settings, error) {
 		// upstream: pkg/cmd/infra/router/router.go (isTrue: strconv.ParseBool, an error false).
 		anyNamespaceMayHoldAHost: parseBool(getenv("ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK")),
 		allowWildcardRoutes:      parseBool(getenv("ROUTER_ALLOW_WILDCARD_ROUTES")),
+		routerDomain:             getenv("ROUTER_DOMAIN"),
 	}
 	// upstream: haproxy-config.template, firstMatch of the policies on
 	// ROUTER_SET_FORWARDED_HEADERS, append when it matches none.
@@ -300,6 +304,7 @@ func run() error {
 		RouteSelector: s.routeSelector, NamespaceSelector: s.namespaceSelector,
 		DisableNamespaceOwnershipCheck: s.anyNamespaceMayHoldAHost,
 		AllowWildcardRoutes:            s.allowWildcardRoutes,
+		RouterDomain:                   s.routerDomain,
 		Logf:                           log.Printf,
 	}
 	if m := s.crlManager; m != nil {

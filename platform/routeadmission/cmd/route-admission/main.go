@@ -24,6 +24,7 @@ func run() error {
 	listen := flag.String("listen", ":8443", "HTTPS address")
 	certFile := flag.String("cert", "/etc/webhook/tls.crt", "serving certificate (PEM chain)")
 	keyFile := flag.String("key", "/etc/webhook/tls.key", "serving key (PEM)")
+	domain := flag.String("domain", "", "the cluster's ingress domain: a route created without spec.host and spec.subdomain gets <name>-<namespace>.<domain> (empty: no host generated)")
 	flag.Parse()
 	cert, err := tls.LoadX509KeyPair(*certFile, *keyFile)
 	if err != nil {
@@ -43,6 +44,7 @@ func run() error {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/validate-route", &routeadmission.Webhook{Cluster: routeadmission.LiveCluster{Kube: kube, Config: config}, Secrets: kube.CoreV1(), Log: log.Default()})
+	mux.Handle("/assign-route-host", &routeadmission.HostAssigner{Domain: *domain, Log: log.Default()})
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
 	srv := &http.Server{
 		Addr: *listen, Handler: mux, ReadHeaderTimeout: 5 * time.Second,
