@@ -317,16 +317,11 @@ func describeHeaderActions(f *framework.Framework) {
 		// X-SSL...` for the twelve headers unless ROUTER_MUTUAL_TLS_HEADER_FILTER
 		// is false, default true)
 		DescribeTable("strips client-sent X-SSL* headers without mutual TLS",
-			func(ctx SpecContext, https bool) {
+			func(ctx SpecContext, path frontendPath) {
 				ns := f.SpecNamespace(ctx, "headers-xssl")
 				backend := f.DeployEcho(ctx, ns)
-				route := f.RouteTo(backend, "edge", framework.EchoHTTPPort)
-				route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge, InsecureEdgeTerminationPolicy: routev1.InsecureEdgeTerminationPolicyAllow}
-				f.CreateRoute(ctx, route)
-				req := f.HTTP(route.Spec.Host, "/")
-				if https {
-					req = f.HTTPS(route.Spec.Host, "/")
-				}
+				route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "edge", routev1.TLSTerminationEdge, routev1.InsecureEdgeTerminationPolicyAllow))
+				req := path.request(f.DefaultIngressController(), route.Spec.Host)
 				spoofed := framework.HeaderExpectations{"X-Not-Ssl": {"kept"}}
 				req = framework.WithHeader(req, "X-Not-Ssl", "kept")
 				for _, h := range xsslHeaders {
@@ -338,10 +333,14 @@ func describeHeaderActions(f *framework.Framework) {
 					spoofed.Check(g, http.Header(resp.Echo.Headers), "the backend")
 				})
 			},
-			Entry("over plain HTTP", framework.ID("header-actions/xssl-stripped-over-http"), false),
-			Entry("over HTTPS", framework.ID("header-actions/xssl-stripped-over-https"), true),
+			Entry("over plain HTTP", framework.ID("header-actions/xssl-stripped-over-http"), overPublic),
+			Entry("over HTTPS", framework.ID("header-actions/xssl-stripped-over-https"), overFeSNI),
+			// CVE-2026-46579: fe_no_sni strips them too while mutual TLS is
+			// off.
+			Entry("over HTTPS without SNI", framework.ID("header-actions/xssl-stripped-no-sni"), overFeNoSNI),
 		)
 
+		describeRouteValues(f)
 		describeRouteRefusals(f)
 
 		describeFrontendFilters(f)
@@ -353,6 +352,8 @@ func describeHeaderActions(f *framework.Framework) {
 		Describe("of the IngressController", func() {
 			describeIngressControllerListOrder(f)
 			describeIngressControllerActions(f)
+			describeIngressControllerValues(f)
+			describeMutualTLSValues(f)
 		})
 	})
 }

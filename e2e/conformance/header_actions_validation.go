@@ -120,18 +120,21 @@ func describeHeaderLimits(f *framework.Framework) {
 	// RouteHTTPHeader name: MinLength=1, MaxLength (1024 there), the token pattern;
 	// RouteSetHTTPHeader value: MinLength=1, MaxLength=16384, the request
 	// list's req.hdr and the response list's res.hdr, ssl_c_der, the
-	// converters lower and base64; set required with Set, "and forbidden
-	// otherwise"), "Non-Goals" (6: no other fetcher or converter), "Why do
-	// we limit to max 20 items each for custom response and request
-	// headers ?" and "Why did we select max value size of 16384 for header
-	// value ?"
+	// converters lower and base64, %% for a literal percent sign, no
+	// control character; set required with Set, "and forbidden
+	// otherwise"), "Non-Goals" (no Append or Replace: the type is Set or
+	// Delete; 6: no other fetcher or converter), "X-SSL" (of the ssl_
+	// fetchers only ssl_c_der), "Why do we limit to max 20 items each for
+	// custom response and request headers ?" and "Why did we select max
+	// value size of 16384 for header value ?"
 	// Upstream: openshift/library-go pkg/route/validation/validation.go
-	// (validateRoute: maxResponseHeaderList; validateHeaders:
-	// maxHeaderNameSize, permittedHeaderNameRE, maxHeaderValueSize,
-	// set with Set only, permittedRequestHeaderValueRE and
-	// permittedResponseHeaderValueRE) and openshift/api route/v1/types.go
-	// (the Route CRD's maxItems, maxLength, minLength, pattern and CEL
-	// rules)
+	// (validateRoute: maxResponseHeaderList; validateHeaders: the name
+	// required, maxHeaderNameSize, permittedHeaderNameRE, the type Set or
+	// Delete, maxHeaderValueSize, set with Set only,
+	// permittedHeaderValueTemplate: %% or %[...] of the allowed fetchers,
+	// else no % and no control character) and openshift/api
+	// route/v1/types.go (the Route CRD's maxItems, maxLength, minLength,
+	// pattern, the type's enum and CEL rules)
 	DescribeTable("refuses a route header action past the API's limits with the API's message; the action just inside is admitted", framework.JudgesPlatform,
 		func(ctx SpecContext, valid, invalid routev1.RouteHTTPHeaderActions, want contract.Refusal) {
 			ns := f.SpecNamespace(ctx, "headers-limits")
@@ -184,6 +187,34 @@ func describeHeaderLimits(f *framework.Framework) {
 			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "%[req.hdr(X-B),lower,base64]")}},
 			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "%[req.hdr(X-B),upper]")}},
 			contract.RouteHeaderValueNotAllowed("req.hdr")),
+		Entry("an action type Append (there is none)", framework.ID("header-actions/refuse-action-type-append"),
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "v")}},
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{{Name: "X-A", Action: routev1.RouteHTTPHeaderActionUnion{Type: "Append", Set: &routev1.RouteSetHTTPHeader{Value: "v"}}}}},
+			contract.RouteHeaderActionTypeUnsupported("Append")),
+		Entry("an action type Replace (there is none)", framework.ID("header-actions/refuse-action-type-replace"),
+			routev1.RouteHTTPHeaderActions{Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "v")}},
+			routev1.RouteHTTPHeaderActions{Response: []routev1.RouteHTTPHeader{{Name: "X-A", Action: routev1.RouteHTTPHeaderActionUnion{Type: "Replace", Set: &routev1.RouteSetHTTPHeader{Value: "v"}}}}},
+			contract.RouteHeaderActionTypeUnsupported("Replace")),
+		Entry("an empty header name", framework.ID("header-actions/refuse-empty-header-name"),
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X", "v")}},
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("", "v")}},
+			contract.RouteHeaderNameEmpty),
+		Entry("a lone percent sign (a literal one is %%)", framework.ID("header-actions/refuse-lone-percent"),
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "100%%")}},
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "100%")}},
+			contract.RouteHeaderValueNotAllowed("req.hdr")),
+		Entry("a control character (U+0001) in a value", framework.ID("header-actions/refuse-control-character"),
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "a b")}},
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "a\x01b")}},
+			contract.RouteHeaderValueNotAllowed("req.hdr")),
+		Entry("a tab in a value (a control character)", framework.ID("header-actions/refuse-tab"),
+			routev1.RouteHTTPHeaderActions{Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "a b")}},
+			routev1.RouteHTTPHeaderActions{Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "a\tb")}},
+			contract.RouteHeaderValueNotAllowed("res.hdr")),
+		Entry("an ssl_ fetcher other than ssl_c_der (ssl_c_s_dn)", framework.ID("header-actions/refuse-ssl-fetcher-other-than-der"),
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "%{+Q}[ssl_c_der,base64]")}},
+			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "%{+Q}[ssl_c_s_dn]")}},
+			contract.RouteHeaderValueNotAllowed("req.hdr")),
 	)
 
 	// Dry runs of the default IngressController: nothing of it changes,
@@ -202,12 +233,16 @@ func describeHeaderLimits(f *framework.Framework) {
 	// responses, ssl_c_der, lower and base64), "Risks and Mitigations"
 	// ("Proxy header", "Strict-Transport-Security", "Cookie and Set-Cookie",
 	// "Header Configuration Options": none of these configurable with the
-	// IngressController's actions) and "Non-Goals" (6: no other fetcher or
-	// converter)
+	// IngressController's actions), "Non-Goals" (no Append or Replace: the
+	// type is Set or Delete; 6: no other fetcher or converter) and "X-SSL"
+	// (of the ssl_ fetchers only ssl_c_der)
 	// Upstream: openshift/api operator/v1/types_ingresscontroller.go
-	// (IngressControllerHTTPHeaderActions, IngressControllerHTTPHeader,
-	// IngressControllerHTTPHeaderActionUnion, IngressControllerSetHTTPHeader:
-	// the CRD's maxItems, maxLength, minLength, pattern and CEL rules)
+	// (IngressControllerHTTPHeaderActions: listType map keyed by name, the
+	// value rule's %% or %[...] of the allowed fetchers, else no % and no
+	// control character; IngressControllerHTTPHeader,
+	// IngressControllerHTTPHeaderActionUnion: the type's enum Set;Delete,
+	// set with Set only; IngressControllerSetHTTPHeader: the CRD's
+	// maxItems, maxLength, minLength, pattern and CEL rules)
 	DescribeTable("refuses an IngressController header action past the API's limits with the CRD's message; the action just inside is admitted", framework.JudgesPlatform,
 		func(ctx SpecContext, valid, invalid operatorv1.IngressControllerHTTPHeaderActions, want contract.Refusal) {
 			ics := framework.DryRun[*operatorv1.IngressController]{Client: f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)}
@@ -279,5 +314,70 @@ func describeHeaderLimits(f *framework.Framework) {
 			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "%{+Q}[ssl_c_der,base64,lower]")}},
 			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "%{+Q}[ssl_c_der,hex]")}},
 			contract.IngressControllerHeaderValueNotAllowed("req.hdr")),
+		Entry("an action type Append (there is none)", framework.ID("header-actions/ingresscontroller-refuse-action-type-append"),
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "v")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{{Name: "X-A", Action: operatorv1.IngressControllerHTTPHeaderActionUnion{
+				Type: "Append", Set: &operatorv1.IngressControllerSetHTTPHeader{Value: "v"}}}}},
+			contract.IngressControllerHeaderActionTypeUnsupported("Append")),
+		Entry("an action type Replace (there is none)", framework.ID("header-actions/ingresscontroller-refuse-action-type-replace"),
+			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "v")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{{Name: "X-A", Action: operatorv1.IngressControllerHTTPHeaderActionUnion{
+				Type: "Replace", Set: &operatorv1.IngressControllerSetHTTPHeader{Value: "v"}}}}},
+			contract.IngressControllerHeaderActionTypeUnsupported("Replace")),
+		Entry("the same header twice in a list", framework.ID("header-actions/ingresscontroller-refuse-duplicate-header"),
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "1"), framework.IngressControllerDeleteHeader("X-B")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "1"), framework.IngressControllerDeleteHeader("X-A")}},
+			contract.IngressControllerHeaderDuplicate),
+		Entry("an empty header name", framework.ID("header-actions/ingresscontroller-refuse-empty-header-name"),
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X", "v")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("", "v")}},
+			contract.IngressControllerHeaderNameEmpty),
+		Entry("Set without a value", framework.ID("header-actions/ingresscontroller-refuse-set-without-value"),
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "v")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{{Name: "X-A", Action: operatorv1.IngressControllerHTTPHeaderActionUnion{Type: operatorv1.Set}}}},
+			contract.IngressControllerHeaderSetWithoutValue),
+		Entry("a fetcher neither list allows (src)", framework.ID("header-actions/ingresscontroller-refuse-disallowed-fetcher"),
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-Src", "%[req.hdr(X-B)]")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-Src", "%[src]")}},
+			contract.IngressControllerHeaderValueNotAllowed("req.hdr")),
+		Entry("a lone percent sign (a literal one is %%)", framework.ID("header-actions/ingresscontroller-refuse-lone-percent"),
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "100%%")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "100%")}},
+			contract.IngressControllerHeaderValueNotAllowed("req.hdr")),
+		Entry("a control character (U+0001) in a value", framework.ID("header-actions/ingresscontroller-refuse-control-character"),
+			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "a b")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "a\x01b")}},
+			contract.IngressControllerHeaderValueNotAllowed("res.hdr")),
+		Entry("an ssl_ fetcher other than ssl_c_der (ssl_c_s_dn)", framework.ID("header-actions/ingresscontroller-refuse-ssl-fetcher-other-than-der"),
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "%{+Q}[ssl_c_der,base64]")}},
+			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "%{+Q}[ssl_c_s_dn]")}},
+			contract.IngressControllerHeaderValueNotAllowed("req.hdr")),
 	)
+
+	// The IngressController's Delete of X-Forwarded-For is admitted (a
+	// dry run); the same Delete of Proxy is refused, so the dry run does
+	// validate. A route's Set and Delete and the IngressController's Set
+	// of it are admitted and applied by the forwarded-policy specs.
+	//
+	// Document: the HTTP header actions enhancement, section
+	// "X-Forwarded-For" (under "Risks and Mitigations": x-forwarded-for is
+	// not deny-listed; the method to delete it)
+	// Upstream: openshift/api operator/v1/types_ingresscontroller.go
+	// (IngressControllerHTTPHeader: the CEL rules deny
+	// strict-transport-security, proxy, host, cookie and set-cookie only)
+	It("admits an IngressController Delete of X-Forwarded-For, while a Delete of Proxy is refused", framework.ID("header-actions/ingresscontroller-may-delete-x-forwarded-for"), framework.JudgesPlatform, func(ctx SpecContext) {
+		ics := framework.DryRun[*operatorv1.IngressController]{Client: f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)}
+		deleteRequestHeader := func(name string) func(*operatorv1.IngressController) {
+			return func(ic *operatorv1.IngressController) {
+				ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
+					Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerDeleteHeader(name)},
+				}}
+			}
+		}
+		_, err := framework.Update(ctx, ics, contract.DefaultIngressController, deleteRequestHeader("X-Forwarded-For"))
+		Expect(err).NotTo(HaveOccurred())
+		By("negative control: a Delete of Proxy is refused")
+		_, err = framework.Update(ctx, ics, contract.DefaultIngressController, deleteRequestHeader("Proxy"))
+		framework.ExpectRefusal(Default, err, contract.IngressControllerHeaderDenied("proxy"))
+	})
 }
