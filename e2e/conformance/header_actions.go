@@ -354,6 +354,8 @@ func describeHeaderActions(f *framework.Framework) {
 			describeIngressControllerActions(f)
 			describeIngressControllerValues(f)
 			describeMutualTLSValues(f)
+			describeIngressControllerTuning(f)
+			describeIngressControllerUniqueID(f)
 		})
 	})
 }

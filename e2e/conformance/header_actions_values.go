@@ -245,3 +245,96 @@ func describeMutualTLSValues(f *framework.Framework) {
 		Entry("without SNI (fe_no_sni)", framework.ID("header-actions/route-xssl-override-mtls-no-sni"), f.OwnIngressControllerDecorator(), framework.WithoutSNI),
 	)
 }
+
+// describeIngressControllerTuning: the IngressController's buffer for the
+// added headers (a shard).
+func describeIngressControllerTuning(f *framework.Framework) {
+	// Two values of the API's maximum length in a request and in a
+	// response do not fit the router's default buffer (HAProxy's 500, as
+	// header-actions/max-length-request-value finds); raised by the
+	// IngressController's tuning options, they arrive whole.
+	//
+	// Document: the HTTP header actions enhancement, section "API
+	// Extensions" ("the total size of all added headers *after*
+	// interpolating dynamic values must not exceed the value of
+	// spec.tuningOptions.headerBufferMaxRewriteBytes")
+	// Upstream: cluster-ingress-operator
+	// pkg/operator/controller/ingress/deployment.go (desiredRouterDeployment:
+	// ROUTER_BUF_SIZE from headerBufferBytes, ROUTER_MAX_REWRITE_SIZE from
+	// headerBufferMaxRewriteBytes, when set) and openshift/router
+	// images/router/haproxy/conf/haproxy-config.template (global:
+	// tune.bufsize and tune.maxrewrite from them)
+	It("take larger additions once the IngressController's header buffer is raised", framework.ID("header-actions/ingresscontroller-header-buffer-raised"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
+		own := f.OwnIngressController(ctx)
+		big := strings.Repeat("v", 16384)
+		two := []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-Big-1", big), framework.RouteSetHeader("X-Big-2", big)}
+		req, backend := routeWithHeaders(ctx, f, own, "headers-buffer", routev1.TLSTerminationEdge, routev1.RouteHTTPHeaderActions{Request: two, Response: two})
+
+		By("negative control: the default buffer cannot take them (HAProxy's 500)")
+		f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+			g.Expect(resp.Status).To(Equal(http.StatusInternalServerError), "body: %s", resp.Body)
+			g.Expect(resp.Echo).To(BeNil(), "the client got the backend's answer")
+		})
+
+		By("headerBufferBytes 65536 and headerBufferMaxRewriteBytes 40000: both arrive whole, both ways")
+		own.Update(ctx, func(ic *operatorv1.IngressController) {
+			ic.Spec.TuningOptions.HeaderBufferBytes = 65536
+			ic.Spec.TuningOptions.HeaderBufferMaxRewriteBytes = 40000
+		})
+		f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+			backend.Served(g, resp)
+			want := framework.HeaderExpectations{"X-Big-1": {big}, "X-Big-2": {big}}
+			want.Check(g, http.Header(resp.Echo.Headers), "the backend")
+			want.Check(g, resp.Header, "the client")
+		})
+	})
+}
+
+// describeIngressControllerUniqueID: the request-ID header
+// (spec.httpHeaders.uniqueId) beside an action on the same name (a shard
+// each).
+func describeIngressControllerUniqueID(f *framework.Framework) {
+	// The document says the action's value wins. HAProxy adds the
+	// unique-id-header after every http-request rule of the frontend and
+	// the backend (its HTTP inner analyser), as a header of its own: the
+	// action's Set replaces what the client sent, and the request ID
+	// follows it. Upstream's image does so; the spec asserts that.
+	//
+	// Document: the HTTP header actions enhancement, section "API
+	// Extensions" (actions "can override" spec.httpHeaders.uniqueId; the
+	// API says the actions apply after it)
+	// Upstream: cluster-ingress-operator
+	// pkg/operator/controller/ingress/deployment.go (desiredRouterDeployment:
+	// ROUTER_UNIQUE_ID_HEADER_NAME, ROUTER_UNIQUE_ID_FORMAT with the default
+	// format) and openshift/router
+	// images/router/haproxy/conf/haproxy-config.template (frontends public,
+	// fe_sni and fe_no_sni: unique-id-format and unique-id-header, then
+	// .HTTPRequestHeaders)
+	DescribeTable("the request-ID header is added after an IngressController's Set on the same name",
+		func(ctx SpecContext, path frontendPath) {
+			own := f.OwnIngressController(ctx)
+			own.Update(ctx, func(ic *operatorv1.IngressController) {
+				ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{
+					UniqueId: operatorv1.IngressControllerHTTPUniqueIdHeaderPolicy{Name: "X-Unique-Id"},
+					Actions: operatorv1.IngressControllerHTTPHeaderActions{
+						Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-Unique-Id", "fixed")},
+					},
+				}
+			})
+			ns := f.SpecNamespaceWithLabels(ctx, "headers-ic-unique-id", own.NamespaceLabels)
+			backend := f.DeployEcho(ctx, ns)
+			route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "unique-id", path.termination(), ""))
+			req := framework.WithHeader(path.request(own, route.Spec.Host), "X-Unique-Id", "from-client")
+			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+				backend.Served(g, resp)
+				ids := http.Header(resp.Echo.Headers).Values("X-Unique-Id")
+				g.Expect(ids).To(HaveLen(2), "X-Unique-Id at the backend: the action's, then the request ID")
+				g.Expect(ids[0]).To(Equal("fixed"), "the action's value")
+				// The positive control of uniqueId: the router's own ID.
+				g.Expect(ids[1]).NotTo(BeElementOf("", "fixed", "from-client"), "the request ID")
+			})
+		},
+		Entry("plain route over plain HTTP (public)", framework.ID("header-actions/ingresscontroller-unique-id-after-set-over-http"), f.OwnIngressControllerDecorator(), overPublic),
+		Entry("edge route over TLS with SNI (fe_sni)", framework.ID("header-actions/ingresscontroller-unique-id-after-set"), f.OwnIngressControllerDecorator(), overFeSNI),
+	)
+}
