@@ -181,6 +181,33 @@ func RouteHeaderValueNotAllowed(fetcher string) Refusal {
 	}}
 }
 
+// apiextensionsEnum is the API server's wording of a value outside a
+// CRD field's enum (k8s.io/apimachinery field.NotSupported).
+const apiextensionsEnum = "k8s.io/apiextensions-apiserver schema validation (enum; k8s.io/apimachinery field.NotSupported)"
+
+// headerActionTypeUnsupported is the CRDs' enum refusal of an action
+// type other than Set and Delete.
+func headerActionTypeUnsupported(value string) string {
+	return "Unsupported value: " + strconv.Quote(value) + `: supported values: "Set", "Delete"`
+}
+
+// RouteHeaderActionTypeUnsupported refuses an action type other than Set
+// and Delete (there is no Append or Replace).
+func RouteHeaderActionTypeUnsupported(value string) Refusal {
+	return Refusal{Rule: "header action type " + strconv.Quote(value), Wordings: []Wording{
+		{headerActionTypeUnsupported(value), apiextensionsEnum},
+		// field.Invalid: the path, then this.
+		{"Invalid value: " + strconv.Quote(value) + `: type must be "Set" or "Delete"`, libraryGoRouteValidation},
+	}}
+}
+
+// RouteHeaderNameEmpty refuses an action with an empty header name.
+var RouteHeaderNameEmpty = Refusal{Rule: "empty header name", Wordings: []Wording{
+	{"name in body should be at least 1 chars long", apiextensionsMinLength},
+	// field.Required with no detail on the name's path.
+	{"name: Required value", libraryGoRouteValidation},
+}}
+
 // The IngressController is a CRD everywhere: each of its refusals has the
 // CRD's wording only.
 
@@ -338,4 +365,30 @@ var ComponentRouteConsumingUserPattern = Refusal{Rule: "a consuming user that is
 // ComponentRouteConsumingUsersOverLimit refuses more than five consuming users.
 var ComponentRouteConsumingUsersOverLimit = Refusal{Rule: "more than five consuming users", Wordings: []Wording{
 	{"must have at most 5 items", ingressConfigCRD},
+}}
+
+// IngressControllerHeaderActionTypeUnsupported refuses an action type
+// other than Set and Delete.
+func IngressControllerHeaderActionTypeUnsupported(value string) Refusal {
+	return Refusal{Rule: "IngressController header action type " + strconv.Quote(value), Wordings: []Wording{
+		{headerActionTypeUnsupported(value), apiextensionsEnum},
+	}}
+}
+
+// IngressControllerHeaderNameEmpty refuses an action with an empty header
+// name.
+var IngressControllerHeaderNameEmpty = Refusal{Rule: "empty IngressController header name", Wordings: []Wording{
+	{"name in body should be at least 1 chars long", apiextensionsMinLength},
+}}
+
+// IngressControllerHeaderDuplicate refuses two actions on one header name
+// in a list: the CRD keys each list by name (listType map).
+var IngressControllerHeaderDuplicate = Refusal{Rule: "two IngressController actions on one header", Wordings: []Wording{
+	{"Duplicate value", "k8s.io/apiextensions-apiserver schema validation (x-kubernetes-list-type map; k8s.io/apimachinery field.Duplicate)"},
+}}
+
+// IngressControllerHeaderSetWithoutValue refuses a Set action without
+// set.
+var IngressControllerHeaderSetWithoutValue = Refusal{Rule: "IngressController Set without a value", Wordings: []Wording{
+	{"set is required when type is Set, and forbidden otherwise", ingressControllerCRD},
 }}

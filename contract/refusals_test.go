@@ -61,6 +61,13 @@ func TestRouteHeaderRefusalsMatchLibraryGo(t *testing.T) {
 		{edgeWith([]routev1.RouteHTTPHeader{set("X-A", "%[res.hdr(X-B)]")}, nil), RouteHeaderValueNotAllowed("req.hdr")},
 		{edgeWith([]routev1.RouteHTTPHeader{set("X-A", "%[req.hdr(X-B),upper]")}, nil), RouteHeaderValueNotAllowed("req.hdr")},
 		{edgeWith(nil, []routev1.RouteHTTPHeader{set("X-A", "%[req.hdr(X-B)]")}), RouteHeaderValueNotAllowed("res.hdr")},
+		{edgeWith([]routev1.RouteHTTPHeader{{Name: "X-A", Action: routev1.RouteHTTPHeaderActionUnion{Type: "Append", Set: &routev1.RouteSetHTTPHeader{Value: "v"}}}}, nil), RouteHeaderActionTypeUnsupported("Append")},
+		{edgeWith([]routev1.RouteHTTPHeader{{Name: "X-A", Action: routev1.RouteHTTPHeaderActionUnion{Type: "Replace", Set: &routev1.RouteSetHTTPHeader{Value: "v"}}}}, nil), RouteHeaderActionTypeUnsupported("Replace")},
+		{edgeWith([]routev1.RouteHTTPHeader{set("", "v")}, nil), RouteHeaderNameEmpty},
+		{edgeWith([]routev1.RouteHTTPHeader{set("X-A", "100%")}, nil), RouteHeaderValueNotAllowed("req.hdr")},
+		{edgeWith([]routev1.RouteHTTPHeader{set("X-A", "a\x01b")}, nil), RouteHeaderValueNotAllowed("req.hdr")},
+		{edgeWith([]routev1.RouteHTTPHeader{set("X-A", "a\tb")}, nil), RouteHeaderValueNotAllowed("req.hdr")},
+		{edgeWith([]routev1.RouteHTTPHeader{set("X-A", "%{+Q}[ssl_c_s_dn]")}, nil), RouteHeaderValueNotAllowed("req.hdr")},
 	}
 	for _, c := range cases {
 		t.Run(c.want.Rule, func(t *testing.T) {
@@ -98,6 +105,8 @@ func TestEveryRefusalNamesItsSource(t *testing.T) {
 		HSTSNamespaceSelectorUnparsable("Bogus"),
 		IngressConfigTooFewItems("spec.x", 1), IngressConfigRequired("spec.x"), IngressConfigBelowMinimum("spec.x", 0),
 		IngressConfigAboveMaximum("spec.x", 1), IngressConfigUnsupported("spec.x", "b", "a"),
+		RouteHeaderActionTypeUnsupported("Append"), RouteHeaderNameEmpty, IngressControllerHeaderActionTypeUnsupported("Append"),
+		IngressControllerHeaderNameEmpty, IngressControllerHeaderDuplicate, IngressControllerHeaderSetWithoutValue,
 	} {
 		if len(r.Wordings) == 0 {
 			t.Errorf("%s: no wording", r.Rule)

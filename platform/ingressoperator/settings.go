@@ -53,6 +53,7 @@ func ClientCAConfigMapName(ic *operatorv1.IngressController) string {
 var managedEnv = map[string]bool{
 	"ROUTER_MUTUAL_TLS_AUTH": true, "ROUTER_MUTUAL_TLS_AUTH_CA": true, "ROUTER_MUTUAL_TLS_AUTH_FILTER": true,
 	contract.RequestHeadersEnv: true, contract.ResponseHeadersEnv: true,
+	headerBufferSizeEnv: true, headerBufferMaxRewriteSizeEnv: true, uniqueIDHeaderEnv: true, uniqueIDFormatEnv: true,
 	NamespaceLabelsEnv: true, RouteLabelsEnv: true, HTTPPortEnv: true, HTTPSPortEnv: true,
 }
 
@@ -154,8 +155,33 @@ func Desired(ic *operatorv1.IngressController, clientCA string) (Settings, error
 			s.Env = append(s.Env, corev1.EnvVar{Name: contract.ResponseHeadersEnv, Value: contract.HeaderActionsEnv(resp)})
 		}
 	}
+	s.Env = append(s.Env, tuningEnv(ic)...)
+	s.Env = append(s.Env, uniqueIDEnv(ic)...)
 	sort.Slice(s.Env, func(i, j int) bool { return s.Env[i].Name < s.Env[j].Name })
 	return s, nil
+}
+
+// The router's buffer sizes (tune.bufsize and tune.maxrewrite).
+const (
+	headerBufferSizeEnv           = "ROUTER_BUF_SIZE"
+	headerBufferMaxRewriteSizeEnv = "ROUTER_MAX_REWRITE_SIZE"
+)
+
+// tuningEnv is spec.tuningOptions' headerBufferBytes and
+// headerBufferMaxRewriteBytes as ROUTER_BUF_SIZE and
+// ROUTER_MAX_REWRITE_SIZE, each only when set (the router's defaults
+// otherwise). Upstream: cluster-ingress-operator
+// pkg/operator/controller/ingress/deployment.go (desiredRouterDeployment,
+// RouterHeaderBufferSize and RouterHeaderBufferMaxRewriteSize).
+func tuningEnv(ic *operatorv1.IngressController) []corev1.EnvVar {
+	var env []corev1.EnvVar
+	if n := ic.Spec.TuningOptions.HeaderBufferBytes; n != 0 {
+		env = append(env, corev1.EnvVar{Name: headerBufferSizeEnv, Value: fmt.Sprint(n)})
+	}
+	if n := ic.Spec.TuningOptions.HeaderBufferMaxRewriteBytes; n != 0 {
+		env = append(env, corev1.EnvVar{Name: headerBufferMaxRewriteSizeEnv, Value: fmt.Sprint(n)})
+	}
+	return env
 }
 
 // Apply writes the settings into the router Deployment d and reports
@@ -303,4 +329,33 @@ func RolledOut(d *appsv1.Deployment) bool {
 	}
 	st := d.Status
 	return st.ObservedGeneration >= d.Generation && st.UpdatedReplicas == want && st.Replicas == want && st.AvailableReplicas == want
+}
+
+// The router's request-ID header.
+const (
+	uniqueIDHeaderEnv = "ROUTER_UNIQUE_ID_HEADER_NAME"
+	uniqueIDFormatEnv = "ROUTER_UNIQUE_ID_FORMAT"
+	// defaultUniqueIDFormat is upstream's format when uniqueId.format is
+	// empty.
+	defaultUniqueIDFormat = "%{+X}o %ci:%cp_%fi:%fp_%Ts_%rt:%pid"
+)
+
+// uniqueIDEnv is spec.httpHeaders.uniqueId: the header's name, and its
+// format (upstream's default when empty) as a Go-quoted string, only when
+// the name is set. Upstream: cluster-ingress-operator
+// pkg/operator/controller/ingress/deployment.go (desiredRouterDeployment,
+// RouterUniqueHeaderName and RouterUniqueHeaderFormat: fmt.Sprintf("%q")).
+func uniqueIDEnv(ic *operatorv1.IngressController) []corev1.EnvVar {
+	h := ic.Spec.HTTPHeaders
+	if h == nil || h.UniqueId.Name == "" {
+		return nil
+	}
+	format := h.UniqueId.Format
+	if format == "" {
+		format = defaultUniqueIDFormat
+	}
+	return []corev1.EnvVar{
+		{Name: uniqueIDHeaderEnv, Value: h.UniqueId.Name},
+		{Name: uniqueIDFormatEnv, Value: fmt.Sprintf("%q", format)},
+	}
 }

@@ -42,9 +42,15 @@ func TestDesiredEnvFollowsTheUpstreamOperator(t *testing.T) {
 				{Name: "X-C", Action: operatorv1.IngressControllerHTTPHeaderActionUnion{Type: operatorv1.Set, Set: &operatorv1.IngressControllerSetHTTPHeader{Value: "%[res.hdr(X-Value),lower]"}}},
 			},
 		}}
+		c.Spec.HTTPHeaders.UniqueId = operatorv1.IngressControllerHTTPUniqueIdHeaderPolicy{Name: "X-Unique-Id"}
+		c.Spec.TuningOptions = operatorv1.IngressControllerTuningOptions{HeaderBufferBytes: 65536, HeaderBufferMaxRewriteBytes: 40000}
 	})
 	got := env(desired(t, c, "BUNDLE"))
 	want := map[string]string{
+		"ROUTER_BUF_SIZE":               "65536",
+		"ROUTER_UNIQUE_ID_HEADER_NAME":  "X-Unique-Id",
+		"ROUTER_UNIQUE_ID_FORMAT":       `"%{+X}o %ci:%cp_%fi:%fp_%Ts_%rt:%pid"`,
+		"ROUTER_MAX_REWRITE_SIZE":       "40000",
 		"ROUTER_MUTUAL_TLS_AUTH":        "required",
 		"ROUTER_MUTUAL_TLS_AUTH_CA":     "/etc/pki/tls/client-ca/ca-bundle.pem",
 		"ROUTER_MUTUAL_TLS_AUTH_FILTER": "(?:^/CN=a$|/OU=Eng/)",

@@ -126,6 +126,16 @@ type Config struct {
 	// (DEFAULT_DESTINATION_CA_PATH, the service CA); "" for none.
 	DefaultDestinationCA string
 	MutualTLS            *MutualTLS
+	// UniqueIDHeader and UniqueIDFormat are HAProxy's unique-id-header
+	// and unique-id-format of every HTTP frontend
+	// (ROUTER_UNIQUE_ID_HEADER_NAME and ROUTER_UNIQUE_ID_FORMAT, from
+	// spec.httpHeaders.uniqueId): both set, or neither. The format is a
+	// double-quoted string, as the operator writes it. HAProxy adds the
+	// header after every http-request rule, so a header action on the same
+	// name does not replace it (upstream: openshift/router
+	// images/router/haproxy/conf/haproxy-config.template, frontends public,
+	// fe_sni and fe_no_sni).
+	UniqueIDHeader, UniqueIDFormat string
 	// IngressController-level header actions, applied in the frontends.
 	RequestHeaders, ResponseHeaders []headers.Action
 	// ForwardedHeaders is the router's forwarded-headers policy

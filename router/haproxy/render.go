@@ -180,6 +180,13 @@ var funcs = template.FuncMap{
 	"response":  func(a headers.Action) string { return a.Directive("http-response") },
 }
 
+// uniqueIDHeaderRE is an HTTP token; uniqueIDFormatRE a double-quoted
+// string of printable characters whose inner quotes are escaped.
+var (
+	uniqueIDHeaderRE = regexp.MustCompile("^[-!#$%&'*+.0-9A-Z^_`a-z|~]+$")
+	uniqueIDFormatRE = regexp.MustCompile(`^"(?:[^"\\\x00-\x1f\x7f]|\\.)*"$`)
+)
+
 var tmpl = template.Must(template.New(ConfigFile).Funcs(funcs).Parse(configTemplate))
 
 // forwardedRules are a route backend's lines for its forwarded-headers
@@ -252,6 +259,17 @@ func Render(cfg Config) (Files, error) {
 		}
 		if _, err := regexp.Compile(m.SubjectFilter); err != nil {
 			return nil, fmt.Errorf("haproxy: subject filter %q: %w", m.SubjectFilter, err)
+		}
+	}
+	if (cfg.UniqueIDHeader == "") != (cfg.UniqueIDFormat == "") {
+		return nil, errors.New("haproxy: a unique-id header needs its format, and a format its header")
+	}
+	if cfg.UniqueIDHeader != "" {
+		if !uniqueIDHeaderRE.MatchString(cfg.UniqueIDHeader) {
+			return nil, fmt.Errorf("haproxy: unique-id header %q is no HTTP header name", cfg.UniqueIDHeader)
+		}
+		if !uniqueIDFormatRE.MatchString(cfg.UniqueIDFormat) {
+			return nil, fmt.Errorf("haproxy: unique-id format %s is no double-quoted string of one line", cfg.UniqueIDFormat)
 		}
 	}
 	if cfg.MaxConn == 0 {

@@ -153,3 +153,31 @@ func TestWildcardMatchesOneLabelUnderTheParent(t *testing.T) {
 		t.Error("a wildcard parent that is no DNS name rendered")
 	}
 }
+
+func TestRenderUniqueIDInEveryHTTPFrontend(t *testing.T) {
+	cfg := Config{
+		HTTPBind: ":80", HTTPSBind: ":443", StatsBind: ":1936", Dir: "/tmp/x", DefaultCertificate: []byte("pem"),
+		UniqueIDHeader: "X-Unique-Id", UniqueIDFormat: `"%{+X}o %ci:%cp_%fi:%fp_%Ts_%rt:%pid"`,
+	}
+	files, err := Render(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(files[ConfigFile])
+	if n := strings.Count(got, "\n  unique-id-format \"%{+X}o %ci:%cp_%fi:%fp_%Ts_%rt:%pid\"\n  unique-id-header X-Unique-Id\n"); n != 3 {
+		t.Errorf("unique-id in %d frontends, want public, fe_sni and fe_no_sni:\n%s", n, got)
+	}
+	for _, bad := range []Config{
+		{UniqueIDHeader: "X-Unique-Id"},
+		{UniqueIDFormat: `"%ci"`},
+		{UniqueIDHeader: "X Unique", UniqueIDFormat: `"%ci"`},
+		{UniqueIDHeader: "X-Unique-Id", UniqueIDFormat: "%ci"},
+		{UniqueIDHeader: "X-Unique-Id", UniqueIDFormat: "\"%ci\"\n  timeout client 1s"},
+	} {
+		c := cfg
+		c.UniqueIDHeader, c.UniqueIDFormat = bad.UniqueIDHeader, bad.UniqueIDFormat
+		if _, err := Render(c); err == nil {
+			t.Errorf("unique-id header %q, format %q rendered", bad.UniqueIDHeader, bad.UniqueIDFormat)
+		}
+	}
+}

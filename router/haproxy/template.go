@@ -50,7 +50,7 @@ frontend public
   mode http
   tcp-request inspect-delay 5s
   tcp-request content accept if HTTP
-{{- template "http-frontend-prologue" }}
+{{- template "http-frontend-prologue" . }}
 {{- /* upstream: public, secure_redirect: os_route_http_redirect.map holds
   every route (1 for insecureEdgeTerminationPolicy Redirect, passthrough
   included; 0 for any other), and the first entry matching host and path,
@@ -168,6 +168,10 @@ backend {{ .Backend }}
   http-request del-header X-SSL-Client-Version
   http-request del-header X-SSL-Issuer
   http-request set-header Host %[req.hdr(Host),lower]
+{{- if .UniqueIDHeader }}
+  unique-id-format {{ .UniqueIDFormat }}
+  unique-id-header {{ .UniqueIDHeader }}
+{{- end }}
 {{- end }}
 {{- define "frontend-headers" }}
 {{- range .RequestHeaders }}
@@ -181,7 +185,7 @@ backend {{ .Backend }}
 {{- with .MutualTLS }} ca-file {{ .CAFile }} verify {{ .Policy }}{{ if .CRLFile }} crl-file {{ .CRLFile }}{{ end }}{{ end }}
 {{- end }}
 {{- define "tls-frontend" }}
-{{- template "http-frontend-prologue" }}
+{{- template "http-frontend-prologue" . }}
 {{- with .MutualTLS }}
 {{- if .SubjectFilter }}
 {{- /* upstream: fe_sni/fe_no_sni, ROUTER_MUTUAL_TLS_AUTH_FILTER; no ssl_c_used

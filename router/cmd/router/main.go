@@ -80,6 +80,8 @@ func size(name string) (int, error) {
 // DEFAULT_CERTIFICATE_DIR (or DEFAULT_CERTIFICATE_PATH),
 // DEFAULT_DESTINATION_CA_PATH,
 // ROUTER_HTTP_REQUEST/RESPONSE_HEADERS, ROUTER_MUTUAL_TLS_AUTH*,
+// ROUTER_UNIQUE_ID_HEADER_NAME and ROUTER_UNIQUE_ID_FORMAT (unique-id-header
+// and unique-id-format, from spec.httpHeaders.uniqueId, both or neither),
 // ROUTER_BUF_SIZE and ROUTER_MAX_REWRITE_SIZE (tune.bufsize and
 // tune.maxrewrite, from spec.tuningOptions.headerBufferBytes and
 // headerBufferMaxRewriteBytes; upstream's defaults 32768 and 8192 when
@@ -160,6 +162,11 @@ func loadSettings() (*settings, error) {
 	s.base.ForwardedHeaders = contract.ForwardedAppend
 	if p, ok := contract.ParseForwardedPolicy(getenv(contract.SetForwardedHeadersEnv)); ok {
 		s.base.ForwardedHeaders = p
+	}
+	// upstream: haproxy-config.template, unique-id-format and
+	// unique-id-header only when both are set.
+	if h, f := getenv("ROUTER_UNIQUE_ID_HEADER_NAME"), getenv("ROUTER_UNIQUE_ID_FORMAT"); h != "" && f != "" {
+		s.base.UniqueIDHeader, s.base.UniqueIDFormat = h, f
 	}
 	if s.base.BufSize, err = size("ROUTER_BUF_SIZE"); err != nil {
 		return nil, err
