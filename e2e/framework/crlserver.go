@@ -303,7 +303,7 @@ func (p *Publisher) State() string {
 	defer p.mu.Unlock()
 	now := time.Now()
 	var b strings.Builder
-	b.WriteString("CRLs published:")
+	b.WriteString("CRLs published (each in force once the router fetched it):")
 	for _, a := range p.cas {
 		l := a.last
 		if l.at.IsZero() {
