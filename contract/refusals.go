@@ -392,3 +392,29 @@ var IngressControllerHeaderDuplicate = Refusal{Rule: "two IngressController acti
 var IngressControllerHeaderSetWithoutValue = Refusal{Rule: "IngressController Set without a value", Wordings: []Wording{
 	{"set is required when type is Set, and forbidden otherwise", ingressControllerCRD},
 }}
+
+// The IngressController's own schema (openshift/api operator/v1
+// types_ingresscontroller.go, ClientTLS and ClientCertificatePolicy
+// markers: +required, Enum), in the words of the API server's schema
+// validation, as for the Ingress config above.
+const ingressControllerSchema = "openshift/api operator/v1/types_ingresscontroller.go (ClientTLS, ClientCertificatePolicy: the IngressController CRD's schema), worded by k8s.io/apiextensions-apiserver pkg/apiserver/validation/validation.go"
+
+func ingressControllerSchemaRefusal(rule, text string) Refusal {
+	return Refusal{Rule: "IngressController: " + rule, Wordings: []Wording{{text, ingressControllerSchema}}, Status: Invalid}
+}
+
+// IngressControllerRequired refuses an IngressController without its
+// required field at path.
+func IngressControllerRequired(path string) Refusal {
+	return ingressControllerSchemaRefusal(path+" missing", path+": Required value")
+}
+
+// IngressControllerUnsupported refuses a value at path outside its enum,
+// listed in the schema's order.
+func IngressControllerUnsupported(path, value string, supported ...string) Refusal {
+	quoted := make([]string, len(supported))
+	for i, v := range supported {
+		quoted[i] = strconv.Quote(v)
+	}
+	return ingressControllerSchemaRefusal(path+" "+strconv.Quote(value), fmt.Sprintf("%s: Unsupported value: %s: supported values: %s", path, strconv.Quote(value), strings.Join(quoted, ", ")))
+}

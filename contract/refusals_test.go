@@ -136,6 +136,8 @@ func TestIngressConfigSchemaWordings(t *testing.T) {
 		{IngressConfigBelowMinimum("spec.a", 0), "spec.a in body should be greater than or equal to 0"},
 		{IngressConfigAboveMaximum("spec.a", 2147483647), "spec.a in body should be less than or equal to 2147483647"},
 		{IngressConfigUnsupported(path, "Sometimes", "RequirePreload", "NoOpinion"), path + `: Unsupported value: "Sometimes": supported values: "RequirePreload", "NoOpinion"`},
+		{IngressControllerRequired("spec.clientTLS.clientCA"), "spec.clientTLS.clientCA: Required value"},
+		{IngressControllerUnsupported("spec.clientTLS.clientCertificatePolicy", "Sometimes", "", "Required", "Optional"), `spec.clientTLS.clientCertificatePolicy: Unsupported value: "Sometimes": supported values: "", "Required", "Optional"`},
 	} {
 		if len(c.r.Wordings) != 1 || c.r.Wordings[0].Text != c.text {
 			t.Errorf("%s: %+v, want the text %q", c.r.Rule, c.r.Wordings, c.text)
@@ -146,5 +148,16 @@ func TestIngressConfigSchemaWordings(t *testing.T) {
 	}
 	if HSTSPreloadRequired.Status != Forbidden || HSTSMaxAgeOutOfRange("1").Status != Forbidden || HSTSNamespaceSelectorUnparsable("x").Status != Forbidden {
 		t.Error("a required-HSTS refusal is not Forbidden (upstream: admission.NewForbidden)")
+	}
+}
+
+// The Admitted=False message for a pattern that does not parse wraps Go's
+// own parse error; a pattern that parses has none.
+func TestAllowedSubjectPatternRejection(t *testing.T) {
+	if got, want := AllowedSubjectPatternRejection(1, "("), "failed to parse spec.clientTLS.allowedSubjectPatterns[1]: error parsing regexp: missing closing ): `(`"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := AllowedSubjectPatternRejection(0, "/CN=valid$"); got != "" {
+		t.Errorf("a valid pattern is rejected: %q", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,7 +29,9 @@ import (
 // cluster.
 type CRLServer struct {
 	Namespace string
-	f         *Framework
+	// stopped is when Stop took every distribution point away.
+	stopped time.Time
+	f       *Framework
 }
 
 const (
@@ -137,6 +140,23 @@ func (s *CRLServer) publish(ctx context.Context, crls map[string][]byte, binary 
 	return nil
 }
 
+// Stop takes the crlserver pod away and waits until it is gone: from
+// then on every distribution point of the server refuses connections
+// (the Service has no endpoint left), whatever was published.
+func (s *CRLServer) Stop(ctx context.Context) {
+	GinkgoHelper()
+	_, err := Update(ctx, s.f.Clientset.AppsV1().Deployments(s.Namespace), "crlserver", func(d *appsv1.Deployment) {
+		d.Spec.Replicas = ptr.To[int32](0)
+	})
+	Expect(err).NotTo(HaveOccurred(), "scale the crlserver of %s to 0", s.Namespace)
+	s.f.Eventually(ctx, func(g Gomega) {
+		pods, err := s.f.Clientset.CoreV1().Pods(s.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "app=crlserver"})
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(pods.Items).To(BeEmpty(), "crlserver pods of %s", s.Namespace)
+	}).WithTimeout(s.f.Opts.Timeouts.PodReady).Should(Succeed())
+	s.stopped = time.Now()
+}
+
 // Fetches are the successful downloads per path, read through the API
 // server's service proxy.
 func (s *CRLServer) Fetches(ctx context.Context) (map[string]int64, error) {
@@ -164,6 +184,15 @@ type CRLAuthority struct {
 	ThisUpdate time.Time
 	revoked    []*pki.Leaf
 	revCAs     []*pki.CA
+	// last is what the last publication of this authority's CRL held.
+	last publication
+}
+
+// publication is one CRL as published: when, its nextUpdate and what it
+// revoked.
+type publication struct {
+	at, nextUpdate time.Time
+	revoked        []string
 }
 
 // Publisher re-issues the CRLs of its authorities every few seconds with a
@@ -213,6 +242,13 @@ func (p *Publisher) publish(ctx context.Context) error {
 		if opts.NextUpdate.IsZero() {
 			opts.NextUpdate = time.Now().Add(p.Lifetime)
 		}
+		a.last = publication{at: time.Now(), nextUpdate: opts.NextUpdate}
+		for _, l := range a.revoked {
+			a.last.revoked = append(a.last.revoked, l.Cert.Subject.CommonName)
+		}
+		for _, c := range a.revCAs {
+			a.last.revoked = append(a.last.revoked, "CA "+c.Cert.Subject.CommonName)
+		}
 		if a.Filler > 0 {
 			crl, err := a.CA.IssueLargeCRL(a.Filler, opts)
 			if err != nil {
@@ -257,4 +293,34 @@ func (p *Publisher) Start(ctx context.Context) {
 		}
 	}()
 	DeferCleanup(func() { cancel(); <-done })
+}
+
+// State says what the router can be holding: each CRL as last published
+// (when, its nextUpdate, whether that has passed, what it revokes), and
+// whether the distribution points were stopped. A CRL published but not
+// yet fetched is not in force yet; one whose nextUpdate passed is
+// expired wherever the router still holds it.
+func (p *Publisher) State() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	var b strings.Builder
+	b.WriteString("CRLs published (each in force once the router fetched it):")
+	for _, a := range p.cas {
+		l := a.last
+		if l.at.IsZero() {
+			fmt.Fprintf(&b, " [%s: never published]", a.Key)
+			continue
+		}
+		validity := "valid " + l.nextUpdate.Sub(now).Round(time.Second).String() + " more"
+		if !l.nextUpdate.After(now) {
+			validity = "EXPIRED " + now.Sub(l.nextUpdate).Round(time.Second).String() + " ago"
+		}
+		fmt.Fprintf(&b, " [%s: published %s, nextUpdate %s (%s), revokes %q]", a.Key,
+			l.at.UTC().Format(time.TimeOnly), l.nextUpdate.UTC().Format(time.TimeOnly), validity, l.revoked)
+	}
+	if !p.Server.stopped.IsZero() {
+		fmt.Fprintf(&b, "; every distribution point unreachable since %s", p.Server.stopped.UTC().Format(time.TimeOnly))
+	}
+	return b.String()
 }

@@ -63,6 +63,14 @@ func (r *Reconciler) finalize(ctx context.Context, ic *operatorv1.IngressControl
 	if err := r.clearRouteStatus(ctx, ic.Name); err != nil {
 		return err
 	}
+	// The copy of the client CA bundle goes with its IngressController
+	// (upstream: the clientca-configmap controller's own finalizer,
+	// ingresscontroller.operator.openshift.io/finalizer-clientca-configmap,
+	// removes the copy before it lets the IngressController go).
+	err = r.Kube.CoreV1().ConfigMaps(RouterNamespace).Delete(ctx, ClientCAConfigMapName(ic), metav1.DeleteOptions{})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return err
+	}
 	ic.Finalizers = slices.DeleteFunc(ic.Finalizers, func(f string) bool { return f == Finalizer })
 	if _, err := r.Operator.OperatorV1().IngressControllers(ic.Namespace).Update(ctx, ic, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
 		return err

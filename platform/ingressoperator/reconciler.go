@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
@@ -21,6 +22,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	appslisters "k8s.io/client-go/listers/apps/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/router-conformance/suite/contract"
 )
 
 // Reconciler keeps each IngressController's router Deployment in step,
@@ -129,6 +132,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, ic *operatorv1.IngressContro
 }
 
 func (r *Reconciler) reconcileRouter(ctx context.Context, ic *operatorv1.IngressController) error {
+	if msg := validateClientTLS(ic); msg != "" {
+		return r.reject(ctx, ic, msg)
+	}
 	bundle, err := r.clientCABundle(ctx, ic)
 	var unavailable *unavailableError
 	if errors.As(err, &unavailable) {
@@ -269,6 +275,7 @@ func (r *Reconciler) writeStatus(ctx context.Context, ic *operatorv1.IngressCont
 		return operatorv1.ConditionFalse
 	}
 	want := []operatorv1.OperatorCondition{
+		{Type: contract.IngressControllerAdmittedCondition, Status: operatorv1.ConditionTrue, Reason: contract.ReasonIngressControllerValid},
 		{Type: operatorv1.OperatorStatusTypeAvailable, Status: status(available), Reason: reason, Message: message},
 		{Type: operatorv1.OperatorStatusTypeProgressing, Status: status(progressing), Reason: reason, Message: message},
 	}
@@ -296,5 +303,63 @@ func (r *Reconciler) writeStatus(ctx context.Context, ic *operatorv1.IngressCont
 	ic.Status.Domain = ic.Spec.Domain
 	ic.Status.EndpointPublishingStrategy = eps
 	_, err := r.Operator.OperatorV1().IngressControllers(ic.Namespace).UpdateStatus(ctx, ic, metav1.UpdateOptions{})
+	return err
+}
+
+// validateClientTLS is the ingress operator's admission check of
+// spec.clientTLS: every allowedSubjectPatterns entry must parse as a
+// regular expression (upstream: validateClientTLS in
+// pkg/operator/controller/ingress/controller.go). It returns the
+// Admitted=False message, empty when the spec is valid.
+func validateClientTLS(ic *operatorv1.IngressController) string {
+	var msgs []string
+	for i, p := range ic.Spec.ClientTLS.AllowedSubjectPatterns {
+		if msg := contract.AllowedSubjectPatternRejection(i, p); msg != "" {
+			msgs = append(msgs, msg)
+		}
+	}
+	switch len(msgs) {
+	case 0:
+		return ""
+	case 1:
+		return msgs[0]
+	}
+	// As k8s.io/apimachinery's aggregate error lists several.
+	return "[" + strings.Join(msgs, ", ") + "]"
+}
+
+// reject reports an IngressController the operator does not admit:
+// Admitted False with reason Invalid, the generation observed, the other
+// conditions as they were, and nothing else done, so its router keeps
+// running what it ran (upstream: admit records the rejection and
+// Reconcile returns before ensureIngressController).
+func (r *Reconciler) reject(ctx context.Context, ic *operatorv1.IngressController, message string) error {
+	cond := operatorv1.OperatorCondition{Type: contract.IngressControllerAdmittedCondition, Status: operatorv1.ConditionFalse,
+		Reason: contract.ReasonIngressControllerInvalid, Message: message, LastTransitionTime: metav1.Now()}
+	changed := ic.Status.ObservedGeneration != ic.Generation
+	found := false
+	for i, old := range ic.Status.Conditions {
+		if old.Type != cond.Type {
+			continue
+		}
+		found = true
+		if old.Status == cond.Status {
+			cond.LastTransitionTime = old.LastTransitionTime
+		}
+		changed = changed || old.Status != cond.Status || old.Reason != cond.Reason || old.Message != cond.Message
+		ic.Status.Conditions[i] = cond
+	}
+	if !found {
+		ic.Status.Conditions = append(ic.Status.Conditions, cond)
+		changed = true
+	}
+	if !changed {
+		return nil
+	}
+	ic.Status.ObservedGeneration = ic.Generation
+	_, err := r.Operator.OperatorV1().IngressControllers(ic.Namespace).UpdateStatus(ctx, ic, metav1.UpdateOptions{})
+	if err == nil {
+		r.logf("ingresscontroller %s: not admitted: %s", ic.Name, message)
+	}
 	return err
 }

@@ -299,3 +299,66 @@ func TestRunMakesAndRemovesShards(t *testing.T) {
 		t.Errorf("the default router: %v", err)
 	}
 }
+
+// A shard whose allowedSubjectPatterns holds a pattern that does not
+// parse is not admitted, and its router Deployment is left as it was;
+// once the pattern parses it is admitted and reconciled again.
+func TestInvalidSubjectPatternIsNotAdmitted(t *testing.T) {
+	ctx := context.Background()
+	c := shard("s1", nil)
+	r := newReconciler([]*operatorv1.IngressController{c}, render("r"))
+	if err := r.Reconcile(ctx, c.DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+	if got := condition(r.stored(t, "s1"), "Admitted"); got.Status != operatorv1.ConditionTrue || got.Reason != "Valid" {
+		t.Fatalf("valid shard: Admitted %+v", got)
+	}
+	before, err := r.Kube.AppsV1().Deployments(RouterNamespace).Get(ctx, "router-s1", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := r.stored(t, "s1")
+	bad.Generation++
+	bad.Spec.ClientTLS = operatorv1.ClientTLS{ClientCertificatePolicy: operatorv1.ClientCertificatePolicyRequired, AllowedSubjectPatterns: []string{"ok", "("}}
+	if err := r.Reconcile(ctx, bad.DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+	got := r.stored(t, "s1")
+	adm := condition(got, "Admitted")
+	want := "failed to parse spec.clientTLS.allowedSubjectPatterns[1]: error parsing regexp: missing closing ): `(`"
+	if adm.Status != operatorv1.ConditionFalse || adm.Reason != "Invalid" || adm.Message != want {
+		t.Errorf("Admitted %+v, want False Invalid %q", adm, want)
+	}
+	if got.Status.ObservedGeneration != bad.Generation {
+		t.Errorf("observedGeneration %d, want %d", got.Status.ObservedGeneration, bad.Generation)
+	}
+	after, err := r.Kube.AppsV1().Deployments(RouterNamespace).Get(ctx, "router-s1", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.ResourceVersion != before.ResourceVersion {
+		t.Error("the router Deployment of an IngressController not admitted was changed")
+	}
+}
+
+// Deleting a shard removes its copy of the client CA bundle.
+func TestDeletedShardLosesItsClientCACopy(t *testing.T) {
+	ctx := context.Background()
+	c := shard("s1", nil)
+	copyCM := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "router-client-ca-s1", Namespace: RouterNamespace}}
+	r := newReconciler([]*operatorv1.IngressController{c}, render("r"), copyCM)
+	if err := r.Reconcile(ctx, c.DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+	deleting := r.stored(t, "s1")
+	deleting.DeletionTimestamp = ptr.To(metav1.Now())
+	if err := r.Reconcile(ctx, deleting.DeepCopy()); err != nil && !errors.Is(err, errWaiting) {
+		t.Fatal(err)
+	}
+	if err := r.Reconcile(ctx, deleting.DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Kube.CoreV1().ConfigMaps(RouterNamespace).Get(ctx, copyCM.Name, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("client CA copy left: %v", err)
+	}
+}

@@ -44,7 +44,7 @@ func DeploymentName(ic *operatorv1.IngressController) string {
 // ClientCAConfigMapName is the copy of the client CA bundle in the router's
 // namespace.
 func ClientCAConfigMapName(ic *operatorv1.IngressController) string {
-	return "router-client-ca-" + ic.Name
+	return contract.ClientCAConfigMapName(ic.Name)
 }
 
 // managedEnv are the variables this package owns on the router container.

@@ -132,7 +132,8 @@ func reconcilerObjects(o Options) []k8s.Object {
 		rule([]string{"route.openshift.io"}, []string{"routes"}, []string{"list"}),
 		rule([]string{"route.openshift.io"}, []string{"routes/status"}, []string{"update"}),
 		rule([]string{""}, []string{"namespaces"}, []string{"list"}),
-		rule([]string{""}, []string{"configmaps"}, []string{"get", "list", "watch", "create", "update"}),
+		// delete: the copy of the client CA bundle, with its IngressController.
+		rule([]string{""}, []string{"configmaps"}, []string{"get", "list", "watch", "create", "update", "delete"}),
 		rule([]string{"apps"}, []string{"deployments"}, []string{"get", "list", "watch", "update"}),
 		// The component-route controller (cluster-ingress-operator's
 		// configurable-route controller): it reads the Ingress config.

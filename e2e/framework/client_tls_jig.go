@@ -3,14 +3,20 @@ package framework
 import (
 	"context"
 	"crypto/tls"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
 	. "github.com/onsi/gomega"
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	routev1 "github.com/openshift/api/route/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	k8stypes "k8s.io/apimachinery/pkg/types"
 
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/httpclient"
@@ -27,7 +33,14 @@ type ClientTLSJig struct {
 	Echo      *Echo  // behind Host, set by the container
 	Leaves    map[string]*pki.Leaf
 	Certs     map[string]*tls.Certificate
-	f         *Framework
+	// CRLs, when set, publishes the CRLs this jig's router downloads: a
+	// wait of the jig that fails then says what the router is known to
+	// hold (each CRL published, its nextUpdate, what it revokes) and what
+	// the jig last saw it do, so that a refusal or an unexpected EOF at a
+	// CRL step is read against the router's state.
+	CRLs     *Publisher
+	lastSeen string
+	f        *Framework
 }
 
 // NewClientTLSJig gives the spec (or the Ordered container, when called
@@ -94,13 +107,119 @@ func (j *ClientTLSJig) RequestOver(c Connection, client string) httpclient.Reque
 // EventuallyServed waits until the echo backend answers the client (with
 // SNI).
 func (j *ClientTLSJig) EventuallyServed(ctx context.Context, client string) {
+	GinkgoHelper()
 	j.EventuallyServedOver(ctx, WithSNI, client)
 }
 
 // EventuallyServedOver waits until the echo backend answers the client
 // over c.
 func (j *ClientTLSJig) EventuallyServedOver(ctx context.Context, c Connection, client string) {
-	j.f.EventuallyResponds(ctx, j.RequestOver(c, client), func(g Gomega, resp *httpclient.Response) { j.Echo.Served(g, resp) })
+	GinkgoHelper()
+	j.EventuallyServedWithin(ctx, j.f.Opts.Timeouts.Converge, j.RequestOver(c, client))
+}
+
+// EventuallyServedWithin waits, for at most timeout, until
+// Consecutive() requests in a row are answered by the echo backend.
+func (j *ClientTLSJig) EventuallyServedWithin(ctx context.Context, timeout time.Duration, req httpclient.Request) {
+	GinkgoHelper()
+	j.f.Eventually(ctx, func(g Gomega) {
+		for i := 0; i < j.f.Consecutive(); i++ {
+			resp, err := Do(ctx, req)
+			g.Expect(err).NotTo(HaveOccurred(), "request to %s%s (SNI %v)", req.Host, req.Path, !req.NoSNI)
+			j.Echo.Served(g, resp)
+		}
+	}).WithTimeout(timeout).Should(Succeed(), j.state)
+	j.saw(req, "served")
+}
+
+// EventuallyRefused waits until the client is refused in the TLS
+// handshake with exactly alert (with SNI).
+func (j *ClientTLSJig) EventuallyRefused(ctx context.Context, client, alert string) {
+	GinkgoHelper()
+	j.EventuallyRefusedWithin(ctx, j.f.Opts.Timeouts.Converge, j.Request(client), alert)
+}
+
+// EventuallyRefusedOver waits until the client is refused over c with
+// exactly alert.
+func (j *ClientTLSJig) EventuallyRefusedOver(ctx context.Context, c Connection, client, alert string) {
+	GinkgoHelper()
+	j.EventuallyRefusedWithin(ctx, j.f.Opts.Timeouts.Converge, j.RequestOver(c, client), alert)
+}
+
+// EventuallyRefusedWithin waits, for at most timeout, until Consecutive()
+// attempts in a row are refused in the TLS handshake with one of alerts
+// (Framework.EventuallyRefusedWithin, saying the router's state when it
+// fails).
+func (j *ClientTLSJig) EventuallyRefusedWithin(ctx context.Context, timeout time.Duration, req httpclient.Request, alerts ...string) {
+	GinkgoHelper()
+	j.f.Eventually(ctx, func(g Gomega) {
+		for i := 0; i < j.f.Consecutive(); i++ {
+			expectRefused(ctx, g, req, alerts)
+		}
+	}).WithTimeout(timeout).Should(Succeed(), j.state)
+	j.saw(req, fmt.Sprintf("refused %q", alerts))
+}
+
+// ConsistentlyRefused holds the refusal for the whole window
+// (Framework.ConsistentlyRefused, saying the router's state when it
+// fails).
+func (j *ClientTLSJig) ConsistentlyRefused(ctx context.Context, window time.Duration, req httpclient.Request, alerts ...string) {
+	GinkgoHelper()
+	j.f.Consistently(ctx, window, func(g Gomega) { expectRefused(ctx, g, req, alerts) }).Should(Succeed(), j.state)
+	j.saw(req, fmt.Sprintf("refused %q for %s", alerts, window))
+}
+
+// saw records the last outcome the jig confirmed.
+func (j *ClientTLSJig) saw(req httpclient.Request, outcome string) {
+	client := "without a certificate"
+	for name, c := range j.Certs {
+		if req.ClientCertificate != nil && c == req.ClientCertificate {
+			client = name
+		}
+	}
+	j.lastSeen = fmt.Sprintf("at %s the client %q (SNI %v) was %s", time.Now().UTC().Format(time.TimeOnly), client, !req.NoSNI, outcome)
+}
+
+// state is what the jig knows of its router when a wait fails.
+func (j *ClientTLSJig) state() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "now %s UTC", time.Now().UTC().Format(time.TimeOnly))
+	if j.lastSeen != "" {
+		fmt.Fprintf(&b, "; last confirmed: %s", j.lastSeen)
+	}
+	if j.CRLs != nil {
+		fmt.Fprintf(&b, "; %s", j.CRLs.State())
+	}
+	return b.String()
+}
+
+// BothConnections is a case of the TLS frontends as a pair of table
+// entries: text with SNI (ID id, upstream's fe_sni) and text ", without
+// SNI" (ID id-no-sni, fe_no_sni, each with its own bind, X-SSL* headers
+// and actions). The table's function takes the Connection first, then
+// args (decorators among args go to both entries). A case of client TLS
+// has both unless a comment beside it says why not.
+func BothConnections(text, id string, args ...any) []TableEntry {
+	at := types.NewCodeLocation(1)
+	entry := func(text, id string, c Connection) TableEntry {
+		return Entry(text, append([]any{at, ID(id), c}, args...)...)
+	}
+	return []TableEntry{
+		entry(text, id, WithSNI),
+		entry(text+", without SNI", id+"-no-sni", WithoutSNI),
+	}
+}
+
+// DryRunClientTLS asks the API server to take clientTLS, raw JSON that
+// may break the IngressController's schema (a missing required field: the
+// Go type always writes every field), as the default IngressController's
+// spec.clientTLS, as a dry run (a merge patch; a null removes a field):
+// nothing is stored, and the error is the API server's verdict.
+func (f *Framework) DryRunClientTLS(ctx context.Context, clientTLS map[string]any) error {
+	patch, err := json.Marshal(map[string]any{"spec": map[string]any{"clientTLS": clientTLS}})
+	Expect(err).NotTo(HaveOccurred())
+	_, err = f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Patch(ctx, contract.DefaultIngressController, k8stypes.MergePatchType, patch, metav1.PatchOptions{DryRun: dryRun})
+	return err
 }
 
 // ClientCAMap creates ConfigMap name in the config namespace holding the
