@@ -216,6 +216,7 @@ func BothConnections(text, id string, args ...any) []TableEntry {
 // spec.clientTLS, as a dry run (a merge patch; a null removes a field):
 // nothing is stored, and the error is the API server's verdict.
 func (f *Framework) DryRunClientTLS(ctx context.Context, clientTLS map[string]any) error {
+	GinkgoHelper()
 	patch, err := json.Marshal(map[string]any{"spec": map[string]any{"clientTLS": clientTLS}})
 	Expect(err).NotTo(HaveOccurred())
 	_, err = f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Patch(ctx, contract.DefaultIngressController, k8stypes.MergePatchType, patch, metav1.PatchOptions{DryRun: dryRun})
