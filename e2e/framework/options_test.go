@@ -148,12 +148,12 @@ func TestShardAddrsAreAPairPerProcess(t *testing.T) {
 		t.Errorf("no flag, no pairs: %+v", opts.ShardAddrs)
 	}
 	for value, want := range map[string]string{
-		"10080=127.0.0.1:1,10443=127.0.0.1:2":          `pair "10080=127.0.0.1:1,10443=127.0.0.1:2": want <http node port>=<host:port>,<https node port>=<host:port>,<stats node port>`,
+		"10080=127.0.0.1:1,10443=127.0.0.1:2":           `pair "10080=127.0.0.1:1,10443=127.0.0.1:2": want <http node port>=<host:port>,<https node port>=<host:port>,<stats node port>`,
 		"10080=127.0.0.1:1,10443=127.0.0.1:2,11936=x:1": `pair "10080=127.0.0.1:1,10443=127.0.0.1:2,11936=x:1": want <http node port>=<host:port>,<https node port>=<host:port>,<stats node port>`,
-		"10080,10443=127.0.0.1:2,11936":                `pair "10080,10443=127.0.0.1:2,11936": want <http node port>=<host:port>,<https node port>=<host:port>,<stats node port>`,
-		"http=127.0.0.1:1,10443=127.0.0.1:2,11936":     `pair "http=127.0.0.1:1,10443=127.0.0.1:2,11936": "http" is no port number`,
-		"10080=127.0.0.1:1,70000=127.0.0.1:2,11936":    `pair "10080=127.0.0.1:1,70000=127.0.0.1:2,11936": "70000" is no port number`,
-		"10080=127.0.0.1,10443=127.0.0.1:2,11936":      `pair "10080=127.0.0.1,10443=127.0.0.1:2,11936": "127.0.0.1" is no host:port`,
+		"10080,10443=127.0.0.1:2,11936":                 `pair "10080,10443=127.0.0.1:2,11936": want <http node port>=<host:port>,<https node port>=<host:port>,<stats node port>`,
+		"http=127.0.0.1:1,10443=127.0.0.1:2,11936":      `pair "http=127.0.0.1:1,10443=127.0.0.1:2,11936": "http" is no port number`,
+		"10080=127.0.0.1:1,70000=127.0.0.1:2,11936":     `pair "10080=127.0.0.1:1,70000=127.0.0.1:2,11936": "70000" is no port number`,
+		"10080=127.0.0.1,10443=127.0.0.1:2,11936":       `pair "10080=127.0.0.1,10443=127.0.0.1:2,11936": "127.0.0.1" is no host:port`,
 		" ": "no pair: want <http node port>=<host:port>,<https node port>=<host:port>,<stats node port>, pairs space-separated",
 	} {
 		if _, err := parse(t, "-shard-addrs", value); err == nil || err.Error() != fmt.Sprintf("-shard-addrs %q: %s", value, want) {
