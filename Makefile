@@ -70,14 +70,18 @@ KIND_REPORT ?= $(REPORTS)/report.json
 # The lab's shape: LAB_WORKERS worker nodes (0: one node, its ports mapped
 # to 127.0.0.1, no load balancer), the default IngressController's router
 # replicas on them (LAB_REPLICAS, default 2: one per worker), and a TCP
-# load balancer in front, the suite's only way to the routers.
+# load balancer in front, the suite's only way to the routers: the
+# default router's frontends, and a pair of shard frontends per parallel
+# process (its SHARD_ADDRS, the suite's -shard-addrs), so that a spec's
+# own IngressController runs in parallel there as on kind.
 LAB_WORKERS ?= 2
 LAB_REPLICAS ?=
-# What the lab's run claims: with the reference router (no ROUTER_IMAGE)
-# also delegation, which it serves and the kind profile claims for it;
-# the existing profile cannot tell routers apart, so the claim is made as
-# a vendor makes theirs. Another router: the profile's default claims.
-EXISTING_FEATURES ?= $(if $(ROUTER_IMAGE),,router,hsts,header-actions,hsts-policy,client-tls,component-routes,delegation)
+# What the lab's run claims: sharding (its shard frontends), and with the
+# reference router (no ROUTER_IMAGE) also delegation, which it serves and
+# the kind profile claims for it; the existing profile cannot tell
+# routers apart, so the claim is made as a vendor makes theirs. Another
+# router: the profile's default claims (sharding among them).
+EXISTING_FEATURES ?= $(if $(ROUTER_IMAGE),,router,hsts,header-actions,sharding,hsts-policy,client-tls,component-routes,delegation)
 # make e2e-incluster: where hydrophone's results go, and the kind
 # profile's JUnit (make e2e's) they are compared with.
 INCLUSTER_REPORTS ?= $(REPORTS)/incluster
@@ -215,7 +219,7 @@ manifests: images ## render the platform as plain manifests an operator applies 
 	  -router-image "$(or $(ROUTER_IMAGE),$$(get router))" -admission-image "$$(get route-admission)" -reconciler-image "$$(get ingress-reconciler)"
 
 .PHONY: e2e-existing
-e2e-existing: docker ## the existing profile proven: a lab cluster the suite did not install (LAB_WORKERS=2 workers, LAB_REPLICAS router replicas behind a TCP load balancer; manifests applied with kubectl, a registry beside it), the suite run with -profile existing -image-repository -allow-disruptive through the load balancer into $(EXISTING_REPORTS), compared spec by spec with make e2e's $(KIND_REPORT) (REPEAT=N: each run, compare-<i>.md)
+e2e-existing: docker ## the existing profile proven: a lab cluster the suite did not install (LAB_WORKERS=2 workers, LAB_REPLICAS router replicas behind a TCP load balancer with shard frontends; manifests applied with kubectl, a registry beside it), the suite run with -profile existing -image-repository -shard-addrs -allow-disruptive through the load balancer into $(EXISTING_REPORTS), compared spec by spec with make e2e's $(KIND_REPORT) (REPEAT=N: each run, compare-<i>.md)
 	@test -f $(KIND_REPORT) || { echo "error: $(KIND_REPORT) is missing: run make e2e first (the kind profile's run this one is compared with), or set KIND_REPORT=<report.json>" >&2; exit 2; }
 	@rm -rf $(EXISTING_REPORTS); mkdir -p $(EXISTING_REPORTS)
 	@status=0; lab=.cache/bin/existing-cluster; go build -o $$lab ./clusters/existing/cmd/existing-cluster; \
@@ -226,9 +230,9 @@ e2e-existing: docker ## the existing profile proven: a lab cluster the suite did
 	up=$$(( $$(date +%s) - start )); start=$$(date +%s); \
 	. $(EXISTING_REPORTS)/lab.env; \
 	$(RUN) e2e $(call run_flags,$(EXISTING_REPORTS)) -profile existing -kubeconfig "$$KUBECONFIG" -http-addr "$$HTTP_ADDR" -https-addr "$$HTTPS_ADDR" -domain "$$DOMAIN" \
-	  -image-repository "$$REGISTRY/conformance" -allow-disruptive $(if $(EXISTING_FEATURES),-features=$(EXISTING_FEATURES)) $(RELEASE_FLAG) $(ARGS) || status=$$?; \
-	printf "lab_workers='%s'\nlab_replicas='%s'\nlab_nodes='%s'\nload_balancer='%s %s over %s'\nlab_up_seconds='%s'\nsuite_seconds='%s'\n" \
-	  "$(LAB_WORKERS)" "$$REPLICAS" "$$NODES" "$$HTTP_ADDR" "$$HTTPS_ADDR" "$$LOAD_BALANCER" "$$up" "$$(( $$(date +%s) - start ))" >$(EXISTING_REPORTS)/times.env; \
+	  -image-repository "$$REGISTRY/conformance" $${SHARD_ADDRS:+-shard-addrs="$$SHARD_ADDRS"} -allow-disruptive $(if $(EXISTING_FEATURES),-features=$(EXISTING_FEATURES)) $(RELEASE_FLAG) $(ARGS) || status=$$?; \
+	printf "lab_workers='%s'\nlab_replicas='%s'\nlab_nodes='%s'\nload_balancer='%s %s over %s'\nshard_addrs='%s'\nlab_up_seconds='%s'\nsuite_seconds='%s'\n" \
+	  "$(LAB_WORKERS)" "$$REPLICAS" "$$NODES" "$$HTTP_ADDR" "$$HTTPS_ADDR" "$$LOAD_BALANCER" "$$SHARD_ADDRS" "$$up" "$$(( $$(date +%s) - start ))" >$(EXISTING_REPORTS)/times.env; \
 	$$lab pods -name $(EXISTING_CLUSTER) -pods-file $(EXISTING_REPORTS)/router-pods.txt >/dev/null || status=1; \
 	if [ -f $(EXISTING_REPORTS)/report.json ]; then \
 	  go run ./reports/cmd/compare -a $(KIND_REPORT) -b $(EXISTING_REPORTS)/report.json -out $(EXISTING_REPORTS)/compare.md || status=1; \

@@ -14,8 +14,12 @@
 // (upstream's node placement on node-role.kubernetes.io/worker and its
 // pod anti-affinity), each bound to its worker's ports 80 and 443, and a
 // TCP load balancer in front (loadbalancer.go) is the only way in from
-// the host. Without workers it is the one-node lab of before: the node's
-// own ports mapped to 127.0.0.1.
+// the host. The load balancer also fronts the shard node ports (one pair
+// per parallel process, the kind profile's numbers) over every node: with
+// -shard-addrs the existing profile gives a spec an IngressController of
+// its own there, as the kind profile does. Without workers it is the
+// one-node lab of before: the node's own ports, the shard pairs too,
+// mapped to 127.0.0.1.
 package existing
 
 import (
@@ -80,6 +84,10 @@ type Lab struct {
 	Nodes        []string
 	Replicas     int
 	LoadBalancer []string
+	// Shards are the shard node port pairs and their addresses from the
+	// host (the load balancer's shard frontends, or with no workers the
+	// node's own ports): the existing profile's -shard-addrs.
+	Shards []Shard
 
 	cluster *kind.Cluster
 }
@@ -171,11 +179,14 @@ func Up(ctx context.Context, o Options) (*Lab, error) {
 		return nil, err
 	}
 	o.Logf("registry %s on network %s (%s), published on %s", reg.container, network.Name, reg.endpoint, reg.host)
-	// Only the router's ports, and only on a one-node lab: with workers
+	// Only the routers' ports, and only on a one-node lab: with workers
 	// the load balancer is the way in and no node is published.
 	var ports []kind.PortMapping
 	if o.Workers == 0 {
 		ports = []kind.PortMapping{{NodePort: 80}, {NodePort: 443}}
+		for _, s := range shardPorts() {
+			ports = append(ports, kind.PortMapping{NodePort: s.HTTPPort}, kind.PortMapping{NodePort: s.HTTPSPort})
+		}
 	}
 	c, err := kind.Up(ctx, kind.Options{
 		Name: o.Name, RepoRoot: o.RepoRoot, NodeImage: nodeImage, Kubeconfig: o.Kubeconfig,
@@ -226,20 +237,35 @@ func Up(ctx context.Context, o Options) (*Lab, error) {
 		if lab.HTTPSAddr, err = c.HostPort(ctx, 443); err != nil {
 			return lab, err
 		}
+		for _, s := range shardPorts() {
+			if s.HTTPAddr, err = c.HostPort(ctx, s.HTTPPort); err != nil {
+				return lab, err
+			}
+			if s.HTTPSAddr, err = c.HostPort(ctx, s.HTTPSPort); err != nil {
+				return lab, err
+			}
+			lab.Shards = append(lab.Shards, s)
+		}
 		return lab, nil
 	}
 	// The cloud's load balancer sends to every node of the pool; its
-	// health check keeps the ones without a router out of rotation.
+	// health check keeps the ones without a router out of rotation. The
+	// default routers' pool is the workers (their node placement); a
+	// shard's is every node, as a shard has no node placement of its own.
 	backends, err := nodeAddrs(ctx, network.Name, workers)
 	if err != nil {
 		return lab, err
 	}
-	lb, err := startLoadBalancer(ctx, o, network.Name, backends)
+	all, err := nodeAddrs(ctx, network.Name, lab.Nodes)
 	if err != nil {
 		return lab, err
 	}
-	lab.HTTPAddr, lab.HTTPSAddr, lab.LoadBalancer = lb.HTTPAddr, lb.HTTPSAddr, lb.Backends
-	o.Logf("load balancer %s: %s and %s, round robin over %s", lb.container, lb.HTTPAddr, lb.HTTPSAddr, strings.Join(backends, " "))
+	lb, err := startLoadBalancer(ctx, o, network.Name, backends, all)
+	if err != nil {
+		return lab, err
+	}
+	lab.HTTPAddr, lab.HTTPSAddr, lab.LoadBalancer, lab.Shards = lb.HTTPAddr, lb.HTTPSAddr, lb.Backends, lb.Shards
+	o.Logf("load balancer %s: %s and %s, round robin over %s; shard frontends %s over %s", lb.container, lb.HTTPAddr, lb.HTTPSAddr, strings.Join(backends, " "), ShardAddrs(lb.Shards), strings.Join(all, " "))
 	if err := waitServed(ctx, lab, o.timeouts()); err != nil {
 		return lab, err
 	}
@@ -351,10 +377,11 @@ func Down(ctx context.Context, o Options) error {
 	return kind.Delete(ctx, kind.Options{Name: o.Name, RepoRoot: o.RepoRoot, Kubeconfig: o.Kubeconfig})
 }
 
-// WriteEnv writes the lab as shell assignments (make sources them).
+// WriteEnv writes the lab as shell assignments (make sources them);
+// SHARD_ADDRS is the existing profile's -shard-addrs.
 func (l *Lab) WriteEnv(path string) error {
-	env := fmt.Sprintf("KUBECONFIG=%s\nHTTP_ADDR=%s\nHTTPS_ADDR=%s\nDOMAIN=%s\nREGISTRY=%s\nROUTER=%s\nNODES='%s'\nREPLICAS=%d\nLOAD_BALANCER='%s'\n",
-		l.Kubeconfig, l.HTTPAddr, l.HTTPSAddr, l.Domain, l.Registry, l.Router, strings.Join(l.Nodes, " "), l.Replicas, strings.Join(l.LoadBalancer, " "))
+	env := fmt.Sprintf("KUBECONFIG=%s\nHTTP_ADDR=%s\nHTTPS_ADDR=%s\nDOMAIN=%s\nREGISTRY=%s\nROUTER=%s\nNODES='%s'\nREPLICAS=%d\nLOAD_BALANCER='%s'\nSHARD_ADDRS='%s'\n",
+		l.Kubeconfig, l.HTTPAddr, l.HTTPSAddr, l.Domain, l.Registry, l.Router, strings.Join(l.Nodes, " "), l.Replicas, strings.Join(l.LoadBalancer, " "), ShardAddrs(l.Shards))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}

@@ -21,23 +21,68 @@ import (
 // network, and it is the only way to the routers from the host: published
 // on 127.0.0.1 (ports 80 and 443 when free, else ports Docker picks),
 // never on another address.
+//
+// Beside the default router's two frontends it has what a real cluster
+// gives its sharded IngressControllers: one frontend per shard node port
+// (kind.ShardPairs pairs, HTTP and HTTPS, the kind profile's numbers),
+// each over that port of every node, published on 127.0.0.1 on ports
+// Docker picks. A spec's shard runs one replica on the host network of
+// whichever node the scheduler picks; the health check keeps the other
+// nodes out of its frontend's rotation, as it keeps the nodes without a
+// default router out of the default's.
 type loadBalancer struct {
 	container string
 	// HTTPAddr and HTTPSAddr are its published addresses on 127.0.0.1.
 	HTTPAddr, HTTPSAddr string
-	// Backends are the node addresses it balances over.
+	// Backends are the node addresses the default router's frontends
+	// balance over.
 	Backends []string
+	// Shards are the shard frontends, one pair per parallel process.
+	Shards []Shard
+}
+
+// Shard is one pair of node ports a spec's own IngressController may
+// publish on (HostNetwork strategy), the stats port it binds beside them
+// (not balanced: only the kubelet's probes use it), and the addresses on
+// 127.0.0.1 that reach the pair from the host.
+type Shard struct {
+	HTTPPort, HTTPSPort, StatsPort int32
+	HTTPAddr, HTTPSAddr            string
+}
+
+// shardPorts are the shard node ports the lab balances: the kind
+// profile's pairs (kind.ShardPairs), so a shard publishes on the same
+// ports on either.
+func shardPorts() []Shard {
+	var out []Shard
+	for i := int32(0); i < kind.ShardPairs; i++ {
+		out = append(out, Shard{HTTPPort: kind.ShardHTTPBase + i, HTTPSPort: kind.ShardHTTPSBase + i, StatsPort: kind.ShardStatsBase + i})
+	}
+	return out
+}
+
+// ShardAddrs is the existing profile's -shard-addrs value for shards:
+// one <http node port>=<host:port>,<https node port>=<host:port>,<stats
+// node port> per pair, space-separated, in process order.
+func ShardAddrs(shards []Shard) string {
+	var pairs []string
+	for _, s := range shards {
+		pairs = append(pairs, fmt.Sprintf("%d=%s,%d=%s,%d", s.HTTPPort, s.HTTPAddr, s.HTTPSPort, s.HTTPSAddr, s.StatsPort))
+	}
+	return strings.Join(pairs, " ")
 }
 
 // lbName is the load balancer container of the lab named name.
 func lbName(name string) string { return name + "-lb" }
 
 // lbConfig is the load balancer's HAProxy configuration: one TCP frontend
-// per router port, round robin over every node's port, a TCP connect check
-// per node (a node whose router is gone or rolling is out of rotation
-// after two failed checks), and a connection that cannot reach its node
+// per router port, round robin over every router node's port; one per
+// shard port, round robin over that port of every node in nodes; a TCP
+// connect check per node and port (a node whose router is gone, rolling
+// or was never there is out of rotation after two failed checks, back
+// after two good ones), and a connection that cannot reach its node
 // retried on another (redispatch).
-func lbConfig(backends []string) string {
+func lbConfig(routers, nodes []string, shards []Shard) string {
 	var b strings.Builder
 	b.WriteString(`global
   maxconn 4096
@@ -50,12 +95,19 @@ defaults
   option redispatch
   default-server check inter 1s fall 2 rise 2
 `)
-	for _, port := range []string{"80", "443"} {
-		fmt.Fprintf(&b, "frontend router-%s\n  bind :%s\n  default_backend nodes-%s\n", port, port, port)
-		fmt.Fprintf(&b, "backend nodes-%s\n  balance roundrobin\n", port)
+	frontend := func(name, backend string, port int32, backends []string) {
+		fmt.Fprintf(&b, "frontend %s-%d\n  bind :%d\n  default_backend %s-%d\n", name, port, port, backend, port)
+		fmt.Fprintf(&b, "backend %s-%d\n  balance roundrobin\n", backend, port)
 		for i, ip := range backends {
-			fmt.Fprintf(&b, "  server node%d %s:%s\n", i+1, ip, port)
+			fmt.Fprintf(&b, "  server node%d %s:%d\n", i+1, ip, port)
 		}
+	}
+	for _, port := range []int32{80, 443} {
+		frontend("router", "nodes", port, routers)
+	}
+	for _, s := range shards {
+		frontend("shard", "shard-nodes", s.HTTPPort, nodes)
+		frontend("shard", "shard-nodes", s.HTTPSPort, nodes)
 	}
 	return b.String()
 }
@@ -77,11 +129,12 @@ func routerBaseImage(ctx context.Context, repoRoot string) (string, error) {
 }
 
 // startLoadBalancer (re)starts the load balancer on network in front of
-// the nodes at backends. The configuration travels in the container's
+// the default routers' nodes at routers and, for the shard frontends,
+// every node at nodes. The configuration travels in the container's
 // environment (no file on the host to mount), is checked by haproxy -c,
 // then served in the foreground.
-func startLoadBalancer(ctx context.Context, o Options, network string, backends []string) (*loadBalancer, error) {
-	if len(backends) == 0 {
+func startLoadBalancer(ctx context.Context, o Options, network string, routers, nodes []string) (*loadBalancer, error) {
+	if len(routers) == 0 || len(nodes) == 0 {
 		return nil, fmt.Errorf("the load balancer has no node to balance over")
 	}
 	image, err := routerBaseImage(ctx, o.RepoRoot)
@@ -92,10 +145,16 @@ func startLoadBalancer(ctx context.Context, o Options, network string, backends 
 	if err := stopContainer(ctx, name); err != nil {
 		return nil, err
 	}
+	shards := shardPorts()
+	var shardPublish []string
+	for _, s := range shards {
+		// Ports Docker picks, on 127.0.0.1 only.
+		shardPublish = append(shardPublish, fmt.Sprintf("%s::%d", kind.Loopback, s.HTTPPort), fmt.Sprintf("%s::%d", kind.Loopback, s.HTTPSPort))
+	}
 	run := func(publish ...string) error {
 		args := []string{"run", "-d", "--name", name, "--network", network, "--label", "router-conformance=true",
-			"-e", "LB_CONFIG=" + lbConfig(backends)}
-		for _, p := range publish {
+			"-e", "LB_CONFIG=" + lbConfig(routers, nodes, shards)}
+		for _, p := range append(publish, shardPublish...) {
 			args = append(args, "-p", p)
 		}
 		args = append(args, "--entrypoint", "/bin/sh", image, "-c",
@@ -114,22 +173,35 @@ func startLoadBalancer(ctx context.Context, o Options, network string, backends 
 			return nil, fmt.Errorf("start the load balancer container: %w", err)
 		}
 	}
-	lb := &loadBalancer{container: name, Backends: backends}
-	for _, p := range []struct {
-		port string
-		addr *string
-	}{{"80", &lb.HTTPAddr}, {"443", &lb.HTTPSAddr}} {
-		out, err := kind.Docker(ctx, "port", name, p.port+"/tcp")
+	lb := &loadBalancer{container: name, Backends: routers}
+	published := func(port int32) (string, error) {
+		out, err := kind.Docker(ctx, "port", name, fmt.Sprintf("%d/tcp", port))
 		if err != nil {
 			logs, _ := kind.Docker(ctx, "logs", name)
-			return lb, fmt.Errorf("load balancer %s: port %s is not published: %w (its log: %s)", name, p.port, err, logs)
+			return "", fmt.Errorf("load balancer %s: port %d is not published: %w (its log: %s)", name, port, err, logs)
 		}
 		for _, line := range strings.Split(out, "\n") {
 			if !strings.HasPrefix(line, kind.Loopback+":") {
-				return lb, fmt.Errorf("load balancer %s is published on %q, not on %s only", name, out, kind.Loopback)
+				return "", fmt.Errorf("load balancer %s is published on %q, not on %s only", name, out, kind.Loopback)
 			}
 		}
-		*p.addr, _, _ = strings.Cut(out, "\n")
+		addr, _, _ := strings.Cut(out, "\n")
+		return addr, nil
+	}
+	if lb.HTTPAddr, err = published(80); err != nil {
+		return lb, err
+	}
+	if lb.HTTPSAddr, err = published(443); err != nil {
+		return lb, err
+	}
+	for _, s := range shards {
+		if s.HTTPAddr, err = published(s.HTTPPort); err != nil {
+			return lb, err
+		}
+		if s.HTTPSAddr, err = published(s.HTTPSPort); err != nil {
+			return lb, err
+		}
+		lb.Shards = append(lb.Shards, s)
 	}
 	return lb, nil
 }

@@ -47,7 +47,10 @@ func (f *Framework) DefaultIngressController() *IngressController {
 // OwnIngressController fails a spec declared without it).
 func (f *Framework) OwnIngressControllerDecorator() []any {
 	if f.Caps.OwnIngressControllers {
-		return []any{}
+		// No decoration, as one: Ginkgo takes an empty slice for a
+		// table entry's parameter (an Entry would pass it to its body),
+		// a slice of decorations for decorations.
+		return []any{Label()}
 	}
 	// Without a shard of its own the spec changes the cluster's default
 	// IngressController: every route of the cluster is disrupted.

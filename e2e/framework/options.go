@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"slices"
 	"sort"
@@ -74,6 +75,13 @@ type Options struct {
 	// their router-internal Services, and a spec's own IngressController
 	// is published Private and reached the same way.
 	InCluster bool
+	// ShardAddrs (existing profile): one pair of node ports per parallel
+	// process that a load balancer's frontends reach, as a cluster has
+	// them for sharded IngressControllers. With them a spec's own
+	// IngressController publishes on its process's pair (HostNetwork) and
+	// runs in parallel, as on the kind profile; without them it is the
+	// default IngressController, Serial.
+	ShardAddrs []ShardPorts
 	// AllowDisruptive lets specs change cluster-wide objects of a cluster
 	// the suite did not make (the default IngressController, the Ingress
 	// config); each change is undone when the spec ends.
@@ -118,6 +126,7 @@ type durationOpt struct{ p *time.Duration }
 type listOpt struct{ p *[]string }
 type featuresOpt struct{ p *[]contract.Feature }
 type releaseOpt struct{ p *contract.Release }
+type shardAddrsOpt struct{ p *[]ShardPorts }
 
 func (v stringOpt) set(s string) error { *v.p = s; return nil }
 func (v boolOpt) set(s string) error {
@@ -164,6 +173,14 @@ func (durationOpt) isBool() bool { return false }
 func (listOpt) isBool() bool     { return false }
 func (featuresOpt) isBool() bool { return false }
 
+// Shard pairs append: space-separated in one value, or the flag repeated.
+func (v shardAddrsOpt) set(s string) error {
+	pairs, err := ParseShardAddrs(s)
+	*v.p = append(*v.p, pairs...)
+	return err
+}
+func (shardAddrsOpt) isBool() bool { return false }
+
 // table is every option of o.
 func (o *Options) table() []option {
 	opts := []option{
@@ -190,6 +207,7 @@ func (o *Options) table() []option {
 		{"implementation-contact", "implementationContact", "whom to ask about the router, in the report (repeatable)", listOpt{&o.ImplementationContact}},
 		{"implementation-version", "implementationVersion", "the router's version in the report (default: the image's version label, or its tag)", stringOpt{&o.ImplementationVersion}},
 		{"in-cluster", "inCluster", "existing profile, the suite running in a pod of the cluster: the pod's service account (unless -kubeconfig), routers reached through their router-internal Services (-http-addr and -https-addr default to the default one's), own IngressControllers published Private", boolOpt{&o.InCluster}},
+		{"shard-addrs", "shardAddrs", "existing profile: node ports a load balancer fronts for sharded IngressControllers, one pair per parallel process (process i takes the i-th), as <http node port>=<host:port>,<https node port>=<host:port>,<stats node port>, pairs space-separated or the flag repeated (make e2e-existing: the lab's SHARD_ADDRS); a spec's own IngressController publishes on its pair with the HostNetwork strategy and runs in parallel, instead of changing the default one Serial", shardAddrsOpt{&o.ShardAddrs}},
 		{"allow-disruptive", "allowDisruptive", "existing profile: run the Disruptive specs, which change the default IngressController and the Ingress config while they run (each change is undone when the spec ends)", boolOpt{&o.AllowDisruptive}},
 		{"certify", "certify", "a certification run: the rules of reports/certify.go (the whole claimed suite once, every wait at its certification value, a clean suite build, the implementation named) are checked before any spec", boolOpt{&o.Certify}},
 	}
@@ -227,6 +245,8 @@ func (o Options) Effective() map[string]string {
 				s = append(s, string(f))
 			}
 			out[opt.flag] = strings.Join(s, ",")
+		case shardAddrsOpt:
+			out[opt.flag] = FormatShardAddrs(*v.p)
 		}
 	}
 	return out
@@ -285,6 +305,9 @@ func (fl *Flags) Options() (Options, error) {
 		}
 		if l, isList := opt.value.(listOpt); isList {
 			*l.p = nil // the flags replace the file's list
+		}
+		if l, isShards := opt.value.(shardAddrsOpt); isShards {
+			*l.p = nil // the flags replace the file's pairs
 		}
 		if _, isFeatures := opt.value.(featuresOpt); isFeatures {
 			// Repeated -features add up (-features a -features b is
@@ -400,6 +423,9 @@ func Validate(o Options) error {
 		if o.ImageRepository != "" || o.AllowDisruptive || o.InCluster {
 			return errors.New("-image-repository, -allow-disruptive and -in-cluster apply to the existing profile only: the kind profile loads its images and owns its cluster")
 		}
+		if len(o.ShardAddrs) > 0 {
+			return errors.New("-shard-addrs applies to the existing profile only: the kind profile maps its own shard ports")
+		}
 	case ExistingProfile:
 		if o.RouterImage != "" || o.NodeImage != "" {
 			return errors.New("-router-image and -node-image apply to the kind profile only: on an existing cluster the router is already deployed")
@@ -413,6 +439,12 @@ func Validate(o Options) error {
 		if o.InCluster && o.ImageManifest == "" && !o.ImagesPushed {
 			return errors.New("-in-cluster builds and pushes no image (a pod has no Docker): give -images (the conformance image carries one) or -image-repository with -images-pushed")
 		}
+		if o.InCluster && len(o.ShardAddrs) > 0 {
+			return errors.New("-shard-addrs and -in-cluster: inside the cluster a spec's own IngressController is published Private and reached through its Service; give one or the other")
+		}
+		if err := checkShardAddrs(o.ShardAddrs); err != nil {
+			return err
+		}
 		if !o.InCluster && (o.Kubeconfig == "" || o.HTTPAddr == "" || o.HTTPSAddr == "" || o.Domain == "") {
 			return errors.New("profile existing needs -kubeconfig, -http-addr, -https-addr and -domain (or -in-cluster and -domain inside the cluster)")
 		}
@@ -425,6 +457,82 @@ func Validate(o Options) error {
 	for _, opt := range o.table() {
 		if d, ok := opt.value.(durationOpt); ok && *d.p <= 0 {
 			return fmt.Errorf("-%s must be positive", opt.flag)
+		}
+	}
+	return nil
+}
+
+// shardAddrsForm is what one pair of -shard-addrs looks like.
+const shardAddrsForm = "<http node port>=<host:port>,<https node port>=<host:port>,<stats node port>"
+
+// ParseShardAddrs reads -shard-addrs: pairs separated by spaces, each
+// <http node port>=<host:port>,<https node port>=<host:port>,<stats node
+// port> (the ports a shard binds on its node, the load balancer's
+// addresses for the first two).
+func ParseShardAddrs(s string) ([]ShardPorts, error) {
+	var out []ShardPorts
+	for _, pair := range strings.Fields(s) {
+		fields := strings.Split(pair, ",")
+		if len(fields) != 3 {
+			return nil, fmt.Errorf("pair %q: want %s", pair, shardAddrsForm)
+		}
+		var p ShardPorts
+		for i, dst := range []struct {
+			port *int32
+			addr *string
+		}{{&p.HTTPPort, &p.HTTPAddr}, {&p.HTTPSPort, &p.HTTPSAddr}, {&p.StatsPort, nil}} {
+			port, addr, hasAddr := strings.Cut(fields[i], "=")
+			if hasAddr != (dst.addr != nil) {
+				return nil, fmt.Errorf("pair %q: want %s", pair, shardAddrsForm)
+			}
+			n, err := strconv.ParseInt(port, 10, 32)
+			if err != nil || n < 1 || n > 65535 {
+				return nil, fmt.Errorf("pair %q: %q is no port number", pair, port)
+			}
+			*dst.port = int32(n)
+			if dst.addr == nil {
+				continue
+			}
+			if _, p, err := net.SplitHostPort(addr); err != nil || p == "" {
+				return nil, fmt.Errorf("pair %q: %q is no host:port", pair, addr)
+			}
+			*dst.addr = addr
+		}
+		out = append(out, p)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no pair: want %s, pairs space-separated", shardAddrsForm)
+	}
+	return out, nil
+}
+
+// FormatShardAddrs is pairs as -shard-addrs reads them.
+func FormatShardAddrs(pairs []ShardPorts) string {
+	var s []string
+	for _, p := range pairs {
+		s = append(s, fmt.Sprintf("%d=%s,%d=%s,%d", p.HTTPPort, p.HTTPAddr, p.HTTPSPort, p.HTTPSAddr, p.StatsPort))
+	}
+	return strings.Join(s, " ")
+}
+
+// checkShardAddrs: every node port of the pairs is bound on the nodes by
+// one shard, so no two may be the same (nor the default router's 80 and
+// 443), and every pair reaches its shard at addresses of its own.
+func checkShardAddrs(pairs []ShardPorts) error {
+	ports := map[int32]bool{80: true, 443: true}
+	addrs := map[string]bool{}
+	for _, p := range pairs {
+		for _, port := range []int32{p.HTTPPort, p.HTTPSPort, p.StatsPort} {
+			if ports[port] {
+				return fmt.Errorf("-shard-addrs: node port %d twice (or the default router's 80 or 443): each shard binds its own ports on its node", port)
+			}
+			ports[port] = true
+		}
+		for _, a := range []string{p.HTTPAddr, p.HTTPSAddr} {
+			if addrs[a] {
+				return fmt.Errorf("-shard-addrs: address %s twice: each shard port needs a frontend of its own", a)
+			}
+			addrs[a] = true
 		}
 	}
 	return nil

@@ -81,6 +81,11 @@ func TestBadOptionsSayWhatIsWrong(t *testing.T) {
 		{[]string{"-profile", "existing", "-node-image", "n:1", "-kubeconfig", "k", "-http-addr", "a:80", "-https-addr", "a:443", "-domain", "d"}, "-router-image and -node-image apply to the kind profile only: on an existing cluster the router is already deployed"},
 		{[]string{"-features", "hsts,teleport"}, `-features: "teleport" is no feature of the conformance table (contract/features.go)`},
 		{[]string{"-timeout-converge", "0s"}, "-timeout-converge must be positive"},
+		{[]string{"-shard-addrs", "10080=127.0.0.1:1,10443=127.0.0.1:2,11936"}, "-shard-addrs applies to the existing profile only: the kind profile maps its own shard ports"},
+		{[]string{"-profile", "existing", "-in-cluster", "-domain", "apps.test", "-images", "/images.json", "-shard-addrs", "10080=127.0.0.1:1,10443=127.0.0.1:2,11936"}, "-shard-addrs and -in-cluster: inside the cluster a spec's own IngressController is published Private and reached through its Service; give one or the other"},
+		{append(existingArgs, "-shard-addrs", "10080=127.0.0.1:1,10443=127.0.0.1:2,11936 10080=127.0.0.1:3,10444=127.0.0.1:4,11937"), "-shard-addrs: node port 10080 twice (or the default router's 80 or 443): each shard binds its own ports on its node"},
+		{append(existingArgs, "-shard-addrs", "443=127.0.0.1:1,10443=127.0.0.1:2,11936"), "-shard-addrs: node port 443 twice (or the default router's 80 or 443): each shard binds its own ports on its node"},
+		{append(existingArgs, "-shard-addrs", "10080=127.0.0.1:1,10443=127.0.0.1:2,11936 10081=127.0.0.1:1,10444=127.0.0.1:4,11937"), "-shard-addrs: address 127.0.0.1:1 twice: each shard port needs a frontend of its own"},
 		{[]string{"-openshift-release", "4.19"}, `-openshift-release "4.19": no release line this suite tracks: pick one of 4.20, 4.21, 4.22, 4.23, 5.0, 5.1, master (the line your customers run)`},
 	} {
 		opts, err := parse(t, tc.args...)
@@ -94,6 +99,66 @@ func TestBadOptionsSayWhatIsWrong(t *testing.T) {
 	}
 	if _, err := parse(t, "-timeout-converge", "soon"); err == nil || err.Error() != `-timeout-converge "soon": time: invalid duration "soon"` {
 		t.Errorf("a duration that does not parse: %v", err)
+	}
+}
+
+// existingArgs are the existing profile's required flags.
+var existingArgs = []string{"-profile", "existing", "-kubeconfig", "k", "-http-addr", "lb:80", "-https-addr", "lb:443", "-domain", "apps.test"}
+
+// -shard-addrs: a pair per parallel process, in order, from one
+// space-separated value (the lab's SHARD_ADDRS), repeated flags or the
+// file; the flags replace the file's pairs; Effective gives the value
+// back in the flag's form.
+func TestShardAddrsAreAPairPerProcess(t *testing.T) {
+	const lab = "10080=127.0.0.1:32800,10443=127.0.0.1:32801,11936 10081=127.0.0.1:32802,10444=127.0.0.1:32803,11937"
+	want := []ShardPorts{
+		{HTTPPort: 10080, HTTPSPort: 10443, StatsPort: 11936, HTTPAddr: "127.0.0.1:32800", HTTPSAddr: "127.0.0.1:32801"},
+		{HTTPPort: 10081, HTTPSPort: 10444, StatsPort: 11937, HTTPAddr: "127.0.0.1:32802", HTTPSAddr: "127.0.0.1:32803"},
+	}
+	for _, args := range [][]string{
+		{"-shard-addrs", lab},
+		{"-shard-addrs", "10080=127.0.0.1:32800,10443=127.0.0.1:32801,11936", "-shard-addrs=10081=127.0.0.1:32802,10444=127.0.0.1:32803,11937"},
+		{"-shard-addrs", "  " + strings.ReplaceAll(lab, " ", "\n\t") + " "},
+	} {
+		opts, err := parse(t, append(slices.Clone(existingArgs), args...)...)
+		if err == nil {
+			Complete(&opts, Capabilities{Profile: ExistingProfile, OwnIngressControllers: true, MaxParallel: 2})
+			err = Validate(opts)
+		}
+		if err != nil || !slices.Equal(opts.ShardAddrs, want) {
+			t.Errorf("%q: %+v %v\nwant %+v", args, opts.ShardAddrs, err, want)
+		}
+		if got := opts.Effective()["shard-addrs"]; got != lab {
+			t.Errorf("%q: effective %q, want %q", args, got, lab)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "e2e.yaml")
+	if err := os.WriteFile(file, []byte("shardAddrs: [\"10080=lb:1,10443=lb:2,11936\", \"10081=lb:3,10444=lb:4,11937\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts, err := parse(t, "-config", file)
+	if err != nil || len(opts.ShardAddrs) != 2 || opts.ShardAddrs[1].HTTPSAddr != "lb:4" {
+		t.Errorf("from the file: %+v %v", opts.ShardAddrs, err)
+	}
+	opts, err = parse(t, "-config", file, "-shard-addrs", "10082=lb:5,10445=lb:6,11938")
+	if err != nil || len(opts.ShardAddrs) != 1 || opts.ShardAddrs[0].HTTPPort != 10082 {
+		t.Errorf("the flag must replace the file's pairs: %+v %v", opts.ShardAddrs, err)
+	}
+	if opts, _ := parse(t, existingArgs...); opts.ShardAddrs != nil || opts.Effective()["shard-addrs"] != "" {
+		t.Errorf("no flag, no pairs: %+v", opts.ShardAddrs)
+	}
+	for value, want := range map[string]string{
+		"10080=127.0.0.1:1,10443=127.0.0.1:2":           `pair "10080=127.0.0.1:1,10443=127.0.0.1:2": want <http node port>=<host:port>,<https node port>=<host:port>,<stats node port>`,
+		"10080=127.0.0.1:1,10443=127.0.0.1:2,11936=x:1": `pair "10080=127.0.0.1:1,10443=127.0.0.1:2,11936=x:1": want <http node port>=<host:port>,<https node port>=<host:port>,<stats node port>`,
+		"10080,10443=127.0.0.1:2,11936":                 `pair "10080,10443=127.0.0.1:2,11936": want <http node port>=<host:port>,<https node port>=<host:port>,<stats node port>`,
+		"http=127.0.0.1:1,10443=127.0.0.1:2,11936":      `pair "http=127.0.0.1:1,10443=127.0.0.1:2,11936": "http" is no port number`,
+		"10080=127.0.0.1:1,70000=127.0.0.1:2,11936":     `pair "10080=127.0.0.1:1,70000=127.0.0.1:2,11936": "70000" is no port number`,
+		"10080=127.0.0.1,10443=127.0.0.1:2,11936":       `pair "10080=127.0.0.1,10443=127.0.0.1:2,11936": "127.0.0.1" is no host:port`,
+		" ": "no pair: want <http node port>=<host:port>,<https node port>=<host:port>,<stats node port>, pairs space-separated",
+	} {
+		if _, err := parse(t, "-shard-addrs", value); err == nil || err.Error() != fmt.Sprintf("-shard-addrs %q: %s", value, want) {
+			t.Errorf("%q: got %v\nwant %s", value, err, want)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package profile
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -22,7 +23,9 @@ import (
 // the test process reaches at -http-addr and -https-addr. It installs
 // nothing; the fixture images (images.Components marked Fixture) are
 // built here and must be made available to the cluster under the printed
-// tags (kind load, a registry, ...).
+// tags (kind load, a registry, ...). With -shard-addrs (node ports a load
+// balancer fronts, a pair per parallel process) a spec gets an
+// IngressController of its own there, as on the kind profile.
 type existingProfile struct {
 	opts framework.Options
 	// What Up found, for Down's second look.
@@ -35,8 +38,11 @@ func (p *existingProfile) Capabilities() framework.Capabilities {
 		Profile:  framework.ExistingProfile,
 		Platform: reports.PlatformCluster,
 		// Inside the cluster a new IngressController is reachable: it is
-		// published Private and reached through its Service.
-		OwnIngressControllers: p.opts.InCluster,
+		// published Private and reached through its Service. Outside, it
+		// is when the cluster fronts shard ports (-shard-addrs): one pair
+		// per parallel process, so no more processes than pairs.
+		OwnIngressControllers: p.opts.InCluster || len(p.opts.ShardAddrs) > 0,
+		MaxParallel:           len(p.opts.ShardAddrs),
 	}
 }
 
@@ -62,7 +68,7 @@ func (p *existingProfile) Up(ctx context.Context, logf func(string, ...any)) (*f
 	if err != nil {
 		return nil, err
 	}
-	env := &framework.Env{Kubeconfig: o.Kubeconfig, HTTPAddr: o.HTTPAddr, HTTPSAddr: o.HTTPSAddr, Domain: o.Domain, Images: map[string]string{}, FixturePullPolicy: corev1.PullIfNotPresent, PrivateShards: o.InCluster}
+	env := &framework.Env{Kubeconfig: o.Kubeconfig, HTTPAddr: o.HTTPAddr, HTTPSAddr: o.HTTPSAddr, Domain: o.Domain, Images: map[string]string{}, FixturePullPolicy: corev1.PullIfNotPresent, PrivateShards: o.InCluster, Shards: o.ShardAddrs}
 	for _, s := range images.Fixtures() {
 		if env.Images[s.Name], err = fixtureImage(ctx, src, s, o, logf); err != nil {
 			return nil, err
@@ -101,8 +107,10 @@ func fixtureImage(ctx context.Context, src *imageSource, s images.Spec, o framew
 }
 
 // preflight is the harness check that holds on any cluster, run before
-// anything is built: the API answers, and the router answers its no-route
-// 503 for a host of -domain at -http-addr and -https-addr. A wrong address
+// anything is built: the API answers, the router answers its no-route 503
+// for a host of -domain at -http-addr and -https-addr, and every address
+// of -shard-addrs accepts a connection (no shard runs behind it yet: its
+// load balancer's frontend is all there is to find). A wrong address
 // fails the run here with one line instead of in every spec.
 func preflight(ctx context.Context, o framework.Options, cs kubernetes.Interface) error {
 	if _, err := cs.Discovery().ServerVersion(); err != nil {
@@ -121,6 +129,21 @@ func preflight(ctx context.Context, o framework.Options, cs kubernetes.Interface
 		}
 		if resp.Status != http.StatusServiceUnavailable {
 			return fmt.Errorf("%s %s: a host of -domain %s without a route got HTTP %d, not the router's no-route 503: is this the router of that domain?", flag, req.Addr, o.Domain, resp.Status)
+		}
+	}
+	return checkShardAddrs(ctx, o)
+}
+
+// checkShardAddrs dials every address of -shard-addrs once.
+func checkShardAddrs(ctx context.Context, o framework.Options) error {
+	d := net.Dialer{Timeout: o.Timeouts.Dial}
+	for i, p := range o.ShardAddrs {
+		for _, addr := range []string{p.HTTPAddr, p.HTTPSAddr} {
+			conn, err := d.DialContext(ctx, "tcp", addr)
+			if err != nil {
+				return fmt.Errorf("-shard-addrs: pair %d (node ports %d, %d): %s does not accept a connection: is a load balancer's frontend there? %w", i+1, p.HTTPPort, p.HTTPSPort, addr, err)
+			}
+			conn.Close()
 		}
 	}
 	return nil

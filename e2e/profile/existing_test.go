@@ -2,13 +2,18 @@ package profile
 
 import (
 	"context"
+	"net"
+	"slices"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes/fake"
 
+	"github.com/router-conformance/suite/clusters/existing"
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/e2e/framework"
 )
 
 // What the report names is the image as deployed, not the runtime's name
@@ -47,5 +52,63 @@ func TestDeployedRouterIsTheImageThePodSpecNames(t *testing.T) {
 	// No router pod: one line saying what is missing.
 	if _, err := deployedRouter(context.Background(), fake.NewClientset()); err == nil {
 		t.Error("no router pod, no error")
+	}
+}
+
+// Without -shard-addrs the existing profile has no IngressController for
+// a spec alone (its specs change the default one, Serial); with them it
+// has one per pair, at most that many processes, and the pairs reach
+// every process.
+func TestShardAddrsGiveSpecsIngressControllersOfTheirOwn(t *testing.T) {
+	if caps := (&existingProfile{}).Capabilities(); caps.OwnIngressControllers || caps.MaxParallel != 0 {
+		t.Errorf("no -shard-addrs: %+v", caps)
+	}
+	// What the lab writes is what the flag reads.
+	lab := []existing.Shard{
+		{HTTPPort: 10080, HTTPSPort: 10443, StatsPort: 11936, HTTPAddr: "127.0.0.1:32800", HTTPSAddr: "127.0.0.1:32801"},
+		{HTTPPort: 10081, HTTPSPort: 10444, StatsPort: 11937, HTTPAddr: "127.0.0.1:32802", HTTPSAddr: "127.0.0.1:32803"},
+	}
+	pairs, err := framework.ParseShardAddrs(existing.ShardAddrs(lab))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range pairs {
+		if l := lab[i]; p != (framework.ShardPorts{HTTPPort: l.HTTPPort, HTTPSPort: l.HTTPSPort, StatsPort: l.StatsPort, HTTPAddr: l.HTTPAddr, HTTPSAddr: l.HTTPSAddr}) {
+			t.Errorf("pair %d: read %+v from the lab's %+v", i, p, l)
+		}
+	}
+	caps := (&existingProfile{opts: framework.Options{ShardAddrs: pairs}}).Capabilities()
+	if !caps.OwnIngressControllers || caps.MaxParallel != 2 || !slices.Contains(caps.DefaultFeatures(), contract.FeatureSharding) {
+		t.Errorf("with -shard-addrs: %+v", caps)
+	}
+}
+
+// The preflight finds a frontend at every address of -shard-addrs, and
+// names the pair whose address takes no connection.
+func TestPreflightDialsEveryShardAddress(t *testing.T) {
+	var addrs []string
+	for range 2 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		addrs = append(addrs, l.Addr().String())
+	}
+	o := framework.DefaultOptions()
+	o.ShardAddrs = []framework.ShardPorts{{HTTPPort: 10080, HTTPSPort: 10443, StatsPort: 11936, HTTPAddr: addrs[0], HTTPSAddr: addrs[1]}}
+	if err := checkShardAddrs(context.Background(), o); err != nil {
+		t.Errorf("both frontends listen: %v", err)
+	}
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := closed.Addr().String()
+	closed.Close()
+	o.ShardAddrs = append(o.ShardAddrs, framework.ShardPorts{HTTPPort: 10081, HTTPSPort: 10444, StatsPort: 11937, HTTPAddr: addrs[0], HTTPSAddr: gone})
+	err = checkShardAddrs(context.Background(), o)
+	if want := "-shard-addrs: pair 2 (node ports 10081, 10444): " + gone + " does not accept a connection: is a load balancer's frontend there? "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("a closed port: %v\nwant %s...", err, want)
 	}
 }

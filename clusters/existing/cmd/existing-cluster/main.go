@@ -7,7 +7,7 @@
 //
 // up writes the existing profile's flags as shell assignments to
 // -env-file (KUBECONFIG, HTTP_ADDR, HTTPS_ADDR, DOMAIN, REGISTRY, ROUTER,
-// NODES, REPLICAS, LOAD_BALANCER). pods prints (and writes to -pods-file)
+// NODES, REPLICAS, LOAD_BALANCER, SHARD_ADDRS: -shard-addrs). pods prints (and writes to -pods-file)
 // kubectl get nodes and the default router's pods -o wide.
 package main
 
