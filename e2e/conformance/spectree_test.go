@@ -120,3 +120,26 @@ func TestTheCatalogueIsCurrent(t *testing.T) {
 		t.Errorf("%s is stale: run `make specs` and commit it", cataloguePath)
 	}
 }
+
+// maxSpecFileLines bounds a spec file: a feature's specs are split by
+// topic (<label>_<topic>.go) before a file passes it.
+const maxSpecFileLines = 500
+
+func TestNoSpecFileIsTooLong(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if framework.FeatureOfSpecFile(f) == "" {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(data), "\n"); n > maxSpecFileLines {
+			t.Errorf("%s has %d lines: split it by topic into %s_<topic>.go files of at most %d", f, n, strings.TrimSuffix(f, ".go"), maxSpecFileLines)
+		}
+	}
+}

@@ -31,7 +31,8 @@ type Env struct {
 	HTTPAddr  string `json:"httpAddr"`
 	HTTPSAddr string `json:"httpsAddr"`
 	// Shards are the node ports a spec's own IngressController may
-	// publish on, one pair per parallel process (kind profile only).
+	// publish on, one pair per parallel process (the kind profile's port
+	// mappings, or the existing profile's -shard-addrs).
 	Shards []ShardPorts `json:"shards,omitempty"`
 	// PrivateShards: a spec's own IngressController is published Private
 	// and reached through its router-internal Service (the suite runs in
