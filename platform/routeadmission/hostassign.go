@@ -3,7 +3,6 @@ package routeadmission
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"log"
 	"net/http"
 	"strings"
@@ -44,25 +43,7 @@ type HostAssigner struct {
 }
 
 func (h *HostAssigner) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		http.Error(w, "POST an AdmissionReview", http.StatusMethodNotAllowed)
-		return
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, MaxRequestBytes))
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	var review admissionv1.AdmissionReview
-	if err := json.Unmarshal(body, &review); err != nil || review.Request == nil {
-		http.Error(w, fmt.Sprintf("not an admission.k8s.io/v1 AdmissionReview: %v", err), http.StatusBadRequest)
-		return
-	}
-	resp := h.Assign(review.Request)
-	resp.UID = review.Request.UID
-	review.Response, review.Request = resp, nil
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(review)
+	serveReview(w, r, h.Assign)
 }
 
 // Assign answers one request: allowed, with a JSON patch when the host

@@ -44,6 +44,16 @@ type Webhook struct {
 const MaxRequestBytes = 4 << 20
 
 func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	serveReview(w, r, func(req *admissionv1.AdmissionRequest) *admissionv1.AdmissionResponse {
+		ctx, cancel := context.WithTimeout(r.Context(), 4*time.Second)
+		defer cancel()
+		return h.Review(ctx, req)
+	})
+}
+
+// serveReview reads one AdmissionReview, answers it with decide and
+// writes it back: the API server's side of every webhook here.
+func serveReview(w http.ResponseWriter, r *http.Request, decide func(*admissionv1.AdmissionRequest) *admissionv1.AdmissionResponse) {
 	if r.Method != http.MethodPost {
 		http.Error(w, "POST an AdmissionReview", http.StatusMethodNotAllowed)
 		return
@@ -58,9 +68,7 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("not an admission.k8s.io/v1 AdmissionReview: %v", err), http.StatusBadRequest)
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), 4*time.Second)
-	defer cancel()
-	resp := h.Review(ctx, review.Request)
+	resp := decide(review.Request)
 	resp.UID = review.Request.UID
 	review.Response, review.Request = resp, nil
 	w.Header().Set("Content-Type", "application/json")
