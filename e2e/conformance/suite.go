@@ -79,7 +79,6 @@ func Declare(opts framework.Options) (*framework.Framework, error) {
 func declareSpecs(f *framework.Framework) {
 	for _, describe := range []func(*framework.Framework){
 		describeRouter,
-		describeRouterAnswering,
 		describeHSTS,
 		describeHeaderActions,
 		describeSharding,
