@@ -81,9 +81,9 @@ func TestCheckRefuses(t *testing.T) {
 // untraced are the specs no statement of a document or of upstream's
 // tests names, each with why.
 var untraced = map[contract.SpecID]string{
-	"delegation/fqdn-conflict":                    "the design document is silent on two roots with one fqdn: shipped Contour v1.0.1 decides (the spec's Upstream line)",
-	"delegation/status-written-on-change":         "the design document is silent on when status is written: shipped Contour v1.0.1 decides (the spec's Upstream line)",
-	"delegation/tls-http-redirect":                "the design document is silent on plain HTTP to a TLS root: shipped Contour v1.0.1 decides (the spec's Upstream line)",
+	"delegation/fqdn-conflict":            "the design document is silent on two roots with one fqdn: shipped Contour v1.0.1 decides (the spec's Upstream line)",
+	"delegation/status-written-on-change": "the design document is silent on when status is written: shipped Contour v1.0.1 decides (the spec's Upstream line)",
+	"delegation/tls-http-redirect":        "the design document is silent on plain HTTP to a TLS root: shipped Contour v1.0.1 decides (the spec's Upstream line)",
 }
 
 // Every published spec answers a statement of the trace, but a harness
