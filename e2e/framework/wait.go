@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/util/retry"
 )
 
@@ -33,13 +34,22 @@ type GetUpdater[T any] interface {
 	Update(ctx context.Context, obj T, opts metav1.UpdateOptions) (T, error)
 }
 
+// conflictRetry is client-go's DefaultRetry pace with more tries: a
+// shared object (the Ingress config every spec and operator writes) meets
+// conflicts in a row when many specs run at once.
+var conflictRetry = func() wait.Backoff {
+	b := retry.DefaultRetry
+	b.Steps = 100
+	return b
+}()
+
 // Update reads the live object, lets mutate change it and writes it back,
 // retrying only on a conflict (someone wrote in between). Any other error
 // is returned at once: a refusal does not change on retry, and its
 // message is the answer.
 func Update[T any](ctx context.Context, c GetUpdater[T], name string, mutate func(T)) (T, error) {
 	var out T
-	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	err := retry.RetryOnConflict(conflictRetry, func() error {
 		live, err := c.Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return err
