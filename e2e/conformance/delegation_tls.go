@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"crypto/x509"
 	"net/http"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -35,16 +36,8 @@ func describeDelegationTLS(f *framework.Framework) {
 	// v1.0.1 has no aliases: for them the document decides
 	It("TLS: the root's secret is presented for its fqdn and aliases; a missing or malformed secret leaves the root unserved", framework.ID("delegation/tls-secret-presented"), func(ctx SpecContext) {
 		ns := f.SpecNamespace(ctx, "ir-tls")
-		backend := f.DeployEcho(ctx, ns)
-		fqdn, alias := f.Host(ns, "secure"), f.Host(ns, "secure-alias")
-		ca := framework.NewRootCA("IngressRoute CA " + ns)
-		secret, cert := framework.TLSSecret(ca, ns, "www-tls", fqdn, alias)
-		_, err := f.Clientset.CoreV1().Secrets(ns).Create(ctx, secret, metav1.CreateOptions{})
-		Expect(err).NotTo(HaveOccurred())
-		root := rootRoute(ns, "root", fqdn, toService("/", backend.Service))
-		root.Spec.VirtualHost.Aliases = []string{alias}
-		root.Spec.VirtualHost.TLS = &irv1.TLS{SecretName: "www-tls"}
-		f.CreateIngressRoute(ctx, root)
+		r := createTLSRootWithAlias(ctx, f, ns)
+		backend, fqdn, alias, ca, secret, cert := r.backend, r.fqdn, r.alias, r.ca, r.secret, r.cert
 
 		f.EventuallyIngressRouteStatus(ctx, ns, "root", expectValid)
 		for _, host := range []string{fqdn, alias} {
@@ -96,16 +89,8 @@ func describeDelegationTLS(f *framework.Framework) {
 	// (UpgradeHTTPS: Envoy's https_redirect)
 	It("TLS: plain HTTP to a TLS root gets a 301 to https for its fqdn and aliases, path and query kept", framework.ID("delegation/tls-http-redirect"), func(ctx SpecContext) {
 		ns := f.SpecNamespace(ctx, "ir-https-redirect")
-		backend := f.DeployEcho(ctx, ns)
-		fqdn, alias := f.Host(ns, "secure"), f.Host(ns, "secure-alias")
-		ca := framework.NewRootCA("IngressRoute CA " + ns)
-		secret, _ := framework.TLSSecret(ca, ns, "www-tls", fqdn, alias)
-		_, err := f.Clientset.CoreV1().Secrets(ns).Create(ctx, secret, metav1.CreateOptions{})
-		Expect(err).NotTo(HaveOccurred())
-		root := rootRoute(ns, "root", fqdn, toService("/", backend.Service))
-		root.Spec.VirtualHost.Aliases = []string{alias}
-		root.Spec.VirtualHost.TLS = &irv1.TLS{SecretName: "www-tls"}
-		f.CreateIngressRoute(ctx, root)
+		r := createTLSRootWithAlias(ctx, f, ns)
+		backend, fqdn, alias, ca := r.backend, r.fqdn, r.alias, r.ca
 		f.EventuallyIngressRouteStatus(ctx, ns, "root", expectValid)
 
 		const path = "/p/q?x=1&y=2"
@@ -248,4 +233,31 @@ func describeDelegationTLS(f *framework.Framework) {
 		f.EventuallyResponds(ctx, httpsWith(f.HTTPS(google, "/mail"), ca), servedWithCertificate(gmail, cert))
 		f.EventuallyResponds(ctx, f.HTTP(google, "/mail"), redirectedToHTTPS(google, "/mail"))
 	})
+}
+
+// tlsRoot is a root with TLS for an fqdn and an alias, as
+// createTLSRootWithAlias makes it.
+type tlsRoot struct {
+	backend     *framework.Echo
+	fqdn, alias string
+	ca          *pki.CA
+	secret      *corev1.Secret
+	cert        *x509.Certificate
+}
+
+// createTLSRootWithAlias creates root "root" in ns serving an echo
+// backend at / for an fqdn and an alias, with spec.virtualhost.tls naming
+// Secret www-tls: a certificate of a new CA for both names.
+func createTLSRootWithAlias(ctx SpecContext, f *framework.Framework, ns string) tlsRoot {
+	GinkgoHelper()
+	r := tlsRoot{backend: f.DeployEcho(ctx, ns), fqdn: f.Host(ns, "secure"), alias: f.Host(ns, "secure-alias")}
+	r.ca = framework.NewRootCA("IngressRoute CA " + ns)
+	r.secret, r.cert = framework.TLSSecret(r.ca, ns, "www-tls", r.fqdn, r.alias)
+	_, err := f.Clientset.CoreV1().Secrets(ns).Create(ctx, r.secret, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	root := rootRoute(ns, "root", r.fqdn, toService("/", r.backend.Service))
+	root.Spec.VirtualHost.Aliases = []string{r.alias}
+	root.Spec.VirtualHost.TLS = &irv1.TLS{SecretName: "www-tls"}
+	f.CreateIngressRoute(ctx, root)
+	return r
 }
