@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
 	. "github.com/onsi/gomega"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	routev1 "github.com/openshift/api/route/v1"
@@ -85,25 +86,6 @@ func describeRouteRefusals(f *framework.Framework) {
 	)
 }
 
-// routeHeaders are n route actions setting X-H0... to value.
-func routeHeaders(n int, value string) []routev1.RouteHTTPHeader {
-	out := make([]routev1.RouteHTTPHeader, n)
-	for i := range out {
-		out[i] = framework.RouteSetHeader(fmt.Sprintf("X-H%d", i), value)
-	}
-	return out
-}
-
-// ingressControllerHeaders are n IngressController actions setting
-// X-H0... to value.
-func ingressControllerHeaders(n int, value string) []operatorv1.IngressControllerHTTPHeader {
-	out := make([]operatorv1.IngressControllerHTTPHeader, n)
-	for i := range out {
-		out[i] = framework.IngressControllerSetHeader(fmt.Sprintf("X-H%d", i), value)
-	}
-	return out
-}
-
 // Validation at the API's limits, each refusal beside its positive
 // control: the same action just inside the limit (or on an allowed
 // header, with an allowed fetcher) is admitted. Nothing is stored: the
@@ -151,70 +133,19 @@ func describeHeaderLimits(f *framework.Framework) {
 			_, err = routes.Create(ctx, edge("invalid", invalid), metav1.CreateOptions{})
 			framework.ExpectRefusal(Default, err, want)
 		},
-		Entry("21 response actions", framework.ID("header-actions/refuse-over-twenty-response-actions"),
-			routev1.RouteHTTPHeaderActions{Response: routeHeaders(20, "v")},
-			routev1.RouteHTTPHeaderActions{Response: routeHeaders(21, "v")},
-			contract.RouteResponseHeaderActionsOverLimit),
-		Entry("a header name with a space", framework.ID("header-actions/refuse-invalid-header-name"),
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-Token!#$%&'*+.^_`|~", "v")}},
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X Bad", "v")}},
-			contract.RouteHeaderNameInvalid),
-		Entry("a header name of 256 characters", framework.ID("header-actions/refuse-header-name-over-255"),
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader(strings.Repeat("x", 255), "v")}},
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader(strings.Repeat("x", 256), "v")}},
-			contract.RouteHeaderNameTooLong),
-		Entry("an empty value", framework.ID("header-actions/refuse-empty-value"),
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "v")}},
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "")}},
-			contract.RouteHeaderValueEmpty),
-		Entry("a value of 16385 characters", framework.ID("header-actions/refuse-value-over-16384"),
-			routev1.RouteHTTPHeaderActions{Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", strings.Repeat("v", 16384))}},
-			routev1.RouteHTTPHeaderActions{Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", strings.Repeat("v", 16385))}},
-			contract.RouteHeaderValueTooLong),
-		Entry("a Delete that carries a value", framework.ID("header-actions/refuse-delete-with-value"),
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteDeleteHeader("X-A")}},
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{{Name: "X-A", Action: routev1.RouteHTTPHeaderActionUnion{Type: routev1.Delete, Set: &routev1.RouteSetHTTPHeader{Value: "v"}}}}},
-			contract.RouteHeaderDeleteWithValue),
-		Entry("a response fetcher (res.hdr) in the request list", framework.ID("header-actions/refuse-response-fetcher-in-request"),
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "%[req.hdr(X-B)]")}},
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "%[res.hdr(X-B)]")}},
-			contract.RouteHeaderValueNotAllowed("req.hdr")),
-		Entry("a request fetcher (req.hdr) in the response list", framework.ID("header-actions/refuse-request-fetcher-in-response"),
-			routev1.RouteHTTPHeaderActions{Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "%[res.hdr(X-B)]")}},
-			routev1.RouteHTTPHeaderActions{Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "%[req.hdr(X-B)]")}},
-			contract.RouteHeaderValueNotAllowed("res.hdr")),
+		limitEntries(sharedHeaderLimits(), limitCase.routeEntry),
 		Entry("a converter outside lower and base64", framework.ID("header-actions/refuse-unlisted-converter"),
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "%[req.hdr(X-B),lower,base64]")}},
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "%[req.hdr(X-B),upper]")}},
-			contract.RouteHeaderValueNotAllowed("req.hdr")),
-		Entry("an action type Append (there is none)", framework.ID("header-actions/refuse-action-type-append"),
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "v")}},
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{{Name: "X-A", Action: routev1.RouteHTTPHeaderActionUnion{Type: "Append", Set: &routev1.RouteSetHTTPHeader{Value: "v"}}}}},
-			contract.RouteHeaderActionTypeUnsupported("Append")),
-		Entry("an action type Replace (there is none)", framework.ID("header-actions/refuse-action-type-replace"),
-			routev1.RouteHTTPHeaderActions{Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "v")}},
-			routev1.RouteHTTPHeaderActions{Response: []routev1.RouteHTTPHeader{{Name: "X-A", Action: routev1.RouteHTTPHeaderActionUnion{Type: "Replace", Set: &routev1.RouteSetHTTPHeader{Value: "v"}}}}},
-			contract.RouteHeaderActionTypeUnsupported("Replace")),
-		Entry("an empty header name", framework.ID("header-actions/refuse-empty-header-name"),
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X", "v")}},
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("", "v")}},
-			contract.RouteHeaderNameEmpty),
-		Entry("a lone percent sign (a literal one is %%)", framework.ID("header-actions/refuse-lone-percent"),
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "100%%")}},
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "100%")}},
+			requestActions(framework.RouteSetHeader("X-A", "%[req.hdr(X-B),lower,base64]")),
+			requestActions(framework.RouteSetHeader("X-A", "%[req.hdr(X-B),upper]")),
 			contract.RouteHeaderValueNotAllowed("req.hdr")),
 		Entry("a control character (U+0001) in a value", framework.ID("header-actions/refuse-control-character"),
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "a b")}},
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "a\x01b")}},
+			requestActions(framework.RouteSetHeader("X-A", "a b")),
+			requestActions(framework.RouteSetHeader("X-A", "a\x01b")),
 			contract.RouteHeaderValueNotAllowed("req.hdr")),
 		Entry("a tab in a value (a control character)", framework.ID("header-actions/refuse-tab"),
-			routev1.RouteHTTPHeaderActions{Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "a b")}},
-			routev1.RouteHTTPHeaderActions{Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "a\tb")}},
+			responseActions(framework.RouteSetHeader("X-A", "a b")),
+			responseActions(framework.RouteSetHeader("X-A", "a\tb")),
 			contract.RouteHeaderValueNotAllowed("res.hdr")),
-		Entry("an ssl_ fetcher other than ssl_c_der (ssl_c_s_dn)", framework.ID("header-actions/refuse-ssl-fetcher-other-than-der"),
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "%{+Q}[ssl_c_der,base64]")}},
-			routev1.RouteHTTPHeaderActions{Request: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-A", "%{+Q}[ssl_c_s_dn]")}},
-			contract.RouteHeaderValueNotAllowed("req.hdr")),
 	)
 
 	// Dry runs of the default IngressController: nothing of it changes,
@@ -244,11 +175,11 @@ func describeHeaderLimits(f *framework.Framework) {
 	// set with Set only; IngressControllerSetHTTPHeader: the CRD's
 	// maxItems, maxLength, minLength, pattern and CEL rules)
 	DescribeTable("refuses an IngressController header action past the API's limits with the CRD's message; the action just inside is admitted", framework.JudgesPlatform,
-		func(ctx SpecContext, valid, invalid operatorv1.IngressControllerHTTPHeaderActions, want contract.Refusal) {
+		func(ctx SpecContext, valid, invalid routev1.RouteHTTPHeaderActions, want contract.Refusal) {
 			ics := framework.DryRun[*operatorv1.IngressController]{Client: f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)}
-			withActions := func(actions operatorv1.IngressControllerHTTPHeaderActions) func(*operatorv1.IngressController) {
+			withActions := func(actions routev1.RouteHTTPHeaderActions) func(*operatorv1.IngressController) {
 				return func(ic *operatorv1.IngressController) {
-					ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: actions}
+					ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: ingressControllerActions(actions)}
 				}
 			}
 			By("positive control: the action just inside the limit is admitted (a dry run)")
@@ -257,103 +188,48 @@ func describeHeaderLimits(f *framework.Framework) {
 			_, err = framework.Update(ctx, ics, contract.DefaultIngressController, withActions(invalid))
 			framework.ExpectRefusal(Default, err, want)
 		},
+		limitEntries(sharedHeaderLimits(), limitCase.ingressControllerEntry),
 		Entry("Strict-Transport-Security is denied", framework.ID("header-actions/ingresscontroller-refuse-strict-transport-security"),
-			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-Strict-Transport-Security", "max-age=1")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("Strict-Transport-Security", "max-age=1")}},
+			responseActions(framework.RouteSetHeader("X-Strict-Transport-Security", "max-age=1")),
+			responseActions(framework.RouteSetHeader("Strict-Transport-Security", "max-age=1")),
 			contract.IngressControllerHeaderDenied("strict-transport-security")),
 		Entry("Proxy is denied", framework.ID("header-actions/ingresscontroller-refuse-proxy"),
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerDeleteHeader("Proxy-Authorization")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerDeleteHeader("Proxy")}},
+			requestActions(framework.RouteDeleteHeader("Proxy-Authorization")),
+			requestActions(framework.RouteDeleteHeader("Proxy")),
 			contract.IngressControllerHeaderDenied("proxy")),
 		Entry("Cookie is denied", framework.ID("header-actions/ingresscontroller-refuse-cookie"),
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-Cookie", "a=b")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("Cookie", "a=b")}},
+			requestActions(framework.RouteSetHeader("X-Cookie", "a=b")),
+			requestActions(framework.RouteSetHeader("Cookie", "a=b")),
 			contract.IngressControllerHeaderDenied("cookie")),
 		Entry("Set-Cookie is denied", framework.ID("header-actions/ingresscontroller-refuse-set-cookie"),
-			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerDeleteHeader("X-Set-Cookie")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerDeleteHeader("Set-Cookie")}},
+			responseActions(framework.RouteDeleteHeader("X-Set-Cookie")),
+			responseActions(framework.RouteDeleteHeader("Set-Cookie")),
 			contract.IngressControllerHeaderDenied("set-cookie")),
 		Entry("21 request actions", framework.ID("header-actions/ingresscontroller-refuse-over-twenty-request-actions"),
-			operatorv1.IngressControllerHTTPHeaderActions{Request: ingressControllerHeaders(20, "v")},
-			operatorv1.IngressControllerHTTPHeaderActions{Request: ingressControllerHeaders(21, "v")},
+			requestActions(setHeaders(20, "v")...),
+			requestActions(setHeaders(21, "v")...),
 			contract.IngressControllerHeaderActionsOverLimit),
-		Entry("21 response actions", framework.ID("header-actions/ingresscontroller-refuse-over-twenty-response-actions"),
-			operatorv1.IngressControllerHTTPHeaderActions{Response: ingressControllerHeaders(20, "v")},
-			operatorv1.IngressControllerHTTPHeaderActions{Response: ingressControllerHeaders(21, "v")},
-			contract.IngressControllerHeaderActionsOverLimit),
-		Entry("a header name with a space", framework.ID("header-actions/ingresscontroller-refuse-invalid-header-name"),
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-Token!#$%&'*+.^_`|~", "v")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X Bad", "v")}},
-			contract.IngressControllerHeaderNameInvalid),
-		Entry("a header name of 256 characters", framework.ID("header-actions/ingresscontroller-refuse-header-name-over-255"),
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader(strings.Repeat("x", 255), "v")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader(strings.Repeat("x", 256), "v")}},
-			contract.IngressControllerHeaderNameTooLong),
-		Entry("an empty value", framework.ID("header-actions/ingresscontroller-refuse-empty-value"),
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "v")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "")}},
-			contract.IngressControllerHeaderValueEmpty),
-		Entry("a value of 16385 characters", framework.ID("header-actions/ingresscontroller-refuse-value-over-16384"),
-			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", strings.Repeat("v", 16384))}},
-			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", strings.Repeat("v", 16385))}},
-			contract.IngressControllerHeaderValueTooLong),
-		Entry("a Delete that carries a value", framework.ID("header-actions/ingresscontroller-refuse-delete-with-value"),
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerDeleteHeader("X-A")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{{Name: "X-A", Action: operatorv1.IngressControllerHTTPHeaderActionUnion{
-				Type: operatorv1.Delete, Set: &operatorv1.IngressControllerSetHTTPHeader{Value: "v"}}}}},
-			contract.IngressControllerHeaderDeleteWithValue),
-		Entry("a response fetcher (res.hdr) in the request list", framework.ID("header-actions/ingresscontroller-refuse-response-fetcher-in-request"),
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "%[req.hdr(X-B)]")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "%[res.hdr(X-B)]")}},
-			contract.IngressControllerHeaderValueNotAllowed("req.hdr")),
-		Entry("a request fetcher (req.hdr) in the response list", framework.ID("header-actions/ingresscontroller-refuse-request-fetcher-in-response"),
-			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "%[res.hdr(X-B)]")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "%[req.hdr(X-B)]")}},
-			contract.IngressControllerHeaderValueNotAllowed("res.hdr")),
 		Entry("a converter outside lower and base64", framework.ID("header-actions/ingresscontroller-refuse-unlisted-converter"),
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "%{+Q}[ssl_c_der,base64,lower]")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "%{+Q}[ssl_c_der,hex]")}},
+			requestActions(framework.RouteSetHeader("X-A", "%{+Q}[ssl_c_der,base64,lower]")),
+			requestActions(framework.RouteSetHeader("X-A", "%{+Q}[ssl_c_der,hex]")),
 			contract.IngressControllerHeaderValueNotAllowed("req.hdr")),
-		Entry("an action type Append (there is none)", framework.ID("header-actions/ingresscontroller-refuse-action-type-append"),
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "v")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{{Name: "X-A", Action: operatorv1.IngressControllerHTTPHeaderActionUnion{
-				Type: "Append", Set: &operatorv1.IngressControllerSetHTTPHeader{Value: "v"}}}}},
-			contract.IngressControllerHeaderActionTypeUnsupported("Append")),
-		Entry("an action type Replace (there is none)", framework.ID("header-actions/ingresscontroller-refuse-action-type-replace"),
-			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "v")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{{Name: "X-A", Action: operatorv1.IngressControllerHTTPHeaderActionUnion{
-				Type: "Replace", Set: &operatorv1.IngressControllerSetHTTPHeader{Value: "v"}}}}},
-			contract.IngressControllerHeaderActionTypeUnsupported("Replace")),
 		Entry("the same header twice in a list", framework.ID("header-actions/ingresscontroller-refuse-duplicate-header"),
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "1"), framework.IngressControllerDeleteHeader("X-B")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "1"), framework.IngressControllerDeleteHeader("X-A")}},
+			requestActions(framework.RouteSetHeader("X-A", "1"), framework.RouteDeleteHeader("X-B")),
+			requestActions(framework.RouteSetHeader("X-A", "1"), framework.RouteDeleteHeader("X-A")),
 			contract.IngressControllerHeaderDuplicate),
-		Entry("an empty header name", framework.ID("header-actions/ingresscontroller-refuse-empty-header-name"),
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X", "v")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("", "v")}},
-			contract.IngressControllerHeaderNameEmpty),
 		Entry("Set without a value", framework.ID("header-actions/ingresscontroller-refuse-set-without-value"),
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "v")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{{Name: "X-A", Action: operatorv1.IngressControllerHTTPHeaderActionUnion{Type: operatorv1.Set}}}},
+			requestActions(framework.RouteSetHeader("X-A", "v")),
+			requestActions(routev1.RouteHTTPHeader{Name: "X-A", Action: routev1.RouteHTTPHeaderActionUnion{Type: routev1.Set}}),
 			contract.IngressControllerHeaderSetWithoutValue),
 		Entry("a fetcher neither list allows (src)", framework.ID("header-actions/ingresscontroller-refuse-disallowed-fetcher"),
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-Src", "%[req.hdr(X-B)]")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-Src", "%[src]")}},
-			contract.IngressControllerHeaderValueNotAllowed("req.hdr")),
-		Entry("a lone percent sign (a literal one is %%)", framework.ID("header-actions/ingresscontroller-refuse-lone-percent"),
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "100%%")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "100%")}},
+			requestActions(framework.RouteSetHeader("X-Src", "%[req.hdr(X-B)]")),
+			requestActions(framework.RouteSetHeader("X-Src", "%[src]")),
 			contract.IngressControllerHeaderValueNotAllowed("req.hdr")),
 		Entry("a control character (U+0001) in a value", framework.ID("header-actions/ingresscontroller-refuse-control-character"),
-			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "a b")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "a\x01b")}},
+			responseActions(framework.RouteSetHeader("X-A", "a b")),
+			responseActions(framework.RouteSetHeader("X-A", "a\x01b")),
 			contract.IngressControllerHeaderValueNotAllowed("res.hdr")),
-		Entry("an ssl_ fetcher other than ssl_c_der (ssl_c_s_dn)", framework.ID("header-actions/ingresscontroller-refuse-ssl-fetcher-other-than-der"),
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "%{+Q}[ssl_c_der,base64]")}},
-			operatorv1.IngressControllerHTTPHeaderActions{Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-A", "%{+Q}[ssl_c_s_dn]")}},
-			contract.IngressControllerHeaderValueNotAllowed("req.hdr")),
 	)
-
 	// The IngressController's Delete of X-Forwarded-For is admitted (a
 	// dry run); the same Delete of Proxy is refused, so the dry run does
 	// validate. A route's Set and Delete and the IngressController's Set
@@ -380,4 +256,126 @@ func describeHeaderLimits(f *framework.Framework) {
 		_, err = framework.Update(ctx, ics, contract.DefaultIngressController, deleteRequestHeader("Proxy"))
 		framework.ExpectRefusal(Default, err, contract.IngressControllerHeaderDenied("proxy"))
 	})
+}
+
+// limitCase is one rule of the API's limits that the Route's and the
+// IngressController's header actions share: their lists have one shape
+// and one validation, so a case is written once, in the Route's type
+// (ingressControllerActions converts it), and runs as a spec against each
+// API with that API's wording.
+type limitCase struct {
+	text                            string
+	routeID, ingressControllerID    string
+	valid, invalid                  routev1.RouteHTTPHeaderActions
+	routeRefusal, ingressController contract.Refusal
+	at                              types.CodeLocation // where the case is written: its specs' location in reports and the catalogue
+}
+
+func (c limitCase) routeEntry() TableEntry {
+	return Entry(c.text, framework.ID(c.routeID), c.at, c.valid, c.invalid, c.routeRefusal)
+}
+
+func (c limitCase) ingressControllerEntry() TableEntry {
+	return Entry(c.text, framework.ID(c.ingressControllerID), c.at, c.valid, c.invalid, c.ingressController)
+}
+
+func limitEntries(cases []limitCase, entry func(limitCase) TableEntry) []TableEntry {
+	out := make([]TableEntry, len(cases))
+	for i, c := range cases {
+		out[i] = entry(c)
+	}
+	return out
+}
+
+// sharedHeaderLimits: each case's valid actions sit just inside the limit
+// its invalid ones pass.
+func sharedHeaderLimits() []limitCase {
+	limit := func(text, routeID, ingressControllerID string, valid, invalid routev1.RouteHTTPHeaderActions, route, ingressController contract.Refusal) limitCase {
+		return limitCase{text, routeID, ingressControllerID, valid, invalid, route, ingressController, types.NewCodeLocation(1)}
+	}
+	return []limitCase{
+		limit("21 response actions", "header-actions/refuse-over-twenty-response-actions", "header-actions/ingresscontroller-refuse-over-twenty-response-actions",
+			responseActions(setHeaders(20, "v")...), responseActions(setHeaders(21, "v")...),
+			contract.RouteResponseHeaderActionsOverLimit, contract.IngressControllerHeaderActionsOverLimit),
+		limit("a header name with a space", "header-actions/refuse-invalid-header-name", "header-actions/ingresscontroller-refuse-invalid-header-name",
+			requestActions(framework.RouteSetHeader("X-Token!#$%&'*+.^_`|~", "v")), requestActions(framework.RouteSetHeader("X Bad", "v")),
+			contract.RouteHeaderNameInvalid, contract.IngressControllerHeaderNameInvalid),
+		limit("a header name of 256 characters", "header-actions/refuse-header-name-over-255", "header-actions/ingresscontroller-refuse-header-name-over-255",
+			requestActions(framework.RouteSetHeader(strings.Repeat("x", 255), "v")), requestActions(framework.RouteSetHeader(strings.Repeat("x", 256), "v")),
+			contract.RouteHeaderNameTooLong, contract.IngressControllerHeaderNameTooLong),
+		limit("an empty header name", "header-actions/refuse-empty-header-name", "header-actions/ingresscontroller-refuse-empty-header-name",
+			requestActions(framework.RouteSetHeader("X", "v")), requestActions(framework.RouteSetHeader("", "v")),
+			contract.RouteHeaderNameEmpty, contract.IngressControllerHeaderNameEmpty),
+		limit("an empty value", "header-actions/refuse-empty-value", "header-actions/ingresscontroller-refuse-empty-value",
+			requestActions(framework.RouteSetHeader("X-A", "v")), requestActions(framework.RouteSetHeader("X-A", "")),
+			contract.RouteHeaderValueEmpty, contract.IngressControllerHeaderValueEmpty),
+		limit("a value of 16385 characters", "header-actions/refuse-value-over-16384", "header-actions/ingresscontroller-refuse-value-over-16384",
+			responseActions(framework.RouteSetHeader("X-A", strings.Repeat("v", 16384))), responseActions(framework.RouteSetHeader("X-A", strings.Repeat("v", 16385))),
+			contract.RouteHeaderValueTooLong, contract.IngressControllerHeaderValueTooLong),
+		limit("a Delete that carries a value", "header-actions/refuse-delete-with-value", "header-actions/ingresscontroller-refuse-delete-with-value",
+			requestActions(framework.RouteDeleteHeader("X-A")), requestActions(headerAction("X-A", routev1.Delete, "v")),
+			contract.RouteHeaderDeleteWithValue, contract.IngressControllerHeaderDeleteWithValue),
+		limit("a response fetcher (res.hdr) in the request list", "header-actions/refuse-response-fetcher-in-request", "header-actions/ingresscontroller-refuse-response-fetcher-in-request",
+			requestActions(framework.RouteSetHeader("X-A", "%[req.hdr(X-B)]")), requestActions(framework.RouteSetHeader("X-A", "%[res.hdr(X-B)]")),
+			contract.RouteHeaderValueNotAllowed("req.hdr"), contract.IngressControllerHeaderValueNotAllowed("req.hdr")),
+		limit("a request fetcher (req.hdr) in the response list", "header-actions/refuse-request-fetcher-in-response", "header-actions/ingresscontroller-refuse-request-fetcher-in-response",
+			responseActions(framework.RouteSetHeader("X-A", "%[res.hdr(X-B)]")), responseActions(framework.RouteSetHeader("X-A", "%[req.hdr(X-B)]")),
+			contract.RouteHeaderValueNotAllowed("res.hdr"), contract.IngressControllerHeaderValueNotAllowed("res.hdr")),
+		limit("an action type Append (there is none)", "header-actions/refuse-action-type-append", "header-actions/ingresscontroller-refuse-action-type-append",
+			requestActions(framework.RouteSetHeader("X-A", "v")), requestActions(headerAction("X-A", "Append", "v")),
+			contract.RouteHeaderActionTypeUnsupported("Append"), contract.IngressControllerHeaderActionTypeUnsupported("Append")),
+		limit("an action type Replace (there is none)", "header-actions/refuse-action-type-replace", "header-actions/ingresscontroller-refuse-action-type-replace",
+			responseActions(framework.RouteSetHeader("X-A", "v")), responseActions(headerAction("X-A", "Replace", "v")),
+			contract.RouteHeaderActionTypeUnsupported("Replace"), contract.IngressControllerHeaderActionTypeUnsupported("Replace")),
+		limit("a lone percent sign (a literal one is %%)", "header-actions/refuse-lone-percent", "header-actions/ingresscontroller-refuse-lone-percent",
+			requestActions(framework.RouteSetHeader("X-A", "100%%")), requestActions(framework.RouteSetHeader("X-A", "100%")),
+			contract.RouteHeaderValueNotAllowed("req.hdr"), contract.IngressControllerHeaderValueNotAllowed("req.hdr")),
+		limit("an ssl_ fetcher other than ssl_c_der (ssl_c_s_dn)", "header-actions/refuse-ssl-fetcher-other-than-der", "header-actions/ingresscontroller-refuse-ssl-fetcher-other-than-der",
+			requestActions(framework.RouteSetHeader("X-A", "%{+Q}[ssl_c_der,base64]")), requestActions(framework.RouteSetHeader("X-A", "%{+Q}[ssl_c_s_dn]")),
+			contract.RouteHeaderValueNotAllowed("req.hdr"), contract.IngressControllerHeaderValueNotAllowed("req.hdr")),
+	}
+}
+
+func requestActions(h ...routev1.RouteHTTPHeader) routev1.RouteHTTPHeaderActions {
+	return routev1.RouteHTTPHeaderActions{Request: h}
+}
+
+func responseActions(h ...routev1.RouteHTTPHeader) routev1.RouteHTTPHeaderActions {
+	return routev1.RouteHTTPHeaderActions{Response: h}
+}
+
+// setHeaders are n actions setting X-H0... to value.
+func setHeaders(n int, value string) []routev1.RouteHTTPHeader {
+	out := make([]routev1.RouteHTTPHeader, n)
+	for i := range out {
+		out[i] = framework.RouteSetHeader(fmt.Sprintf("X-H%d", i), value)
+	}
+	return out
+}
+
+// headerAction is an action as written, valid or not: any type, with a
+// value when value is not empty.
+func headerAction(name string, actionType routev1.RouteHTTPHeaderActionType, value string) routev1.RouteHTTPHeader {
+	h := routev1.RouteHTTPHeader{Name: name, Action: routev1.RouteHTTPHeaderActionUnion{Type: actionType}}
+	if value != "" {
+		h.Action.Set = &routev1.RouteSetHTTPHeader{Value: value}
+	}
+	return h
+}
+
+// ingressControllerActions is the same list in the IngressController's
+// type, field for field.
+func ingressControllerActions(a routev1.RouteHTTPHeaderActions) operatorv1.IngressControllerHTTPHeaderActions {
+	convert := func(hs []routev1.RouteHTTPHeader) []operatorv1.IngressControllerHTTPHeader {
+		var out []operatorv1.IngressControllerHTTPHeader
+		for _, h := range hs {
+			ic := operatorv1.IngressControllerHTTPHeader{Name: h.Name, Action: operatorv1.IngressControllerHTTPHeaderActionUnion{Type: operatorv1.IngressControllerHTTPHeaderActionType(h.Action.Type)}}
+			if h.Action.Set != nil {
+				ic.Action.Set = &operatorv1.IngressControllerSetHTTPHeader{Value: h.Action.Set.Value}
+			}
+			out = append(out, ic)
+		}
+		return out
+	}
+	return operatorv1.IngressControllerHTTPHeaderActions{Request: convert(a.Request), Response: convert(a.Response)}
 }
