@@ -45,10 +45,7 @@ func describeFixtureComponent(f *framework.Framework) {
 			By("the component starts")
 			c.Start(ctx)
 			c.EventuallyRoute(ctx, custom, secret.Data[corev1.TLSCertKey])
-			c.EventuallyStatus(ctx, func(g Gomega, e *configv1.ComponentRouteStatus) {
-				g.Expect(e.CurrentHostnames).To(ConsistOf(configv1.Hostname(custom)))
-				framework.ExpectAsExpected(g, e)
-			})
+			c.EventuallyAllWellAt(ctx, custom)
 		})
 
 		// Document: the custom route configuration enhancement, section
@@ -67,10 +64,7 @@ func describeFixtureComponent(f *framework.Framework) {
 			custom := f.Host(c.Namespace, "custom")
 			secret, _ := c.ServingSecret(c.NewCA(), "component-cert-"+c.Namespace, custom)
 			By("positive control: all is well on the default host")
-			c.EventuallyStatus(ctx, func(g Gomega, e *configv1.ComponentRouteStatus) {
-				g.Expect(e.CurrentHostnames).To(ConsistOf(configv1.Hostname(c.DefaultHost)))
-				framework.ExpectAsExpected(g, e)
-			})
+			c.EventuallyAllWellAt(ctx, c.DefaultHost)
 
 			By("a Secret that does not exist")
 			c.SetSpec(ctx, custom, secret.Name)
@@ -96,10 +90,7 @@ func describeFixtureComponent(f *framework.Framework) {
 			Expect(f.Clientset.CoreV1().Secrets(contract.ConfigNamespace).Delete(ctx, secret.Name, metav1.DeleteOptions{})).To(Succeed())
 			c.CreateConfigSecret(ctx, secret)
 			c.EventuallyRoute(ctx, custom, secret.Data[corev1.TLSCertKey])
-			c.EventuallyStatus(ctx, func(g Gomega, e *configv1.ComponentRouteStatus) {
-				g.Expect(e.CurrentHostnames).To(ConsistOf(configv1.Hostname(custom)))
-				framework.ExpectAsExpected(g, e)
-			})
+			c.EventuallyAllWellAt(ctx, custom)
 		})
 
 		// Document: the custom route configuration enhancement, section
@@ -126,10 +117,7 @@ func describeFixtureComponent(f *framework.Framework) {
 			_, pairErr := tls.X509KeyPair(mismatched.Data[corev1.TLSCertKey], mismatched.Data[corev1.TLSPrivateKeyKey])
 			Expect(pairErr).To(HaveOccurred(), "the two halves of the Secret must not be a pair")
 			By("positive control: all is well on the default host")
-			c.EventuallyStatus(ctx, func(g Gomega, e *configv1.ComponentRouteStatus) {
-				g.Expect(e.CurrentHostnames).To(ConsistOf(configv1.Hostname(c.DefaultHost)))
-				framework.ExpectAsExpected(g, e)
-			})
+			c.EventuallyAllWellAt(ctx, c.DefaultHost)
 
 			By("a kubernetes.io/tls Secret whose tls.key belongs to another certificate")
 			c.CreateConfigSecret(ctx, mismatched)
@@ -146,10 +134,7 @@ func describeFixtureComponent(f *framework.Framework) {
 			_, err := framework.Update(ctx, f.Clientset.CoreV1().Secrets(contract.ConfigNamespace), secret.Name, func(live *corev1.Secret) { live.Data = secret.Data })
 			Expect(err).NotTo(HaveOccurred(), "fix secret %s/%s", contract.ConfigNamespace, secret.Name)
 			c.EventuallyRoute(ctx, custom, secret.Data[corev1.TLSCertKey])
-			c.EventuallyStatus(ctx, func(g Gomega, e *configv1.ComponentRouteStatus) {
-				g.Expect(e.CurrentHostnames).To(ConsistOf(configv1.Hostname(custom)))
-				framework.ExpectAsExpected(g, e)
-			})
+			c.EventuallyAllWellAt(ctx, custom)
 		})
 
 		// Document: the custom route configuration enhancement, section
@@ -212,10 +197,7 @@ func describeFixtureComponent(f *framework.Framework) {
 			secret, _ := c.ServingSecret(c.NewCA(), "component-cert-"+c.Namespace, custom)
 			c.CreateConfigSecret(ctx, secret)
 			By("positive control: all is well on the default host")
-			c.EventuallyStatus(ctx, func(g Gomega, e *configv1.ComponentRouteStatus) {
-				g.Expect(e.CurrentHostnames).To(ConsistOf(configv1.Hostname(c.DefaultHost)))
-				framework.ExpectAsExpected(g, e)
-			})
+			c.EventuallyAllWellAt(ctx, c.DefaultHost)
 
 			By("the spec entry: the component moves its Route, which the router refuses on the held host")
 			c.SetSpec(ctx, custom, secret.Name)
@@ -227,10 +209,7 @@ func describeFixtureComponent(f *framework.Framework) {
 
 			By("the holder's route deleted: the router admits the Route, Progressing turns False, all well")
 			f.DeleteRoute(ctx, holder)
-			c.EventuallyStatus(ctx, func(g Gomega, e *configv1.ComponentRouteStatus) {
-				g.Expect(e.CurrentHostnames).To(ConsistOf(configv1.Hostname(custom)))
-				framework.ExpectAsExpected(g, e)
-			})
+			c.EventuallyAllWellAt(ctx, custom)
 		})
 	})
 }

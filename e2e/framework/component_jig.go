@@ -126,11 +126,23 @@ func (c *ComponentJig) Status(ctx context.Context, g Gomega) *configv1.Component
 
 // EventuallyStatus waits until the component's status entry passes check.
 func (c *ComponentJig) EventuallyStatus(ctx context.Context, check func(Gomega, *configv1.ComponentRouteStatus)) {
+	GinkgoHelper()
 	c.f.Eventually(ctx, func(g Gomega) {
 		entry := c.Status(ctx, g)
 		g.Expect(entry).NotTo(BeNil(), "no status entry for %s/%s", c.Namespace, c.Operator.Name)
 		check(g, entry)
 	}).Should(Succeed())
+}
+
+// EventuallyAllWellAt waits for the component's status entry to hold
+// host alone as its current hostname, with Degraded and Progressing False
+// (ExpectAsExpected).
+func (c *ComponentJig) EventuallyAllWellAt(ctx context.Context, host string) {
+	GinkgoHelper()
+	c.EventuallyStatus(ctx, func(g Gomega, e *configv1.ComponentRouteStatus) {
+		g.Expect(e.CurrentHostnames).To(ConsistOf(configv1.Hostname(host)))
+		ExpectAsExpected(g, e)
+	})
 }
 
 // ExpectAsExpected checks that Degraded and Progressing are False with
