@@ -3,7 +3,7 @@
 // reconciler as plain YAML an operator applies with kubectl, every
 // certificate and password minted fresh:
 //
-//	manifests -dir DIR -router-image R -admission-image A -reconciler-image C [-domain D] [-pull-policy P]
+//	manifests -dir DIR -router-image R -admission-image A -reconciler-image C [-syslog-image S] [-domain D] [-pull-policy P]
 package main
 
 import (
@@ -37,6 +37,7 @@ func run(args []string) error {
 	router := fs.String("router-image", "", "router image (required)")
 	admission := fs.String("admission-image", "", "route-admission image (required)")
 	reconciler := fs.String("reconciler-image", "", "ingress-reconciler image (required)")
+	syslog := fs.String("syslog-image", "", "the access-log sidecar image (syslog) the reconciler runs beside a router whose IngressController logs to a container (optional: without it, the router image, as upstream's operator, which needs rsyslogd in it)")
 	domain := fs.String("domain", install.DefaultDomain, "apps domain of the IngressController and the Ingress config")
 	pull := fs.String("pull-policy", string(corev1.PullIfNotPresent), "image pull policy of the route-admission and ingress-reconciler containers: Never, IfNotPresent or Always")
 	if err := fs.Parse(args); err != nil {
@@ -68,7 +69,7 @@ func run(args []string) error {
 	}
 	crds, objs, err := install.Objects(context.Background(), nil, install.Options{
 		RepoRoot:   root,
-		Images:     install.Images{Router: *router, Admission: *admission, Reconciler: *reconciler},
+		Images:     install.Images{Router: *router, Admission: *admission, Reconciler: *reconciler, Syslog: *syslog},
 		Domain:     *domain,
 		PullPolicy: policy,
 	})
