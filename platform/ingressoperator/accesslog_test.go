@@ -1,11 +1,14 @@
 package ingressoperator
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 func TestAccessLogToAContainerFollowsTheUpstreamOperator(t *testing.T) {
@@ -116,4 +119,45 @@ func TestAccessLogToSyslog(t *testing.T) {
 	if got["ROUTER_SYSLOG_ADDRESS"] != "10.0.0.1:514" || got["ROUTER_LOG_FACILITY"] != "local2" || got["ROUTER_LOG_LEVEL"] != "info" || s.AccessLogSidecar {
 		t.Errorf("env %v, sidecar %v", got, s.AccessLogSidecar)
 	}
+}
+
+// The sidecar's configuration is upstream's ConfigMap, owned by the router
+// Deployment, while the IngressController logs to a container; gone after.
+func TestReconcileKeepsTheRsyslogConfigMap(t *testing.T) {
+	ctx := context.Background()
+	c := shard("s1", hostNetwork(10080, 10443, 11936))
+	logToContainerForTest(c)
+	r := newReconciler([]*operatorv1.IngressController{c}, render("router:under-test"))
+	r.SyslogImage = "syslog:test"
+	if err := r.Reconcile(ctx, c.DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+	cm, err := r.Kube.CoreV1().ConfigMaps(RouterNamespace).Get(ctx, "rsyslog-conf-s1", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cm.Data["rsyslog.conf"] != rsyslogConfiguration || len(cm.OwnerReferences) != 1 || cm.OwnerReferences[0].Name != "router-s1" {
+		t.Errorf("ConfigMap %+v", cm)
+	}
+	d, err := r.Kube.AppsV1().Deployments(RouterNamespace).Get(ctx, "router-s1", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cs := d.Spec.Template.Spec.Containers; len(cs) != 2 || cs[1].Image != "syslog:test" {
+		t.Errorf("containers %+v", cs)
+	}
+	live := r.stored(t, "s1")
+	live.Spec.Logging = nil
+	if err := r.Reconcile(ctx, live); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Kube.CoreV1().ConfigMaps(RouterNamespace).Get(ctx, "rsyslog-conf-s1", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("ConfigMap after logging was removed: %v", err)
+	}
+}
+
+func logToContainerForTest(c *operatorv1.IngressController) {
+	c.Spec.Logging = &operatorv1.IngressControllerLogging{Access: &operatorv1.AccessLogging{
+		Destination: operatorv1.LoggingDestination{Type: operatorv1.ContainerLoggingDestinationType},
+	}}
 }
