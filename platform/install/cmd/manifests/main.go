@@ -28,7 +28,7 @@ func main() {
 
 // imageHint says where the image references come from: the cluster
 // pulls them, so local tags only do on nodes they were loaded into.
-const imageHint = "the image reference the cluster pulls: `make images` prints the local tags (router=, route-admission=, ingress-reconciler=); push them to a registry the cluster reaches, or load them into the nodes and pass -pull-policy Never"
+const imageHint = "the image reference the cluster pulls: `make images` prints the local tags (router=, route-admission=, ingress-reconciler=, syslog=); push them to a registry the cluster reaches, or load them into the nodes and pass -pull-policy Never"
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("manifests", flag.ContinueOnError)
