@@ -216,7 +216,7 @@ push-images: docker ## push the fixture images the existing profile deploys to I
 manifests: images ## render the platform as plain manifests an operator applies with kubectl into $(MANIFESTS) (the local image tags; PULL_POLICY=Never for images loaded into the nodes)
 	@imgs=$$(go run ./images/cmd/build-images); get() { sed -n "s/^$$1=//p" <<<"$$imgs"; }; \
 	go run ./platform/install/cmd/manifests -dir $(MANIFESTS) -pull-policy $(PULL_POLICY) \
-	  -router-image "$(or $(ROUTER_IMAGE),$$(get router))" -admission-image "$$(get route-admission)" -reconciler-image "$$(get ingress-reconciler)"
+	  -router-image "$(or $(ROUTER_IMAGE),$$(get router))" -admission-image "$$(get route-admission)" -reconciler-image "$$(get ingress-reconciler)" -syslog-image "$$(get syslog)"
 
 .PHONY: e2e-existing
 e2e-existing: docker ## the existing profile proven: a lab cluster the suite did not install (LAB_WORKERS=2 workers, LAB_REPLICAS router replicas behind a TCP load balancer with shard frontends; manifests applied with kubectl, a registry beside it), the suite run with -profile existing -image-repository -shard-addrs -allow-disruptive through the load balancer into $(EXISTING_REPORTS), compared spec by spec with make e2e's $(KIND_REPORT) (REPEAT=N: each run, compare-<i>.md)

@@ -44,6 +44,9 @@ var Components = []Spec{
 	{Name: "component-operator", Package: "./fixtures/componentoperator/cmd/componentoperator", Fixture: true},
 	{Name: "route-admission", Package: "./platform/routeadmission/cmd/route-admission"},
 	{Name: "ingress-reconciler", Package: "./platform/ingressoperator/cmd/ingress-reconciler"},
+	// The access-log sidecar the ingress reconciler runs beside a router
+	// whose IngressController logs to a container.
+	{Name: "syslog", Package: "./platform/syslog/cmd/syslog"},
 }
 
 // Fixtures are the Components marked Fixture: what the existing profile

@@ -202,7 +202,7 @@ func Up(ctx context.Context, o Options) (*Lab, error) {
 	for _, p := range []struct {
 		local string
 		ref   *string
-	}{{platformImages.Router, &pushed.Router}, {platformImages.Admission, &pushed.Admission}, {platformImages.Reconciler, &pushed.Reconciler}} {
+	}{{platformImages.Router, &pushed.Router}, {platformImages.Admission, &pushed.Admission}, {platformImages.Reconciler, &pushed.Reconciler}, {platformImages.Syslog, &pushed.Syslog}} {
 		img, err := images.PushFromDocker(ctx, p.local, reg.host+"/platform")
 		if err != nil {
 			return lab, err
@@ -274,7 +274,7 @@ func Up(ctx context.Context, o Options) (*Lab, error) {
 
 // buildPlatformImages builds (or finds cached) the router unless one is
 // given, the route admission webhook and the IngressController
-// reconciler: local tags.
+// reconciler and its access-log sidecar: local tags.
 func buildPlatformImages(ctx context.Context, o Options) (install.Images, error) {
 	var out install.Images
 	out.Router = o.RouterImage
@@ -294,6 +294,8 @@ func buildPlatformImages(ctx context.Context, o Options) (install.Images, error)
 			dst = &out.Admission
 		case "ingress-reconciler":
 			dst = &out.Reconciler
+		case "syslog":
+			dst = &out.Syslog
 		default:
 			continue
 		}

@@ -356,6 +356,7 @@ func describeHeaderActions(f *framework.Framework) {
 			describeMutualTLSValues(f)
 			describeIngressControllerTuning(f)
 			describeIngressControllerUniqueID(f)
+			describeAccessLogCaptures(f)
 		})
 	})
 }

@@ -182,7 +182,7 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 	}
 	err = install.Install(ctx, cfg, install.Options{
 		RepoRoot: root, Timeouts: o.Timeouts, Logf: logf,
-		Images: install.Images{Router: pinnedRouter, Admission: env.Image("route-admission"), Reconciler: env.Image("ingress-reconciler")},
+		Images: install.Images{Router: pinnedRouter, Admission: env.Image("route-admission"), Reconciler: env.Image("ingress-reconciler"), Syslog: env.Image("syslog")},
 	})
 	if err != nil {
 		return c, nil, fmt.Errorf("install the router (%s): %w", routerRef, err)

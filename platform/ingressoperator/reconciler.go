@@ -36,6 +36,9 @@ type Reconciler struct {
 	// RouterImage is the image of a shard's router (upstream: the
 	// operator's IMAGE variable); empty, the default router's image.
 	RouterImage string
+	// SyslogImage is the access-log sidecar's image (SYSLOG_IMAGE);
+	// empty, the router's, as upstream.
+	SyslogImage string
 	Logf        func(format string, args ...any)
 	trigger     chan struct{}
 }
@@ -147,11 +150,16 @@ func (r *Reconciler) reconcileRouter(ctx context.Context, ic *operatorv1.Ingress
 	if err != nil {
 		return r.report(ctx, ic, 0, false, false, "InvalidSpec", err.Error())
 	}
+	settings.SyslogImage = r.SyslogImage
 	d, err := r.routerDeployment(ctx, ic, settings)
 	if errors.As(err, &unavailable) {
 		return r.report(ctx, ic, 0, false, false, unavailable.reason, unavailable.message)
 	}
 	if err != nil {
+		return err
+	}
+	// The sidecar's configuration before the pods that mount it.
+	if err := r.ensureRsyslogConfigMap(ctx, ic, d, settings.AccessLogSidecar); err != nil {
 		return err
 	}
 	if Apply(d, ic, settings) {

@@ -84,6 +84,12 @@ type Settings struct {
 	// spec.httpHeaders.forwardedHeaderPolicy, also on every router
 	// (RouterEnv) and set where it stands.
 	ForwardedHeaders []corev1.EnvVar
+	// AccessLogSidecar runs the access-log sidecar (spec.logging.access
+	// with destination type Container), from SyslogImage (the
+	// reconciler's SYSLOG_IMAGE), or the router's image when that is
+	// empty, as upstream.
+	AccessLogSidecar bool
+	SyslogImage      string
 }
 
 // Desired computes the router settings of ic; clientCA is the bundle the
@@ -157,6 +163,9 @@ func Desired(ic *operatorv1.IngressController, clientCA string) (Settings, error
 	}
 	s.Env = append(s.Env, tuningEnv(ic)...)
 	s.Env = append(s.Env, uniqueIDEnv(ic)...)
+	accessLog, sidecar := accessLogEnv(ic)
+	s.Env = append(s.Env, accessLog...)
+	s.AccessLogSidecar = sidecar
 	sort.Slice(s.Env, func(i, j int) bool { return s.Env[i].Name < s.Env[j].Name })
 	return s, nil
 }
@@ -222,6 +231,7 @@ func Apply(d *appsv1.Deployment, ic *operatorv1.IngressController, s Settings) b
 		}
 		c.VolumeMounts = mounts
 	}
+	applyAccessLog(spec, ic, s)
 	if s.HostNetwork != nil {
 		applyHostNetwork(spec, s.HostNetwork)
 	}

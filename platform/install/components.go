@@ -145,11 +145,20 @@ func reconcilerObjects(o Options) []k8s.Object {
 		ServiceAccountName: reconcilerName,
 		Containers: []corev1.Container{{
 			Name: reconcilerName, Image: o.Images.Reconciler, ImagePullPolicy: pullPolicy(o),
-			// The router image of shards (upstream's operator has the same
-			// variable): the one install puts under test.
-			Env: []corev1.EnvVar{{Name: "IMAGE", Value: o.Images.Router}},
+			Env: reconcilerEnv(o),
 		}},
 	}))
+}
+
+// reconcilerEnv: IMAGE, the router image of shards (upstream's operator
+// has the same variable), the one install puts under test; and
+// SYSLOG_IMAGE, the access-log sidecar's, when there is one.
+func reconcilerEnv(o Options) []corev1.EnvVar {
+	env := []corev1.EnvVar{{Name: "IMAGE", Value: o.Images.Router}}
+	if o.Images.Syslog != "" {
+		env = append(env, corev1.EnvVar{Name: ingressoperator.SyslogImageEnv, Value: o.Images.Syslog})
+	}
+	return env
 }
 
 // shardRBAC lets the reconciler create and delete the router Deployments

@@ -36,6 +36,11 @@ import (
 // Images of the three components.
 type Images struct {
 	Router, Admission, Reconciler string
+	// Syslog is the access-log sidecar the reconciler runs beside a
+	// router whose IngressController logs to a container (package
+	// platform/syslog); empty, the router image, as upstream's operator
+	// does (its router image has rsyslog built in).
+	Syslog string
 }
 
 // Options of an install.

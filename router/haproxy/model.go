@@ -142,5 +142,53 @@ type Config struct {
 	// (ROUTER_SET_FORWARDED_HEADERS), for every route without its own;
 	// "" is append, upstream's default.
 	ForwardedHeaders contract.ForwardedPolicy
-	Routes           []Route
+	// Log, when set, sends HAProxy's logs to a syslog target
+	// (ROUTER_SYSLOG_ADDRESS and the variables beside it): the access log
+	// of every HTTP frontend in HAProxy's httplog format (or Format), a
+	// tcplog line from public_ssl.
+	Log *Logging
+	// CaptureRequestHeaders, CaptureResponseHeaders and CaptureCookie are
+	// what the HTTP frontends (public, fe_sni, fe_no_sni) capture for the
+	// access log (ROUTER_CAPTURE_HTTP_REQUEST_HEADERS,
+	// ROUTER_CAPTURE_HTTP_RESPONSE_HEADERS, ROUTER_CAPTURE_HTTP_COOKIE).
+	// HAProxy captures a request header as the client sent it, before
+	// any http-request rule: an action that sets the header changes what
+	// the backend sees, not what is logged.
+	CaptureRequestHeaders, CaptureResponseHeaders []CaptureHeader
+	CaptureCookie                                 *CaptureCookie
+	// DontLogNull is HAProxy's option dontlognull (ROUTER_DONT_LOG_NULL).
+	DontLogNull bool
+	Routes      []Route
+}
+
+// Logging is HAProxy's global log target (upstream: openshift/router
+// images/router/haproxy/conf/haproxy-config.template, global: `log
+// ROUTER_SYSLOG_ADDRESS len ROUTER_LOG_MAX_LENGTH ROUTER_LOG_FACILITY
+// ROUTER_LOG_LEVEL` and log-send-hostname; defaults: log-format
+// ROUTER_SYSLOG_FORMAT or option httplog, and log global).
+type Logging struct {
+	// Address is a host:port (UDP) or the path of a Unix datagram socket.
+	Address string
+	// MaxLength is a log line's longest (upstream's default 1024).
+	MaxLength int
+	// Facility and Level default to upstream's local1 and warning.
+	Facility, Level string
+	// Format is HAProxy's log-format as the operator writes it (a
+	// double-quoted string); "" is option httplog.
+	Format string
+}
+
+// CaptureHeader is one captured header and the length its value is cut
+// to in the log.
+type CaptureHeader struct {
+	Name      string
+	MaxLength int
+}
+
+// CaptureCookie is the captured cookie: Name matched exactly, or as a
+// prefix of the cookie's name.
+type CaptureCookie struct {
+	Name      string
+	Exact     bool
+	MaxLength int
 }

@@ -238,6 +238,51 @@ func forwardedRules(p contract.ForwardedPolicy) []string {
 	}
 }
 
+// logWordRE is a word of the log line (a facility, a level, an address):
+// no space, quote or comment that would change the line.
+var logWordRE = regexp.MustCompile(`^[^\s"'#\\]+$`)
+
+// validateLogging fills upstream's defaults into cfg.Log (length 1024,
+// facility local1, level warning) and refuses what would not stay one
+// directive: a word with a space, a header or cookie name that is no
+// HTTP token, a length below 1.
+func validateLogging(cfg *Config) error {
+	if l := cfg.Log; l != nil {
+		copied := *l
+		l = &copied
+		cfg.Log = l
+		if l.MaxLength == 0 {
+			l.MaxLength = 1024
+		}
+		if l.Facility == "" {
+			l.Facility = "local1"
+		}
+		if l.Level == "" {
+			l.Level = "warning"
+		}
+		for _, w := range []string{l.Address, l.Facility, l.Level} {
+			if !logWordRE.MatchString(w) {
+				return fmt.Errorf("haproxy: log target word %q is empty or holds a space, quote or #", w)
+			}
+		}
+		if l.MaxLength < 0 {
+			return fmt.Errorf("haproxy: log length %d is negative", l.MaxLength)
+		}
+		if l.Format != "" && !uniqueIDFormatRE.MatchString(l.Format) {
+			return fmt.Errorf("haproxy: log-format %s is no double-quoted string of one line", l.Format)
+		}
+	}
+	for _, h := range append(append([]CaptureHeader(nil), cfg.CaptureRequestHeaders...), cfg.CaptureResponseHeaders...) {
+		if !uniqueIDHeaderRE.MatchString(h.Name) || h.MaxLength < 1 {
+			return fmt.Errorf("haproxy: captured header %q (len %d) needs an HTTP header name and a length of at least 1", h.Name, h.MaxLength)
+		}
+	}
+	if c := cfg.CaptureCookie; c != nil && (!uniqueIDHeaderRE.MatchString(c.Name) || c.MaxLength < 1) {
+		return fmt.Errorf("haproxy: captured cookie %q (len %d) needs a cookie name and a length of at least 1", c.Name, c.MaxLength)
+	}
+	return nil
+}
+
 // Render produces the configuration and the certificate files. Routes are
 // ordered so that, for one host, the longest path is tried first.
 func Render(cfg Config) (Files, error) {
@@ -271,6 +316,9 @@ func Render(cfg Config) (Files, error) {
 		if !uniqueIDFormatRE.MatchString(cfg.UniqueIDFormat) {
 			return nil, fmt.Errorf("haproxy: unique-id format %s is no double-quoted string of one line", cfg.UniqueIDFormat)
 		}
+	}
+	if err := validateLogging(&cfg); err != nil {
+		return nil, err
 	}
 	if cfg.MaxConn == 0 {
 		cfg.MaxConn = 2000

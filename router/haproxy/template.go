@@ -7,6 +7,11 @@ package haproxy
 // in the frontends and route actions in the backends, so requests see the
 // IngressController's first and responses the route's first.
 //
+// With access logging (Config.Log) the global section names the syslog
+// target and the defaults option httplog (or the log-format), public_ssl
+// option tcplog; each HTTP frontend captures the configured headers and
+// cookie first, as upstream's.
+//
 // Each HTTP frontend runs, in upstream's order (upstream: openshift/router
 // images/router/haproxy/conf/haproxy-config.template, frontends public,
 // fe_sni, fe_no_sni): the refusal of an empty Content-Length, the Proxy
@@ -26,6 +31,15 @@ global
   tune.bufsize {{ .BufSize }}
   tune.ssl.default-dh-param 2048
   ssl-default-bind-options ssl-min-ver TLSv1.2
+{{- with .Log }}
+  log {{ .Address }} len {{ .MaxLength }} {{ .Facility }} {{ .Level }}
+  log-send-hostname
+{{- end }}
+{{- with .CaptureCookie }}
+{{- if gt .MaxLength 63 }}
+  tune.http.cookielen {{ .MaxLength }}
+{{- end }}
+{{- end }}
 
 defaults
   mode http
@@ -38,6 +52,17 @@ defaults
   timeout http-request 10s
   timeout http-keep-alive 300s
   timeout tunnel 1h
+{{- with .Log }}
+{{- if .Format }}
+  log-format {{ .Format }}
+{{- else }}
+  option httplog
+{{- end }}
+  log global
+{{- end }}
+{{- if .DontLogNull }}
+  option dontlognull
+{{- end }}
 
 frontend stats
   bind {{ .StatsBind }}
@@ -50,6 +75,7 @@ frontend public
   mode http
   tcp-request inspect-delay 5s
   tcp-request content accept if HTTP
+{{- template "captures" . }}
 {{- template "http-frontend-prologue" . }}
 {{- /* upstream: public, secure_redirect: os_route_http_redirect.map holds
   every route (1 for insecureEdgeTerminationPolicy Redirect, passthrough
@@ -77,6 +103,9 @@ frontend public
   default_backend openshift_default
 
 frontend public_ssl
+{{- if .Log }}
+  option tcplog
+{{- end }}
   bind {{ .HTTPSBind }}
   mode tcp
   tcp-request inspect-delay 5s
@@ -173,6 +202,20 @@ backend {{ .Backend }}
   unique-id-header {{ .UniqueIDHeader }}
 {{- end }}
 {{- end }}
+{{- /* upstream: public, fe_sni and fe_no_sni alike, ahead of every
+  http-request rule: HAProxy captures the headers as the client sent
+  them. */}}
+{{- define "captures" }}
+{{- range .CaptureRequestHeaders }}
+  capture request header {{ .Name }} len {{ .MaxLength }}
+{{- end }}
+{{- range .CaptureResponseHeaders }}
+  capture response header {{ .Name }} len {{ .MaxLength }}
+{{- end }}
+{{- with .CaptureCookie }}
+  capture cookie {{ .Name }}{{ if .Exact }}={{ end }} len {{ .MaxLength }}
+{{- end }}
+{{- end }}
 {{- define "frontend-headers" }}
 {{- range .RequestHeaders }}
   {{ request . }}
@@ -185,6 +228,7 @@ backend {{ .Backend }}
 {{- with .MutualTLS }} ca-file {{ .CAFile }} verify {{ .Policy }}{{ if .CRLFile }} crl-file {{ .CRLFile }}{{ end }}{{ end }}
 {{- end }}
 {{- define "tls-frontend" }}
+{{- template "captures" . }}
 {{- template "http-frontend-prologue" . }}
 {{- with .MutualTLS }}
 {{- if .SubjectFilter }}

@@ -91,7 +91,11 @@ func size(name string) (int, error) {
 // WildcardsAllowed: "true") and ROUTER_SET_FORWARDED_HEADERS (the
 // forwarded-headers policy of routes without their own: append, replace,
 // if-none or never; anything else is append, as upstream's template
-// reads it).
+// reads it), and the access log's: ROUTER_SYSLOG_ADDRESS,
+// ROUTER_LOG_MAX_LENGTH, ROUTER_LOG_FACILITY, ROUTER_LOG_LEVEL,
+// ROUTER_SYSLOG_FORMAT, ROUTER_CAPTURE_HTTP_REQUEST_HEADERS,
+// ROUTER_CAPTURE_HTTP_RESPONSE_HEADERS, ROUTER_CAPTURE_HTTP_COOKIE and
+// ROUTER_DONT_LOG_NULL (accessLog).
 // Everything else the operator sets (ROUTER_SERVICE_NAMESPACE,
 // STATS_USERNAME_FILE, STATS_PASSWORD_FILE, ROUTER_METRICS_*,
 // ROUTER_LOAD_BALANCE_ALGORITHM, ROUTER_TCP_BALANCE_SCHEME,
@@ -184,6 +188,9 @@ func loadSettings() (*settings, error) {
 		return nil, fmt.Errorf("%s: %w", headers.ResponseEnv, err)
 	}
 	if s.base.MutualTLS, s.crlManager, err = mutualTLS(dir); err != nil {
+		return nil, err
+	}
+	if err := accessLog(&s.base); err != nil {
 		return nil, err
 	}
 	return s, nil

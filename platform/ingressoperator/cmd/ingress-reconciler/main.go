@@ -29,9 +29,10 @@ func main() {
 	kube := kubernetes.NewForConfigOrDie(cfg)
 	// IMAGE is the router image shards run, as the upstream operator's
 	// IMAGE variable; unset, shards run the default router's image.
+	// SYSLOG_IMAGE is the access-log sidecar's; unset, the router's.
 	r := &ingressoperator.Reconciler{
 		Kube: kube, Operator: operatorclient.NewForConfigOrDie(cfg), Routes: routeclient.NewForConfigOrDie(cfg),
-		RouterImage: os.Getenv("IMAGE"), Logf: log.Printf,
+		RouterImage: os.Getenv("IMAGE"), SyslogImage: os.Getenv(ingressoperator.SyslogImageEnv), Logf: log.Printf,
 	}
 	routes := &componentroutes.Reconciler{Kube: kube, Config: configclient.NewForConfigOrDie(cfg), Logf: log.Printf}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)

@@ -3,7 +3,7 @@
 // reconciler as plain YAML an operator applies with kubectl, every
 // certificate and password minted fresh:
 //
-//	manifests -dir DIR -router-image R -admission-image A -reconciler-image C [-domain D] [-pull-policy P]
+//	manifests -dir DIR -router-image R -admission-image A -reconciler-image C [-syslog-image S] [-domain D] [-pull-policy P]
 package main
 
 import (
@@ -28,7 +28,7 @@ func main() {
 
 // imageHint says where the image references come from: the cluster
 // pulls them, so local tags only do on nodes they were loaded into.
-const imageHint = "the image reference the cluster pulls: `make images` prints the local tags (router=, route-admission=, ingress-reconciler=); push them to a registry the cluster reaches, or load them into the nodes and pass -pull-policy Never"
+const imageHint = "the image reference the cluster pulls: `make images` prints the local tags (router=, route-admission=, ingress-reconciler=, syslog=); push them to a registry the cluster reaches, or load them into the nodes and pass -pull-policy Never"
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("manifests", flag.ContinueOnError)
@@ -37,6 +37,7 @@ func run(args []string) error {
 	router := fs.String("router-image", "", "router image (required)")
 	admission := fs.String("admission-image", "", "route-admission image (required)")
 	reconciler := fs.String("reconciler-image", "", "ingress-reconciler image (required)")
+	syslog := fs.String("syslog-image", "", "the access-log sidecar image (syslog) the reconciler runs beside a router whose IngressController logs to a container (optional: without it, the router image, as upstream's operator, which needs rsyslogd in it)")
 	domain := fs.String("domain", install.DefaultDomain, "apps domain of the IngressController and the Ingress config")
 	pull := fs.String("pull-policy", string(corev1.PullIfNotPresent), "image pull policy of the route-admission and ingress-reconciler containers: Never, IfNotPresent or Always")
 	if err := fs.Parse(args); err != nil {
@@ -68,7 +69,7 @@ func run(args []string) error {
 	}
 	crds, objs, err := install.Objects(context.Background(), nil, install.Options{
 		RepoRoot:   root,
-		Images:     install.Images{Router: *router, Admission: *admission, Reconciler: *reconciler},
+		Images:     install.Images{Router: *router, Admission: *admission, Reconciler: *reconciler, Syslog: *syslog},
 		Domain:     *domain,
 		PullPolicy: policy,
 	})
