@@ -87,7 +87,7 @@ func ServingSecret(svc *corev1.Service, name string, ca *pki.CA) (*corev1.Secret
 	return &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{
 			Name: name, Namespace: svc.Namespace,
-			Annotations: map[string]string{ServiceUIDAnnotation: string(svc.UID), ServiceNameAnnotation: svc.Name},
+			Annotations:     map[string]string{ServiceUIDAnnotation: string(svc.UID), ServiceNameAnnotation: svc.Name},
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Service", Name: svc.Name, UID: svc.UID}},
 		},
 		Type: corev1.SecretTypeTLS,
