@@ -42,8 +42,10 @@ func describeServiceCA(f *framework.Framework) {
 		// automatically"); openshift/router images/router/haproxy/conf/haproxy-config.template
 		// (the reencrypt route backend's server line: `ssl verifyhost
 		// <service>.<namespace>.svc verify required ca-file
-		// $defaultDestinationCA` when the route has no destinationCACertificate)
-		// and pkg/cmd/infra/router/template.go (DEFAULT_DESTINATION_CA_PATH)
+		// $defaultDestinationCA` when the route has no destinationCACertificate),
+		// pkg/router/template/router.go (createServiceAliasConfig:
+		// VerifyServiceHostname for such a route) and
+		// pkg/cmd/infra/router/template.go (DEFAULT_DESTINATION_CA_PATH)
 		DescribeTable("a reencrypt route without destinationCACertificate",
 			func(ctx SpecContext, conn framework.Connection, serviceCA bool) {
 				ns := f.SpecNamespace(ctx, "reencrypt-service-ca")
