@@ -60,3 +60,24 @@ func IngressControllerSettled(ic *operatorv1.IngressController) bool {
 // generated ("true"): library-go pkg/route/hostassignment,
 // HostGeneratedAnnotationKey.
 const HostGeneratedAnnotation = "openshift.io/host.generated"
+
+// The service CA (openshift/service-ca-operator): a Service annotated
+// ServingCertSecretAnnotation gets a kubernetes.io/tls Secret of that name
+// in its namespace, for <service>.<namespace>.svc and
+// <service>.<namespace>.svc.cluster.local, signed by the service CA
+// (pkg/controller/api/api.go; the serving-cert controller,
+// pkg/controller/servingcert/controller/secret_creating_controller.go). The
+// router trusts that CA for reencrypt routes without
+// destinationCACertificate: cluster-ingress-operator mounts the
+// ServiceCABundleConfigMap of the router's namespace (injected with the
+// service CA: pkg/operator/controller/ingress/serviceca_configmap.go) and
+// points DEFAULT_DESTINATION_CA_PATH at its ServiceCABundleKey
+// (pkg/manifests/assets/router/deployment.yaml).
+const (
+	ServingCertSecretAnnotation = "service.beta.openshift.io/serving-cert-secret-name"
+	// ServingCertSignedByAnnotation is set on the Service once its Secret
+	// is written: the signer's common name.
+	ServingCertSignedByAnnotation = "service.beta.openshift.io/serving-cert-signed-by"
+	ServiceCABundleConfigMap      = "service-ca-bundle"
+	ServiceCABundleKey            = "service-ca.crt"
+)

@@ -92,6 +92,13 @@ func (ca *CA) NewIntermediateCA(opts CAOptions) (*CA, error) {
 	return newCA(certPEM, keyPEM, ca)
 }
 
+// ParseCA is the root CA of certPEM and keyPEM (a kubernetes.io/tls
+// Secret's tls.crt and tls.key): a CA kept across processes, such as the
+// service CA whose key the platform keeps in a Secret.
+func ParseCA(certPEM, keyPEM []byte) (*CA, error) {
+	return newCA(certPEM, keyPEM, nil)
+}
+
 // Chain returns this CA and its ancestors, this CA first, the root last.
 func (ca *CA) Chain() []*CA {
 	var chain []*CA

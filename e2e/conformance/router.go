@@ -72,6 +72,7 @@ func describeRouter(f *framework.Framework) {
 		describeWildcardAdmission(f)
 		describeRoutePaths(f)
 		describeRouteHosts(f)
+		describeServiceCA(f)
 	})
 }
 

@@ -83,16 +83,22 @@ func (f *Framework) deployEchoes(ctx context.Context, refs []EchoRef, extraHosts
 		echoes = append(echoes, f.createEcho(ctx, r.Namespace, r.Name, extraHosts))
 	}
 	for _, e := range echoes {
-		f.WaitDeploymentReady(ctx, e.Namespace, e.Service)
-		pods, err := f.Clientset.CoreV1().Pods(e.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "app=" + e.Service})
-		Expect(err).NotTo(HaveOccurred())
-		for _, p := range pods.Items {
-			if p.DeletionTimestamp == nil {
-				e.Pods = append(e.Pods, p.Name)
-			}
-		}
+		f.waitEcho(ctx, e)
 	}
 	return echoes
+}
+
+// waitEcho waits until e's Deployment is ready and records its pods.
+func (f *Framework) waitEcho(ctx context.Context, e *Echo) {
+	GinkgoHelper()
+	f.WaitDeploymentReady(ctx, e.Namespace, e.Service)
+	pods, err := f.Clientset.CoreV1().Pods(e.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "app=" + e.Service})
+	Expect(err).NotTo(HaveOccurred())
+	for _, p := range pods.Items {
+		if p.DeletionTimestamp == nil {
+			e.Pods = append(e.Pods, p.Name)
+		}
+	}
 }
 
 // createEcho creates the echo backend's Secret, Deployment and Service,
@@ -109,13 +115,22 @@ func (f *Framework) createEcho(ctx context.Context, ns, name string, extraHosts 
 		Data:       map[string][]byte{"tls.crt": cert.ChainPEM(), "tls.key": cert.KeyPEM},
 	}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred())
+	f.createEchoDeployment(ctx, ns, name, name+"-tls")
+	f.createEchoService(ctx, ns, name, nil)
+	return &Echo{Namespace: ns, Service: name, CA: ca}
+}
 
+// createEchoDeployment creates the echo backend's Deployment ns/name,
+// serving Secret secret (kubernetes.io/tls) on its https port, without
+// waiting.
+func (f *Framework) createEchoDeployment(ctx context.Context, ns, name, secret string) {
+	GinkgoHelper()
 	labels := map[string]string{"app": name}
 	c := f.ScratchContainer("echo", f.Image("echo"), "-http", fmt.Sprintf(":%d", echoHTTPContainerPort), "-https", ":8443", "-cert", "/tls/tls.crt", "-key", "/tls/tls.key")
 	c.Ports = []corev1.ContainerPort{{Name: "http", ContainerPort: echoHTTPContainerPort}, {Name: "https", ContainerPort: 8443}}
 	c.ReadinessProbe = HTTPReadiness("/", 8080)
 	c.VolumeMounts = []corev1.VolumeMount{{Name: "tls", MountPath: "/tls", ReadOnly: true}}
-	_, err = f.Clientset.AppsV1().Deployments(ns).Create(ctx, &appsv1.Deployment{
+	_, err := f.Clientset.AppsV1().Deployments(ns).Create(ctx, &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
 		Spec: appsv1.DeploymentSpec{
 			Replicas: ptr.To[int32](1),
@@ -124,14 +139,12 @@ func (f *Framework) createEcho(ctx context.Context, ns, name string, extraHosts 
 				ObjectMeta: metav1.ObjectMeta{Labels: labels},
 				Spec: corev1.PodSpec{
 					Containers: []corev1.Container{c},
-					Volumes:    []corev1.Volume{{Name: "tls", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: name + "-tls"}}}},
+					Volumes:    []corev1.Volume{{Name: "tls", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: secret}}}},
 				},
 			},
 		},
 	}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "create deployment %s/%s", ns, name)
-	f.createEchoService(ctx, ns, name)
-	return &Echo{Namespace: ns, Service: name, CA: ca}
 }
 
 // ServiceWithoutPods creates Service "echo" in ns with the echo backend's
@@ -139,16 +152,16 @@ func (f *Framework) createEcho(ctx context.Context, ns, name string, extraHosts 
 // a route must name a real Service but nothing needs to answer (Served
 // always fails on it, so it cannot stand in for a backend by mistake).
 func (f *Framework) ServiceWithoutPods(ctx context.Context, ns string) *Echo {
-	f.createEchoService(ctx, ns, "echo")
+	f.createEchoService(ctx, ns, "echo", nil)
 	return &Echo{Namespace: ns, Service: "echo"}
 }
 
 // createEchoService creates Service ns/name for the pods labelled
-// app=name, with the echo backend's ports.
-func (f *Framework) createEchoService(ctx context.Context, ns, name string) {
+// app=name, with the echo backend's ports and annotations.
+func (f *Framework) createEchoService(ctx context.Context, ns, name string, annotations map[string]string) {
 	GinkgoHelper()
 	_, err := f.Clientset.CoreV1().Services(ns).Create(ctx, &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Annotations: annotations},
 		Spec: corev1.ServiceSpec{Selector: map[string]string{"app": name}, Ports: []corev1.ServicePort{
 			{Name: EchoHTTPPort, Port: 8080, TargetPort: intstr.FromString("http")},
 			{Name: EchoHTTPSPort, Port: 8443, TargetPort: intstr.FromString("https")},

@@ -1,6 +1,7 @@
 package install
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -21,6 +22,7 @@ import (
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/pki"
 	"github.com/router-conformance/suite/platform/ingressoperator"
+	"github.com/router-conformance/suite/platform/serviceca"
 )
 
 const (
@@ -138,6 +140,12 @@ func reconcilerObjects(o Options) []k8s.Object {
 		// The component-route controller (cluster-ingress-operator's
 		// configurable-route controller): it reads the Ingress config.
 		rule([]string{"config.openshift.io"}, []string{"ingresses"}, readOnly),
+		// The service-ca stand-in (platform/serviceca): annotated Services
+		// in every namespace (update: the signed-by annotation), their
+		// Secrets, and the signing key in openshift-service-ca, as
+		// upstream's service-ca controller holds them.
+		rule([]string{""}, []string{"services"}, []string{"get", "list", "watch", "update"}),
+		rule([]string{""}, []string{"secrets"}, []string{"get", "create", "update"}),
 	)
 	objs = append(objs, componentRouteRBAC()...)
 	objs = append(objs, shardRBAC()...)
@@ -333,7 +341,10 @@ func tlsSecret(ns, name, caName string, hosts ...string) (*corev1.Secret, error)
 // routerSecrets are what the router Deployment mounts, made as the
 // operator (and on OpenShift the service-ca operator) would: a wildcard
 // default certificate for the apps domain, the stats credentials, the
-// metrics listener's certificate and the service CA bundle.
+// metrics listener's certificate and the service CA bundle; and the
+// service CA's own certificate and key (serviceca.SigningKeySecret), with
+// which the service-ca stand-in signs the serving certificates of
+// annotated Services, as upstream's signing-key Secret holds them.
 func routerSecrets(ctx context.Context, r *resources.Resources, o Options) ([]k8s.Object, error) {
 	ns, ic := ingressoperator.RouterNamespace, "default"
 	defaultCert, err := keepOrMint(ctx, r, ns, ingressoperator.DefaultCertificateSecretName(ic), "tls.crt", func() (*corev1.Secret, error) {
@@ -342,11 +353,48 @@ func routerSecrets(ctx context.Context, r *resources.Resources, o Options) ([]k8
 	if err != nil {
 		return nil, err
 	}
-	metrics, err := keepOrMint(ctx, r, ns, ingressoperator.MetricsCertsSecretName(ic), "tls.crt", func() (*corev1.Secret, error) {
-		return tlsSecret(ns, ingressoperator.MetricsCertsSecretName(ic), "service CA", "router-internal-"+ic+"."+ns+".svc")
+	signingKey, err := keepOrMint(ctx, r, serviceca.Namespace, serviceca.SigningKeySecret, "tls.key", func() (*corev1.Secret, error) {
+		ca, err := serviceca.NewSigner()
+		if err != nil {
+			return nil, err
+		}
+		return &corev1.Secret{
+			ObjectMeta: metav1.ObjectMeta{Name: serviceca.SigningKeySecret, Namespace: serviceca.Namespace},
+			Type:       corev1.SecretTypeTLS,
+			Data:       map[string][]byte{"tls.crt": ca.CertPEM, "tls.key": ca.KeyPEM},
+		}, nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	serviceCA, err := pki.ParseCA(signingKey.Data["tls.crt"], signingKey.Data["tls.key"])
+	if err != nil {
+		return nil, fmt.Errorf("secret %s/%s: %w", serviceca.Namespace, serviceca.SigningKeySecret, err)
+	}
+	// The metrics certificate is the service CA's (upstream: the
+	// service-ca operator's, for the annotated router-internal Service);
+	// one of another CA (a cluster installed before the CA was kept) is
+	// replaced.
+	metricsName := ingressoperator.MetricsCertsSecretName(ic)
+	mintMetrics := func() (*corev1.Secret, error) {
+		leaf, err := serviceCA.IssueServer(pki.ServerOptions{Hosts: []string{"router-internal-" + ic + "." + ns + ".svc"}})
+		if err != nil {
+			return nil, err
+		}
+		return &corev1.Secret{
+			ObjectMeta: metav1.ObjectMeta{Name: metricsName, Namespace: ns},
+			Type:       corev1.SecretTypeTLS,
+			Data:       map[string][]byte{"tls.crt": leaf.ChainPEM(), "tls.key": leaf.KeyPEM, "ca.crt": serviceCA.CertPEM},
+		}, nil
+	}
+	metrics, err := keepOrMint(ctx, r, ns, metricsName, "tls.crt", mintMetrics)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(metrics.Data["ca.crt"], serviceCA.CertPEM) {
+		if metrics, err = mintMetrics(); err != nil {
+			return nil, err
+		}
 	}
 	stats, err := keepOrMint(ctx, r, ns, ingressoperator.StatsSecretName(ic), "statsPassword", func() (*corev1.Secret, error) {
 		password := make([]byte, 16)
@@ -361,11 +409,12 @@ func routerSecrets(ctx context.Context, r *resources.Resources, o Options) ([]k8
 	if err != nil {
 		return nil, err
 	}
-	// The service CA is the one that signed the metrics certificate, as
-	// the service-ca operator's bundle signs every serving certificate.
-	serviceCA := &corev1.ConfigMap{
+	// The bundle the router trusts for reencrypt routes without
+	// destinationCACertificate (cluster-ingress-operator's
+	// service-ca-bundle, injected by the service-ca operator).
+	bundle := &corev1.ConfigMap{
 		ObjectMeta: metav1.ObjectMeta{Name: ingressoperator.ServiceCAConfigMap, Namespace: ns},
-		Data:       map[string]string{ingressoperator.ServiceCAKey: string(metrics.Data["ca.crt"])},
+		Data:       map[string]string{ingressoperator.ServiceCAKey: string(serviceCA.CertPEM)},
 	}
-	return []k8s.Object{defaultCert, metrics, stats, serviceCA}, nil
+	return []k8s.Object{signingKey, defaultCert, metrics, stats, bundle}, nil
 }

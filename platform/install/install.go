@@ -31,6 +31,7 @@ import (
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/internal/kubeapply"
 	"github.com/router-conformance/suite/platform/ingressoperator"
+	"github.com/router-conformance/suite/platform/serviceca"
 )
 
 // Images of the three components.
@@ -333,7 +334,7 @@ func namespace(name string) *corev1.Namespace {
 // baseObjects are the namespaces and the cluster-scoped configuration.
 func baseObjects(o Options) []k8s.Object {
 	return []k8s.Object{
-		namespace(ingressoperator.RouterNamespace), namespace(ingressoperator.OperatorNamespace), namespace(ingressoperator.ConfigNamespace),
+		namespace(ingressoperator.RouterNamespace), namespace(ingressoperator.OperatorNamespace), namespace(ingressoperator.ConfigNamespace), namespace(serviceca.Namespace),
 		&configv1.Ingress{ObjectMeta: metav1.ObjectMeta{Name: "cluster"}, Spec: configv1.IngressSpec{Domain: o.Domain}},
 		&operatorv1.IngressController{
 			ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: ingressoperator.OperatorNamespace},

@@ -25,6 +25,7 @@ import (
 
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/platform/ingressoperator"
+	"github.com/router-conformance/suite/platform/serviceca"
 )
 
 var testImages = Images{Router: "registry.test/router@sha256:1", Admission: "registry.test/route-admission:t", Reconciler: "registry.test/ingress-reconciler:t"}
@@ -217,8 +218,14 @@ func TestObjectsWithoutClusterMintFresh(t *testing.T) {
 	}
 	o := Options{RepoRoot: "../..", Images: testImages}
 	a, b := render(o), render(o)
-	if len(a) != 4 {
-		t.Fatalf("%d Secrets, want 4: %v", len(a), a)
+	if len(a) != 5 {
+		t.Fatalf("%d Secrets, want 5: %v", len(a), a)
+	}
+	// The service CA keeps its key (the service-ca stand-in signs with it)
+	// and is the metrics certificate's issuer.
+	if signing := a[serviceca.SigningKeySecret]; signing == nil || len(signing.Data["tls.key"]) == 0 ||
+		!bytes.Equal(a[ingressoperator.MetricsCertsSecretName("default")].Data["ca.crt"], signing.Data["tls.crt"]) {
+		t.Errorf("the metrics certificate is not the kept service CA's: %v", a)
 	}
 	for name, s := range a {
 		for key, v := range s.Data {

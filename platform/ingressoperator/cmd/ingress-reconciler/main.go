@@ -18,6 +18,7 @@ import (
 
 	"github.com/router-conformance/suite/platform/ingressoperator"
 	"github.com/router-conformance/suite/platform/ingressoperator/componentroutes"
+	"github.com/router-conformance/suite/platform/serviceca"
 )
 
 func main() {
@@ -35,14 +36,17 @@ func main() {
 		RouterImage: os.Getenv("IMAGE"), SyslogImage: os.Getenv(ingressoperator.SyslogImageEnv), Logf: log.Printf,
 	}
 	routes := &componentroutes.Reconciler{Kube: kube, Config: configclient.NewForConfigOrDie(cfg), Logf: log.Printf}
+	// The service-ca operator's serving-cert controller, stood in for.
+	servingCerts := &serviceca.Controller{Kube: kube, Logf: log.Printf}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	log.Printf("reconciling IngressControllers of %s into Deployments of %s, and the Ingress config's component routes into RBAC in %s",
-		ingressoperator.OperatorNamespace, ingressoperator.RouterNamespace, componentroutes.SecretNamespace)
-	// Either controller failing ends the process: the Deployment restarts it.
-	errs := make(chan error, 2)
+	log.Printf("reconciling IngressControllers of %s into Deployments of %s, the Ingress config's component routes into RBAC in %s, and annotated Services into serving certificates of the service CA in %s/%s",
+		ingressoperator.OperatorNamespace, ingressoperator.RouterNamespace, componentroutes.SecretNamespace, serviceca.Namespace, serviceca.SigningKeySecret)
+	// Any controller failing ends the process: the Deployment restarts it.
+	errs := make(chan error, 3)
 	go func() { errs <- r.Run(ctx) }()
 	go func() { errs <- routes.Run(ctx) }()
+	go func() { errs <- servingCerts.Run(ctx) }()
 	if err := <-errs; err != nil {
 		fmt.Fprintln(os.Stderr, "ingress-reconciler:", err)
 		os.Exit(1)
