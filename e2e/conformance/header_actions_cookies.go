@@ -89,15 +89,15 @@ func describeSessionCookie(f *framework.Framework) {
 			})
 		},
 		Entry("edge", framework.ID("header-actions/session-cookie-private-edge"),
-			cookieCase{termination: routev1.TLSTerminationEdge, attributes: "; HttpOnly; Secure; SameSite=None"}),
+			cookieCase{termination: routev1.TLSTerminationEdge, attributes: "; path=/; HttpOnly; Secure; SameSite=None"}),
 		Entry("reencrypt", framework.ID("header-actions/session-cookie-private-reencrypt"),
-			cookieCase{termination: routev1.TLSTerminationReencrypt, attributes: "; HttpOnly; Secure; SameSite=None"}),
+			cookieCase{termination: routev1.TLSTerminationReencrypt, attributes: "; path=/; HttpOnly; Secure; SameSite=None"}),
 		Entry("plain HTTP", framework.ID("header-actions/session-cookie-private-over-http"),
-			cookieCase{overHTTP: true, attributes: "; HttpOnly"}),
+			cookieCase{overHTTP: true, attributes: "; path=/; HttpOnly"}),
 		// Allow: the same backend serves plain HTTP, so the cookie is
 		// neither Secure nor SameSite.
 		Entry("edge with insecureEdgeTerminationPolicy Allow, over plain HTTP", framework.ID("header-actions/session-cookie-private-edge-allow-over-http"),
-			cookieCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, overHTTP: true, attributes: "; HttpOnly"}),
+			cookieCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, overHTTP: true, attributes: "; path=/; HttpOnly"}),
 		Entry("edge, cookies disabled", framework.ID("header-actions/session-cookie-disabled-edge"),
 			cookieCase{termination: routev1.TLSTerminationEdge, disable: "true"}),
 		Entry("reencrypt, cookies disabled", framework.ID("header-actions/session-cookie-disabled-reencrypt"),

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -960,8 +961,8 @@ func TestSessionCookie(t *testing.T) {
 		prefix string // "" for no cookie
 		attrs  string
 	}{
-		{httpclient.Request{HTTPS: true, Host: "edge.apps.test", Header: hdr}, "edgecookie=", "; HttpOnly; Secure; SameSite=None"},
-		{httpclient.Request{Host: "plain.apps.test", Header: hdr}, "plaincookie=", "; HttpOnly"},
+		{httpclient.Request{HTTPS: true, Host: "edge.apps.test", Header: hdr}, "edgecookie=", "; path=/; HttpOnly; Secure; SameSite=None"},
+		{httpclient.Request{Host: "plain.apps.test", Header: hdr}, "plaincookie=", "; path=/; HttpOnly"},
 		{httpclient.Request{Host: "off.apps.test", Header: hdr}, "", ""},
 	} {
 		resp := w.mustGet(t, tc.req)
@@ -972,7 +973,7 @@ func TestSessionCookie(t *testing.T) {
 			}
 			continue
 		}
-		if len(cookies) != 1 || !strings.HasPrefix(cookies[0], tc.prefix) || !strings.HasSuffix(cookies[0], tc.attrs) {
+		if len(cookies) != 1 || !regexp.MustCompile("^"+tc.prefix+"[0-9a-f]{32}"+regexp.QuoteMeta(tc.attrs)+"$").MatchString(cookies[0]) {
 			t.Errorf("%s: Set-Cookie %q, want one %s...%s", tc.req.Host, cookies, tc.prefix, tc.attrs)
 			continue
 		}
