@@ -36,9 +36,9 @@ type cookieCase struct {
 func describeSessionCookie(f *framework.Framework) {
 	// A route's backend inserts a session cookie on an answer to a client
 	// that sent none: named after the route (the hex md5 of
-	// " <namespace>:<name>" without a cookie_name annotation), HttpOnly,
-	// and Secure with SameSite=None on edge and reencrypt routes that do
-	// not allow plain HTTP. HAProxy's nocache adds Cache-Control: private
+	// " <namespace>:<name>" without a cookie_name annotation), with
+	// HAProxy's path=/, HttpOnly, and Secure with SameSite=None on edge
+	// and reencrypt routes that do not allow plain HTTP. HAProxy's nocache adds Cache-Control: private
 	// to that answer beside the backend's public value; both reach the
 	// client. disable_cookies=true leaves both out: the backend's value
 	// alone, the positive control that the answer was served and
