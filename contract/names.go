@@ -1,6 +1,11 @@
 package contract
 
-import operatorv1 "github.com/openshift/api/operator/v1"
+import (
+	"crypto/md5"
+	"fmt"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+)
 
 // Where things live on OpenShift (cluster-ingress-operator
 // pkg/operator/controller/names.go).
@@ -26,6 +31,26 @@ const (
 // HSTSAnnotation is the route annotation whose value the router sends as
 // Strict-Transport-Security (openshift/router haproxy-config.template).
 const HSTSAnnotation = "haproxy.router.openshift.io/hsts_header"
+
+// The route annotations of the router's session cookie (openshift/router
+// images/router/haproxy/conf/haproxy-config.template, the route backend's
+// `cookie` line): DisableCookiesAnnotation "true" turns it off,
+// CookieNameAnnotation names it, CookieSameSiteAnnotation gives its
+// SameSite attribute (Lax, Strict or None) on TLS routes.
+const (
+	DisableCookiesAnnotation = "haproxy.router.openshift.io/disable_cookies"
+	CookieNameAnnotation     = "router.openshift.io/cookie_name"
+	CookieSameSiteAnnotation = "router.openshift.io/cookie-same-site"
+)
+
+// DefaultCookieName is the session cookie's name for a route without a
+// valid cookie_name annotation: upstream's RoutingKeyName, the hex md5 of
+// "<termination> <namespace>:<name>", computed before the termination is
+// filled in, so always with an empty one (openshift/router
+// pkg/router/template/router.go, createServiceAliasConfig).
+func DefaultCookieName(namespace, name string) string {
+	return fmt.Sprintf("%x", md5.Sum([]byte(" "+namespace+":"+name)))
+}
 
 // RouterDeploymentName is the router Deployment of an IngressController.
 func RouterDeploymentName(ingressController string) string { return "router-" + ingressController }

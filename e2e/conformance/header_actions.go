@@ -342,6 +342,7 @@ func describeHeaderActions(f *framework.Framework) {
 
 		describeRouteValues(f)
 		describeRouteRefusals(f)
+		describeSessionCookie(f)
 
 		describeFrontendFilters(f)
 		describeForwardedHeaders(f)

@@ -9,6 +9,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"net"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -83,6 +84,7 @@ func Translate(route *routev1.Route, service *corev1.Service, slices []*discover
 	if p, ok := contract.ParseForwardedPolicy(route.Annotations[contract.SetForwardedHeadersAnnotation]); ok {
 		out.ForwardedHeaders = p
 	}
+	out.Cookie = sessionCookie(route, out.Termination, out.InsecurePolicy)
 	if h := route.Spec.HTTPHeaders; h != nil {
 		out.RequestHeaders = headers.FromRoute(h.Actions.Request)
 		out.ResponseHeaders = headers.FromRoute(h.Actions.Response)
@@ -93,6 +95,41 @@ func Translate(route *routev1.Route, service *corev1.Service, slices []*discover
 	}
 	return out, nil
 }
+
+// sessionCookie is the session cookie of a route's backend, as upstream's
+// route backend inserts it (openshift/router
+// images/router/haproxy/conf/haproxy-config.template: `cookie ... insert
+// indirect nocache httponly` unless haproxy.router.openshift.io/disable_cookies
+// is true by strconv.ParseBool; the name from router.openshift.io/cookie_name
+// when it is a token of [a-zA-Z0-9_-], else the route's RoutingKeyName;
+// `secure attr SameSite=` router.openshift.io/cookie-same-site when it is
+// exactly Lax, Strict or None, else None, on edge and reencrypt routes whose
+// insecureEdgeTerminationPolicy is not Allow). Passthrough has none: its
+// backend is TCP. ROUTER_COOKIE_NAME, upstream's router-wide default name,
+// is not carried: no IngressController field sets it.
+func sessionCookie(route *routev1.Route, t haproxy.Termination, insecure haproxy.InsecurePolicy) *haproxy.Cookie {
+	if t == haproxy.Passthrough {
+		return nil
+	}
+	if off, _ := strconv.ParseBool(route.Annotations[contract.DisableCookiesAnnotation]); off {
+		return nil
+	}
+	c := &haproxy.Cookie{Name: route.Annotations[contract.CookieNameAnnotation]}
+	if !cookieToken.MatchString(c.Name) {
+		c.Name = contract.DefaultCookieName(route.Namespace, route.Name)
+	}
+	if (t == haproxy.Edge || t == haproxy.Reencrypt) && insecure != haproxy.PolicyAllow {
+		c.SameSite = "None"
+		switch v := route.Annotations[contract.CookieSameSiteAnnotation]; v {
+		case "Lax", "Strict", "None":
+			c.SameSite = v
+		}
+	}
+	return c
+}
+
+// cookieToken is upstream's $cookieNamePattern, whole.
+var cookieToken = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
 
 // endpoints are the ready addresses of the route's target port.
 func endpoints(route *routev1.Route, service *corev1.Service, slices []*discoveryv1.EndpointSlice) []haproxy.Endpoint {

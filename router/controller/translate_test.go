@@ -143,3 +143,45 @@ func TestTranslateForwardedHeadersAnnotation(t *testing.T) {
 		}
 	}
 }
+
+func TestTranslateSessionCookie(t *testing.T) {
+	def := contract.DefaultCookieName("ns", "r")
+	for _, tc := range []struct {
+		name        string
+		termination routev1.TLSTerminationType
+		insecure    routev1.InsecureEdgeTerminationPolicyType
+		annotations map[string]string
+		want        *haproxy.Cookie
+	}{
+		{"plain", "", "", nil, &haproxy.Cookie{Name: def}},
+		{"edge", routev1.TLSTerminationEdge, "", nil, &haproxy.Cookie{Name: def, SameSite: "None"}},
+		{"edge Redirect", routev1.TLSTerminationEdge, routev1.InsecureEdgeTerminationPolicyRedirect, nil, &haproxy.Cookie{Name: def, SameSite: "None"}},
+		{"edge Allow: not secure", routev1.TLSTerminationEdge, routev1.InsecureEdgeTerminationPolicyAllow, nil, &haproxy.Cookie{Name: def}},
+		{"reencrypt, named, Strict", routev1.TLSTerminationReencrypt, "", map[string]string{contract.CookieNameAnnotation: "my_cookie-1", contract.CookieSameSiteAnnotation: "Strict"}, &haproxy.Cookie{Name: "my_cookie-1", SameSite: "Strict"}},
+		{"bad name and SameSite: defaults", routev1.TLSTerminationEdge, "", map[string]string{contract.CookieNameAnnotation: "a.b", contract.CookieSameSiteAnnotation: "strict"}, &haproxy.Cookie{Name: def, SameSite: "None"}},
+		{"plain: no SameSite", "", "", map[string]string{contract.CookieSameSiteAnnotation: "Lax"}, &haproxy.Cookie{Name: def}},
+		{"disabled", routev1.TLSTerminationEdge, "", map[string]string{contract.DisableCookiesAnnotation: "true"}, nil},
+		{"disabled by 1", "", "", map[string]string{contract.DisableCookiesAnnotation: "1"}, nil},
+		{"not disabled by yes", "", "", map[string]string{contract.DisableCookiesAnnotation: "yes"}, &haproxy.Cookie{Name: def}},
+		{"passthrough", routev1.TLSTerminationPassthrough, "", nil, nil},
+	} {
+		r := route(func(r *routev1.Route) {
+			r.Annotations = tc.annotations
+			if tc.termination != "" {
+				r.Spec.TLS = &routev1.TLSConfig{Termination: tc.termination, InsecureEdgeTerminationPolicy: tc.insecure}
+			}
+		})
+		got, rej := Translate(r, service, slices)
+		if rej != nil {
+			t.Errorf("%s: rejected: %v", tc.name, rej)
+			continue
+		}
+		if (got.Cookie == nil) != (tc.want == nil) || (got.Cookie != nil && *got.Cookie != *tc.want) {
+			t.Errorf("%s: cookie %+v, want %+v", tc.name, got.Cookie, tc.want)
+		}
+	}
+	// upstream's RoutingKeyName for ns/r: md5(" ns:r").
+	if def != "9f4b23239cf893b80f5a8ee8c4855289" {
+		t.Errorf("default cookie name %q", def)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -936,6 +937,60 @@ func TestProxyHeaderAndEmptyContentLengthInEveryFrontend(t *testing.T) {
 		resp = w.mustGet(t, req)
 		if resp.Status != http.StatusBadRequest || resp.Echo != nil {
 			t.Errorf("%s, empty Content-Length: status %d (backend answered %v), want HAProxy's 400", tc.name, resp.Status, resp.Echo != nil)
+		}
+	}
+}
+
+// The session cookie: inserted with HttpOnly (and Secure, SameSite on a
+// TLS route) on an answer to a client without it, with Cache-Control:
+// private added beside the backend's own; not inserted again to a client
+// that returns it; none on a route without a Cookie.
+func TestSessionCookie(t *testing.T) {
+	w := newWorld(t)
+	ep := []haproxy.Endpoint{{Name: "ep1", Addr: w.httpEcho}}
+	w.cfg.Routes = []haproxy.Route{
+		{Namespace: "ns", Name: "edge", Host: "edge.apps.test", Termination: haproxy.Edge, Endpoints: ep, Cookie: &haproxy.Cookie{Name: "edgecookie", SameSite: "None"}},
+		{Namespace: "ns", Name: "plain", Host: "plain.apps.test", Endpoints: ep, Cookie: &haproxy.Cookie{Name: "plaincookie"}},
+		{Namespace: "ns", Name: "off", Host: "off.apps.test", Endpoints: ep},
+	}
+	w.start(t)
+	const public = "max-age=7200, must-revalidate, public"
+	hdr := http.Header{echo.SetResponseHeader: {"Cache-Control: " + public}}
+	for _, tc := range []struct {
+		req    httpclient.Request
+		prefix string // "" for no cookie
+		attrs  string
+	}{
+		{httpclient.Request{HTTPS: true, Host: "edge.apps.test", Header: hdr}, "edgecookie=", "; path=/; HttpOnly; Secure; SameSite=None"},
+		{httpclient.Request{Host: "plain.apps.test", Header: hdr}, "plaincookie=", "; path=/; HttpOnly"},
+		{httpclient.Request{Host: "off.apps.test", Header: hdr}, "", ""},
+	} {
+		resp := w.mustGet(t, tc.req)
+		cookies, cc := resp.Header.Values("Set-Cookie"), resp.Header.Values("Cache-Control")
+		if tc.prefix == "" {
+			if len(cookies) != 0 || fmt.Sprint(cc) != fmt.Sprint([]string{public}) {
+				t.Errorf("%s: Set-Cookie %q, Cache-Control %q; want none and the backend's alone", tc.req.Host, cookies, cc)
+			}
+			continue
+		}
+		if len(cookies) != 1 || !regexp.MustCompile("^"+tc.prefix+"[0-9a-f]{32}"+regexp.QuoteMeta(tc.attrs)+"$").MatchString(cookies[0]) {
+			t.Errorf("%s: Set-Cookie %q, want one %s...%s", tc.req.Host, cookies, tc.prefix, tc.attrs)
+			continue
+		}
+		if fmt.Sprint(cc) != fmt.Sprint([]string{public, "private"}) {
+			t.Errorf("%s: Cache-Control %q, want the backend's and private", tc.req.Host, cc)
+		}
+		// The client returns it: not inserted again, and the backend
+		// does not see it (indirect).
+		again := tc.req
+		again.Header = hdr.Clone()
+		again.Header.Set("Cookie", strings.SplitN(cookies[0], ";", 2)[0])
+		resp = w.mustGet(t, again)
+		if v := resp.Header.Values("Set-Cookie"); len(v) != 0 {
+			t.Errorf("%s with its cookie: Set-Cookie %q again", tc.req.Host, v)
+		}
+		if v := resp.Echo.Headers["Cookie"]; len(v) != 0 {
+			t.Errorf("%s with its cookie: the backend saw Cookie %q", tc.req.Host, v)
 		}
 	}
 }

@@ -81,10 +81,30 @@ type Route struct {
 	HSTS            string
 	RequestHeaders  []headers.Action
 	ResponseHeaders []headers.Action
+	// Cookie is the session cookie the route's backend inserts; nil for
+	// none (passthrough, or haproxy.router.openshift.io/disable_cookies).
+	Cookie *Cookie
 	// ForwardedHeaders is the route's own forwarded-headers policy (the
 	// haproxy.router.openshift.io/set-forwarded-headers annotation); ""
 	// takes Config.ForwardedHeaders.
 	ForwardedHeaders contract.ForwardedPolicy
+}
+
+// Cookie is a route backend's session cookie, as upstream inserts it
+// (openshift/router images/router/haproxy/conf/haproxy-config.template,
+// the route backend's `cookie <name> insert indirect nocache httponly`):
+// set on an answer to a client that sent none (indirect: the client's
+// cookie is not passed on), with HttpOnly, and with Cache-Control: private
+// added to that answer (nocache), beside whatever the backend sent. Each
+// server carries an opaque value naming it (Route.ServerCookie), so a
+// client that returns the cookie reaches the same server.
+type Cookie struct {
+	// Name is a token of [a-zA-Z0-9_-].
+	Name string
+	// SameSite is "Lax", "Strict" or "None"; "" adds neither Secure nor
+	// SameSite (plain routes, and TLS routes that allow plain HTTP).
+	// Otherwise the cookie is Secure too.
+	SameSite string
 }
 
 // MutualTLS is the router's client-certificate policy (ROUTER_MUTUAL_TLS_AUTH*).

@@ -2,6 +2,7 @@ package haproxy
 
 import (
 	"bytes"
+	"crypto/md5"
 	"errors"
 	"fmt"
 	"os"
@@ -85,6 +86,17 @@ func (r *Route) SNIMatch() string {
 	return fmt.Sprintf("{ req_ssl_sni -i %s }", r.Host)
 }
 
+// ServerCookie is the session cookie value of the route's endpoint e: a
+// hash of the route and the endpoint's address, as opaque as upstream's
+// (an md5 of the endpoint's ID, which holds its IP address; openshift/router
+// pkg/router/template/plugin.go, IdHash).
+func (r *Route) ServerCookie(e Endpoint) string {
+	return fmt.Sprintf("%x", md5.Sum([]byte(r.Key()+" "+e.Addr)))
+}
+
+// cookieName is upstream's cookie name pattern.
+var cookieName = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+
 // Validate refuses what HAProxy could not load or would misread, so that
 // one bad route is reported and left out instead of breaking the others.
 func (r *Route) Validate() error {
@@ -99,6 +111,14 @@ func (r *Route) Validate() error {
 	}
 	if r.Termination == Passthrough && (r.Path != "" || len(r.RequestHeaders)+len(r.ResponseHeaders) > 0) {
 		return fmt.Errorf("route %s: a passthrough route can have neither a path nor header actions", r.Key())
+	}
+	if c := r.Cookie; c != nil {
+		if r.Termination == Passthrough || !cookieName.MatchString(c.Name) {
+			return fmt.Errorf("route %s: cookie %q: a passthrough route has none, and a name is [a-zA-Z0-9_-]+", r.Key(), c.Name)
+		}
+		if c.SameSite != "" && c.SameSite != "Lax" && c.SameSite != "Strict" && c.SameSite != "None" {
+			return fmt.Errorf("route %s: cookie SameSite %q is none of Lax, Strict and None", r.Key(), c.SameSite)
+		}
 	}
 	if strings.ContainsAny(r.ServiceHostname, " \t'\"\\{}#") {
 		return fmt.Errorf("route %s: service host name %q is not a DNS name", r.Key(), r.ServiceHostname)

@@ -1,0 +1,111 @@
+package conformance
+
+import (
+	"regexp"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	routev1 "github.com/openshift/api/route/v1"
+
+	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/fixtures/echo"
+)
+
+// publicCacheControl is what the backend answers in the session cookie
+// specs: a response any cache may keep, which the router's cookie makes
+// private.
+const publicCacheControl = "max-age=7200, must-revalidate, public"
+
+// cookieCase is one route of the session cookie specs: its termination
+// and insecure policy, whether the request goes over plain HTTP, the
+// disable_cookies annotation ("" none) and the Set-Cookie attributes
+// expected after the value ("" for no cookie at all).
+type cookieCase struct {
+	termination routev1.TLSTerminationType
+	insecure    routev1.InsecureEdgeTerminationPolicyType
+	overHTTP    bool
+	disable     string
+	attributes  string
+}
+
+// describeSessionCookie: the router's session cookie, and the
+// Cache-Control: private it adds with it, against a backend's public one
+// (default IngressController).
+func describeSessionCookie(f *framework.Framework) {
+	// A route's backend inserts a session cookie on an answer to a client
+	// that sent none: named after the route (the hex md5 of
+	// " <namespace>:<name>" without a cookie_name annotation), with
+	// HAProxy's path=/, HttpOnly, and Secure with SameSite=None on edge
+	// and reencrypt routes that do not allow plain HTTP. HAProxy's nocache adds Cache-Control: private
+	// to that answer beside the backend's public value; both reach the
+	// client. disable_cookies=true leaves both out: the backend's value
+	// alone, the positive control that the answer was served and
+	// inspected. A passthrough route has no cookie: its backend is TCP and
+	// the router never sees the answer.
+	//
+	// Document: the HTTP header actions enhancement, section "Can we
+	// please make sure to only add the `cache-control: private` header if
+	// there is no `cache-control: public` header already present in the
+	// response?"
+	// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+	// (the route backend, unless isTrue of the
+	// haproxy.router.openshift.io/disable_cookies annotation: `cookie
+	// <router.openshift.io/cookie_name, ROUTER_COOKIE_NAME or
+	// $cfg.RoutingKeyName> insert indirect nocache httponly`, plus `secure
+	// attr SameSite=<router.openshift.io/cookie-same-site, else None>` for
+	// edge and reencrypt without insecureEdgeTerminationPolicy Allow; each
+	// server's `cookie <IdHash>`; no cookie in the passthrough be_tcp
+	// backends) and pkg/router/template/router.go
+	// (createServiceAliasConfig: RoutingKeyName, the md5 of "<termination>
+	// <namespace>:<name>" taken before the termination is set)
+	DescribeTable("inserts its session cookie with Cache-Control: private beside the backend's public value, unless cookies are disabled",
+		func(ctx SpecContext, c cookieCase) {
+			ic := f.DefaultIngressController()
+			ns := f.SpecNamespaceWithLabels(ctx, "cookies", ic.NamespaceLabels)
+			backend := f.DeployEcho(ctx, ns)
+			route := f.TerminatedRouteTo(backend, "cookies", c.termination, c.insecure)
+			if c.disable != "" {
+				route.Annotations = map[string]string{contract.DisableCookiesAnnotation: c.disable}
+			}
+			f.CreateRoute(ctx, route)
+			req := ic.HTTPS(route.Spec.Host, "/")
+			req.SNI = route.Spec.Host
+			if c.overHTTP {
+				req = ic.HTTP(route.Spec.Host, "/")
+			}
+			req = framework.WithHeader(req, echo.SetResponseHeader, "Cache-Control: "+publicCacheControl)
+			cookie := regexp.MustCompile("^" + contract.DefaultCookieName(route.Namespace, route.Name) + "=[^;]+" + regexp.QuoteMeta(c.attributes) + "$")
+			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+				backend.Served(g, resp)
+				if c.attributes == "" {
+					g.Expect(resp.Header.Values("Set-Cookie")).To(BeEmpty(), "Set-Cookie")
+					g.Expect(resp.Header.Values("Cache-Control")).To(Equal([]string{publicCacheControl}), "Cache-Control")
+					return
+				}
+				g.Expect(resp.Header.Values("Set-Cookie")).To(HaveExactElements(MatchRegexp(cookie.String())), "Set-Cookie")
+				g.Expect(resp.Header.Values("Cache-Control")).To(Equal([]string{publicCacheControl, "private"}), "Cache-Control")
+			})
+		},
+		Entry("edge", framework.ID("header-actions/session-cookie-private-edge"),
+			cookieCase{termination: routev1.TLSTerminationEdge, attributes: "; path=/; HttpOnly; Secure; SameSite=None"}),
+		Entry("reencrypt", framework.ID("header-actions/session-cookie-private-reencrypt"),
+			cookieCase{termination: routev1.TLSTerminationReencrypt, attributes: "; path=/; HttpOnly; Secure; SameSite=None"}),
+		Entry("plain HTTP", framework.ID("header-actions/session-cookie-private-over-http"),
+			cookieCase{overHTTP: true, attributes: "; path=/; HttpOnly"}),
+		// Allow: the same backend serves plain HTTP, so the cookie is
+		// neither Secure nor SameSite.
+		Entry("edge with insecureEdgeTerminationPolicy Allow, over plain HTTP", framework.ID("header-actions/session-cookie-private-edge-allow-over-http"),
+			cookieCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, overHTTP: true, attributes: "; path=/; HttpOnly"}),
+		Entry("edge, cookies disabled", framework.ID("header-actions/session-cookie-disabled-edge"),
+			cookieCase{termination: routev1.TLSTerminationEdge, disable: "true"}),
+		Entry("reencrypt, cookies disabled", framework.ID("header-actions/session-cookie-disabled-reencrypt"),
+			cookieCase{termination: routev1.TLSTerminationReencrypt, disable: "true"}),
+		Entry("plain HTTP, cookies disabled", framework.ID("header-actions/session-cookie-disabled-over-http"),
+			cookieCase{overHTTP: true, disable: "true"}),
+		// The backend answers the client itself, over its own TLS.
+		Entry("passthrough: no cookie", framework.ID("header-actions/session-cookie-none-passthrough"),
+			cookieCase{termination: routev1.TLSTerminationPassthrough}),
+	)
+}
