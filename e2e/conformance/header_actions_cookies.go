@@ -19,13 +19,15 @@ import (
 const publicCacheControl = "max-age=7200, must-revalidate, public"
 
 // cookieCase is one route of the session cookie specs: its termination
-// and insecure policy, whether the request goes over plain HTTP, the
+// and insecure policy, whether the request goes over plain HTTP or over
+// TLS without SNI (fe_no_sni, which reaches the same backend), the
 // disable_cookies annotation ("" none) and the Set-Cookie attributes
 // expected after the value ("" for no cookie at all).
 type cookieCase struct {
 	termination routev1.TLSTerminationType
 	insecure    routev1.InsecureEdgeTerminationPolicyType
 	overHTTP    bool
+	noSNI       bool
 	disable     string
 	attributes  string
 }
@@ -72,6 +74,9 @@ func describeSessionCookie(f *framework.Framework) {
 			f.CreateRoute(ctx, route)
 			req := ic.HTTPS(route.Spec.Host, "/")
 			req.SNI = route.Spec.Host
+			if c.noSNI {
+				req = framework.WithoutSNI.Over(req)
+			}
 			if c.overHTTP {
 				req = ic.HTTP(route.Spec.Host, "/")
 			}
@@ -92,6 +97,10 @@ func describeSessionCookie(f *framework.Framework) {
 			cookieCase{termination: routev1.TLSTerminationEdge, attributes: "; path=/; HttpOnly; Secure; SameSite=None"}),
 		Entry("reencrypt", framework.ID("header-actions/session-cookie-private-reencrypt"),
 			cookieCase{termination: routev1.TLSTerminationReencrypt, attributes: "; path=/; HttpOnly; Secure; SameSite=None"}),
+		Entry("edge, without SNI", framework.ID("header-actions/session-cookie-private-edge-no-sni"),
+			cookieCase{termination: routev1.TLSTerminationEdge, noSNI: true, attributes: "; path=/; HttpOnly; Secure; SameSite=None"}),
+		Entry("reencrypt, without SNI", framework.ID("header-actions/session-cookie-private-reencrypt-no-sni"),
+			cookieCase{termination: routev1.TLSTerminationReencrypt, noSNI: true, attributes: "; path=/; HttpOnly; Secure; SameSite=None"}),
 		Entry("plain HTTP", framework.ID("header-actions/session-cookie-private-over-http"),
 			cookieCase{overHTTP: true, attributes: "; path=/; HttpOnly"}),
 		// Allow: the same backend serves plain HTTP, so the cookie is
@@ -102,6 +111,8 @@ func describeSessionCookie(f *framework.Framework) {
 			cookieCase{termination: routev1.TLSTerminationEdge, disable: "true"}),
 		Entry("reencrypt, cookies disabled", framework.ID("header-actions/session-cookie-disabled-reencrypt"),
 			cookieCase{termination: routev1.TLSTerminationReencrypt, disable: "true"}),
+		Entry("edge, cookies disabled, without SNI", framework.ID("header-actions/session-cookie-disabled-edge-no-sni"),
+			cookieCase{termination: routev1.TLSTerminationEdge, noSNI: true, disable: "true"}),
 		Entry("plain HTTP, cookies disabled", framework.ID("header-actions/session-cookie-disabled-over-http"),
 			cookieCase{overHTTP: true, disable: "true"}),
 		// The backend answers the client itself, over its own TLS.
