@@ -1,14 +1,14 @@
 package syslog
 
 import (
-	"bytes"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/router-conformance/suite/internal/syncbuffer"
 )
 
 // The operator's configuration, as cluster-ingress-operator's
@@ -62,7 +62,7 @@ func TestServeWritesEachDatagramAsALine(t *testing.T) {
 	}
 	defer os.RemoveAll(dir)
 	c := Config{Socket: filepath.Join(dir, "s.sock"), MaxMessageSize: 48}
-	out := &syncBuffer{}
+	out := &syncbuffer.Buffer{}
 	ready := make(chan struct{})
 	go Serve(c, out, func() { close(ready) }) //nolint:errcheck // ends with the test
 	<-ready
@@ -89,15 +89,3 @@ func TestServeWritesEachDatagramAsALine(t *testing.T) {
 		t.Fatalf("got %q", out.String())
 	}
 }
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }

@@ -1,7 +1,6 @@
 package haproxy_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha1"
 	"crypto/tls"
@@ -14,7 +13,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +21,7 @@ import (
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/httpclient"
 	"github.com/router-conformance/suite/fixtures/echo"
+	"github.com/router-conformance/suite/internal/syncbuffer"
 	"github.com/router-conformance/suite/pki"
 	"github.com/router-conformance/suite/router/haproxy"
 	"github.com/router-conformance/suite/router/headers"
@@ -40,25 +39,7 @@ type world struct {
 	httpsEcho   string
 	cfg         haproxy.Config
 	proc        *haproxy.Process
-	output      syncBuffer
-}
-
-// syncBuffer collects HAProxy's output from its process's goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	output      syncbuffer.Buffer
 }
 
 func must[T any](t *testing.T) func(T, error) T {
