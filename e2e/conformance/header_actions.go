@@ -358,6 +358,7 @@ func describeHeaderActions(f *framework.Framework) {
 			describeIngressControllerTuning(f)
 			describeIngressControllerUniqueID(f)
 			describeAccessLogCaptures(f)
+			describeHeaderNameCase(f)
 		})
 	})
 }

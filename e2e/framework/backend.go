@@ -21,8 +21,9 @@ import (
 )
 
 // Echo is the echo backend of a spec's namespace: Service "echo" with
-// ports http (8080) and https (8443), the latter serving a certificate of
-// CA for echo.<ns>.svc and the extra hosts.
+// ports http (8080), https (8443, serving a certificate of CA for
+// echo.<ns>.svc and the extra hosts) and wire-names (8081: plain HTTP that
+// also reports the header names as the router spelled them).
 type Echo struct {
 	Namespace string
 	Service   string
@@ -44,12 +45,17 @@ func (e *Echo) Served(g Gomega, resp *httpclient.Response) {
 
 // Echo ports, by Service port name.
 const (
-	EchoHTTPPort  = "http"
-	EchoHTTPSPort = "https"
+	EchoHTTPPort      = "http"
+	EchoHTTPSPort     = "https"
+	EchoWireNamesPort = "wire-names"
 )
 
-// echoHTTPContainerPort is where an echo pod serves plain HTTP.
-const echoHTTPContainerPort int32 = 8080
+// Where an echo pod serves plain HTTP, and plain HTTP with the header
+// names as they arrived (one request per connection).
+const (
+	echoHTTPContainerPort      int32 = 8080
+	echoWireNamesContainerPort int32 = 8081
+)
 
 // DeployEcho runs one echo replica in ns behind Service "echo" and waits
 // until it is ready.
@@ -126,8 +132,13 @@ func (f *Framework) createEcho(ctx context.Context, ns, name string, extraHosts 
 func (f *Framework) createEchoDeployment(ctx context.Context, ns, name, secret string) {
 	GinkgoHelper()
 	labels := map[string]string{"app": name}
-	c := f.ScratchContainer("echo", f.Image("echo"), "-http", fmt.Sprintf(":%d", echoHTTPContainerPort), "-https", ":8443", "-cert", "/tls/tls.crt", "-key", "/tls/tls.key")
-	c.Ports = []corev1.ContainerPort{{Name: "http", ContainerPort: echoHTTPContainerPort}, {Name: "https", ContainerPort: 8443}}
+	c := f.ScratchContainer("echo", f.Image("echo"), "-http", fmt.Sprintf(":%d", echoHTTPContainerPort), "-https", ":8443", "-cert", "/tls/tls.crt", "-key", "/tls/tls.key",
+		"-wire-names", fmt.Sprintf(":%d", echoWireNamesContainerPort))
+	c.Ports = []corev1.ContainerPort{
+		{Name: EchoHTTPPort, ContainerPort: echoHTTPContainerPort},
+		{Name: EchoHTTPSPort, ContainerPort: 8443},
+		{Name: EchoWireNamesPort, ContainerPort: echoWireNamesContainerPort},
+	}
 	c.ReadinessProbe = HTTPReadiness("/", 8080)
 	c.VolumeMounts = []corev1.VolumeMount{{Name: "tls", MountPath: "/tls", ReadOnly: true}}
 	_, err := f.Clientset.AppsV1().Deployments(ns).Create(ctx, &appsv1.Deployment{
@@ -163,8 +174,9 @@ func (f *Framework) createEchoService(ctx context.Context, ns, name string, anno
 	_, err := f.Clientset.CoreV1().Services(ns).Create(ctx, &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Annotations: annotations},
 		Spec: corev1.ServiceSpec{Selector: map[string]string{"app": name}, Ports: []corev1.ServicePort{
-			{Name: EchoHTTPPort, Port: 8080, TargetPort: intstr.FromString("http")},
-			{Name: EchoHTTPSPort, Port: 8443, TargetPort: intstr.FromString("https")},
+			{Name: EchoHTTPPort, Port: 8080, TargetPort: intstr.FromString(EchoHTTPPort)},
+			{Name: EchoHTTPSPort, Port: 8443, TargetPort: intstr.FromString(EchoHTTPSPort)},
+			{Name: EchoWireNamesPort, Port: 8081, TargetPort: intstr.FromString(EchoWireNamesPort)},
 		}},
 	}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "create service %s/%s", ns, name)

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/router-conformance/suite/fixtures/echo"
+	"github.com/router-conformance/suite/internal/wirenames"
 )
 
 // Request is one request to a router.
@@ -59,6 +60,9 @@ type Response struct {
 	// CertificateRequested says the server sent a CertificateRequest in
 	// the handshake (mutual TLS Required or Optional asks; none does not).
 	CertificateRequested bool
+	// HeaderNames are the response's header field names as they arrived,
+	// spelled as sent, in order (Header's keys are canonical).
+	HeaderNames []string
 }
 
 // Do sends the request on a fresh connection and reads the whole answer.
@@ -73,7 +77,8 @@ func Do(ctx context.Context, r Request) (*Response, error) {
 		return nil, errors.New("httpclient: the request has no Timeout (contract.Timeouts.Request)")
 	}
 	var requested atomic.Bool
-	transport := newTransport(r, tlsConfig(r, &requested))
+	var conn atomic.Pointer[wirenames.Conn]
+	transport := newTransport(r, tlsConfig(r, &requested), &conn)
 	defer transport.CloseIdleConnections()
 	client := &http.Client{
 		Transport:     transport,
@@ -100,6 +105,15 @@ func Do(ctx context.Context, r Request) (*Response, error) {
 		return nil, err
 	}
 	out := &Response{Status: resp.StatusCode, Header: resp.Header, Body: body, TLS: resp.TLS, CertificateRequested: requested.Load()}
+	if c := conn.Load(); c != nil {
+		out.HeaderNames = c.Names()
+		// net/http reads the TLS state only off a *tls.Conn, which the
+		// recording Conn hides.
+		if tc, ok := c.Conn.(*tls.Conn); ok {
+			cs := tc.ConnectionState()
+			out.TLS = &cs
+		}
+	}
 	var e echo.Response
 	if json.Unmarshal(body, &e) == nil && e.Listener != "" {
 		out.Echo = &e
@@ -135,14 +149,21 @@ func tlsConfig(r Request, requested *atomic.Bool) *tls.Config {
 
 // newTransport dials r.Addr whatever the URL says, never keeps a
 // connection alive (a kept one can reach a draining HAProxy after a
-// reload), and does the handshake itself so that it can send no SNI.
-func newTransport(r Request, tlsConfig *tls.Config) *http.Transport {
+// reload), and does the handshake itself so that it can send no SNI. The
+// connection it dials (one per request) is kept in conn, for the
+// response's header names.
+func newTransport(r Request, tlsConfig *tls.Config, conn *atomic.Pointer[wirenames.Conn]) *http.Transport {
 	dialer := &net.Dialer{Timeout: r.Timeout}
 	return &http.Transport{
 		DisableKeepAlives: true,
 		TLSClientConfig:   tlsConfig,
 		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
-			return dialer.DialContext(ctx, network, r.Addr)
+			c, err := dialer.DialContext(ctx, network, r.Addr)
+			if err != nil {
+				return nil, err
+			}
+			conn.Store(wirenames.NewConn(c))
+			return conn.Load(), nil
 		},
 		DialTLSContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
 			raw, err := dialer.DialContext(ctx, network, r.Addr)
@@ -159,12 +180,13 @@ func newTransport(r Request, tlsConfig *tls.Config) *http.Transport {
 					cfg.VerifyPeerCertificate = func(raw [][]byte, _ [][]*x509.Certificate) error { return verify(raw, roots, host) }
 				}
 			}
-			conn := tls.Client(raw, cfg)
-			if err := conn.HandshakeContext(ctx); err != nil {
+			tlsConn := tls.Client(raw, cfg)
+			if err := tlsConn.HandshakeContext(ctx); err != nil {
 				raw.Close()
 				return nil, err
 			}
-			return conn, nil
+			conn.Store(wirenames.NewConn(tlsConn))
+			return conn.Load(), nil
 		},
 	}
 }

@@ -38,6 +38,9 @@ func TestCertificateRequestedAndSNI(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", tc.auth, err)
 		}
+		if resp.TLS == nil {
+			t.Errorf("%v: no TLS state on an HTTPS response", tc.auth)
+		}
 		if resp.CertificateRequested != tc.want {
 			t.Errorf("%v: CertificateRequested = %v, want %v", tc.auth, resp.CertificateRequested, tc.want)
 		}
@@ -49,6 +52,7 @@ func TestCertificateRequestedAndSNI(t *testing.T) {
 
 // A key that is not in canonical form goes out as written: how a spec
 // sends a header net/http would write itself (an empty content-length).
+// The response's names are reported as the server spelled them.
 func TestHeaderKeysAsWritten(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -72,10 +76,10 @@ func TestHeaderKeysAsWritten(t *testing.T) {
 			}
 			got = append(got, strings.TrimRight(l, "\r\n"))
 		}
-		c.Write([]byte("HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n"))
+		c.Write([]byte("HTTP/1.1 204 No Content\r\nconnection: close\r\nX-Custom: 1\r\n\r\n"))
 		lines <- got
 	}()
-	_, err = Do(context.Background(), Request{Addr: ln.Addr().String(), Host: "a.example", Path: "/", Timeout: 5 * time.Second,
+	resp, err := Do(context.Background(), Request{Addr: ln.Addr().String(), Host: "a.example", Path: "/", Timeout: 5 * time.Second,
 		Header: http.Header{"content-length": {""}, "Proxy": {"http://p.example"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -85,5 +89,8 @@ func TestHeaderKeysAsWritten(t *testing.T) {
 		if !slices.Contains(got, want) {
 			t.Errorf("request lines %q lack %q", got, want)
 		}
+	}
+	if want := []string{"connection", "X-Custom"}; !slices.Equal(resp.HeaderNames, want) {
+		t.Errorf("response HeaderNames = %q, want %q", resp.HeaderNames, want)
 	}
 }

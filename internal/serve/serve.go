@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -21,22 +22,46 @@ func Main(name string, run func() error) {
 	}
 }
 
-// Until serves every server (TLS when its TLSConfig is set) until a signal
-// arrives or one of them fails, then shuts all of them down.
+// Until serves every server (TLS when its TLSConfig is set) on its Addr
+// until a signal arrives or one of them fails, then shuts all of them
+// down.
 func Until(servers ...*http.Server) error {
+	var ls []Listening
+	for _, srv := range servers {
+		l, err := net.Listen("tcp", srv.Addr)
+		if err != nil {
+			for _, opened := range ls {
+				opened.Listener.Close()
+			}
+			return err
+		}
+		ls = append(ls, Listening{Server: srv, Listener: l})
+	}
+	return UntilListening(ls...)
+}
+
+// Listening is a server and the listener it serves, for a server whose
+// listener its command opens itself (one that wraps each connection).
+type Listening struct {
+	Server   *http.Server
+	Listener net.Listener
+}
+
+// UntilListening is Until on listeners the caller opened.
+func UntilListening(ls ...Listening) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	errs := make(chan error, len(servers))
-	for _, srv := range servers {
+	errs := make(chan error, len(ls))
+	for _, l := range ls {
 		go func() {
 			var err error
-			if srv.TLSConfig != nil {
-				err = srv.ListenAndServeTLS("", "")
+			if l.Server.TLSConfig != nil {
+				err = l.Server.ServeTLS(l.Listener, "", "")
 			} else {
-				err = srv.ListenAndServe()
+				err = l.Server.Serve(l.Listener)
 			}
 			if !errors.Is(err, http.ErrServerClosed) {
-				errs <- fmt.Errorf("%s: %w", srv.Addr, err)
+				errs <- fmt.Errorf("%s: %w", l.Listener.Addr(), err)
 			}
 		}()
 	}
@@ -47,8 +72,8 @@ func Until(servers ...*http.Server) error {
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	for _, srv := range servers {
-		_ = srv.Shutdown(shutdown)
+	for _, l := range ls {
+		_ = l.Server.Shutdown(shutdown)
 	}
 	return err
 }

@@ -52,7 +52,7 @@ func ClientCAConfigMapName(ic *operatorv1.IngressController) string {
 // a HostNetwork IngressController changes its value (applyHostNetwork).
 var managedEnv = map[string]bool{
 	"ROUTER_MUTUAL_TLS_AUTH": true, "ROUTER_MUTUAL_TLS_AUTH_CA": true, "ROUTER_MUTUAL_TLS_AUTH_FILTER": true,
-	contract.RequestHeadersEnv: true, contract.ResponseHeadersEnv: true,
+	contract.RequestHeadersEnv: true, contract.ResponseHeadersEnv: true, contract.HeaderNameCaseEnv: true,
 	headerBufferSizeEnv: true, headerBufferMaxRewriteSizeEnv: true, uniqueIDHeaderEnv: true, uniqueIDFormatEnv: true,
 	NamespaceLabelsEnv: true, RouteLabelsEnv: true, HTTPPortEnv: true, HTTPSPortEnv: true,
 }
@@ -160,6 +160,11 @@ func Desired(ic *operatorv1.IngressController, clientCA string) (Settings, error
 		if resp := h.Actions.Response; len(resp) > 0 {
 			s.Env = append(s.Env, corev1.EnvVar{Name: contract.ResponseHeadersEnv, Value: contract.HeaderActionsEnv(resp)})
 		}
+	}
+	// upstream: deployment.go, RouterHTTPHeaderNameCaseAdjustments only
+	// when there is a name.
+	if v := contract.HeaderNameCaseValue(ic); v != "" {
+		s.Env = append(s.Env, corev1.EnvVar{Name: contract.HeaderNameCaseEnv, Value: v})
 	}
 	s.Env = append(s.Env, tuningEnv(ic)...)
 	s.Env = append(s.Env, uniqueIDEnv(ic)...)

@@ -43,6 +43,7 @@ func TestDesiredEnvFollowsTheUpstreamOperator(t *testing.T) {
 			},
 		}}
 		c.Spec.HTTPHeaders.UniqueId = operatorv1.IngressControllerHTTPUniqueIdHeaderPolicy{Name: "X-Unique-Id"}
+		c.Spec.HTTPHeaders.HeaderNameCaseAdjustments = []operatorv1.IngressControllerHTTPHeaderNameCaseAdjustment{"X-Forwarded-For", "Cache-Control"}
 		c.Spec.TuningOptions = operatorv1.IngressControllerTuningOptions{HeaderBufferBytes: 65536, HeaderBufferMaxRewriteBytes: 40000}
 	})
 	got := env(desired(t, c, "BUNDLE"))
@@ -56,6 +57,7 @@ func TestDesiredEnvFollowsTheUpstreamOperator(t *testing.T) {
 		"ROUTER_MUTUAL_TLS_AUTH_FILTER": "(?:^/CN=a$|/OU=Eng/)",
 		"ROUTER_HTTP_REQUEST_HEADERS":   "X-A:a%2Cb:Set,X-B:Delete",
 		"ROUTER_HTTP_RESPONSE_HEADERS":  "X-C:%25%5Bres.hdr%28X-Value%29%2Clower%5D:Set",
+		"ROUTER_H1_CASE_ADJUST":         "X-Forwarded-For,Cache-Control",
 	}
 	if len(got) != len(want) {
 		t.Errorf("env = %v", got)

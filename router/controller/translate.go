@@ -84,6 +84,9 @@ func Translate(route *routev1.Route, service *corev1.Service, slices []*discover
 	if p, ok := contract.ParseForwardedPolicy(route.Annotations[contract.SetForwardedHeadersAnnotation]); ok {
 		out.ForwardedHeaders = p
 	}
+	// upstream: haproxy-config.template, the route backend: isTrue
+	// (strconv.ParseBool) of the annotation.
+	out.AdjustHeaderCase, _ = strconv.ParseBool(route.Annotations[contract.AdjustHeaderCaseAnnotation])
 	out.Cookie = sessionCookie(route, out.Termination, out.InsecurePolicy)
 	if h := route.Spec.HTTPHeaders; h != nil {
 		out.RequestHeaders = headers.FromRoute(h.Actions.Request)

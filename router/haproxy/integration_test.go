@@ -7,11 +7,13 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -973,5 +975,66 @@ func TestSessionCookie(t *testing.T) {
 		if v := resp.Echo.Headers["Cookie"]; len(v) != 0 {
 			t.Errorf("%s with its cookie: the backend saw Cookie %q", tc.req.Host, v)
 		}
+	}
+}
+
+// Header name case: HAProxy sends every name in lower case; an adjusted
+// name goes out as configured on every response to a client, and on
+// requests only to the backend of a route that asks for it, after every
+// action (the IngressController's Set of X-Custom is what arrives,
+// spelled as adjusted).
+func TestHeaderNameCaseAdjustment(t *testing.T) {
+	w := newWorld(t)
+	l := must[net.Listener](t)(net.Listen("tcp", "127.0.0.1:0"))
+	srv := &http.Server{Handler: echo.Handler{Listener: "wire-names"}}
+	go func() { _ = srv.Serve(echo.WireNames(srv, l)) }()
+	t.Cleanup(func() { srv.Close() })
+	ep := []haproxy.Endpoint{{Name: "ep1", Addr: l.Addr().String()}}
+	w.cfg.HeaderNameCaseAdjustments = []string{"X-Custom"}
+	w.cfg.RequestHeaders = []headers.Action{{Name: "x-custom", Kind: headers.Set, Value: "from-ingresscontroller"}}
+	w.cfg.Routes = []haproxy.Route{
+		{Namespace: "ns", Name: "adjusted", Host: "adjusted.apps.test", Termination: haproxy.Edge, InsecurePolicy: haproxy.PolicyAllow,
+			Endpoints: ep, AdjustHeaderCase: true},
+		{Namespace: "ns", Name: "lower", Host: "lower.apps.test", Termination: haproxy.Edge, InsecurePolicy: haproxy.PolicyAllow,
+			Endpoints: ep},
+	}
+	w.start(t)
+	for _, conn := range []struct {
+		name string
+		req  httpclient.Request
+	}{
+		{"public", httpclient.Request{}},
+		{"fe_sni", httpclient.Request{HTTPS: true}},
+		{"fe_no_sni", httpclient.Request{HTTPS: true, NoSNI: true}},
+	} {
+		for _, route := range []struct {
+			host, wantRequestName string
+		}{
+			{"adjusted.apps.test", "X-Custom"},
+			{"lower.apps.test", "x-custom"},
+		} {
+			req := conn.req
+			req.Host = route.host
+			req.Header = http.Header{"x-custom": {"from-client"}, "X-Other": {"o"},
+				echo.SetResponseHeader: {"x-custom: from-backend"}}
+			resp := w.mustGet(t, req)
+			if resp.Status != 200 || resp.Echo == nil {
+				t.Fatalf("%s %s: status %d: %s", conn.name, route.host, resp.Status, resp.Body)
+			}
+			names := resp.Echo.HeaderNames
+			if !slices.Contains(names, route.wantRequestName) || !slices.Contains(names, "x-other") {
+				t.Errorf("%s %s: the backend saw names %q, want %s and x-other", conn.name, route.host, names, route.wantRequestName)
+			}
+			if got := resp.Echo.Headers["X-Custom"]; fmt.Sprint(got) != "[from-ingresscontroller]" {
+				t.Errorf("%s %s: X-Custom at the backend %q, want the action's", conn.name, route.host, got)
+			}
+			if !slices.Contains(resp.HeaderNames, "X-Custom") || !slices.Contains(resp.HeaderNames, "content-type") {
+				t.Errorf("%s %s: the client saw names %q, want X-Custom and content-type", conn.name, route.host, resp.HeaderNames)
+			}
+		}
+	}
+	w.cfg.HeaderNameCaseAdjustments = []string{"X Custom"}
+	if _, err := haproxy.Render(w.cfg); err == nil || !strings.Contains(err.Error(), "invalid HTTP header name: X Custom") {
+		t.Errorf("a name that is no token: %v, want upstream's invalid HTTP header name", err)
 	}
 }

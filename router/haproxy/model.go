@@ -88,6 +88,11 @@ type Route struct {
 	// haproxy.router.openshift.io/set-forwarded-headers annotation); ""
 	// takes Config.ForwardedHeaders.
 	ForwardedHeaders contract.ForwardedPolicy
+	// AdjustHeaderCase sends the request header names of
+	// Config.HeaderNameCaseAdjustments to this route's backend spelled as
+	// adjusted (the haproxy.router.openshift.io/h1-adjust-case
+	// annotation); every other name goes out in lower case.
+	AdjustHeaderCase bool
 }
 
 // Cookie is a route backend's session cookie, as upstream inserts it
@@ -158,6 +163,17 @@ type Config struct {
 	UniqueIDHeader, UniqueIDFormat string
 	// IngressController-level header actions, applied in the frontends.
 	RequestHeaders, ResponseHeaders []headers.Action
+	// HeaderNameCaseAdjustments are header names spelled as they must go
+	// out over HTTP/1 (ROUTER_H1_CASE_ADJUST, from
+	// spec.httpHeaders.headerNameCaseAdjustments), where HAProxy sends
+	// every name in lower case: on every response to a client, and on the
+	// requests to the backends of routes with AdjustHeaderCase (upstream:
+	// openshift/router images/router/haproxy/conf/haproxy-config.template,
+	// global h1-case-adjust, defaults option h1-case-adjust-bogus-client,
+	// the route backend's option h1-case-adjust-bogus-server). The rename
+	// happens as the message is written, after every http-request and
+	// http-response rule.
+	HeaderNameCaseAdjustments []string
 	// ForwardedHeaders is the router's forwarded-headers policy
 	// (ROUTER_SET_FORWARDED_HEADERS), for every route without its own;
 	// "" is append, upstream's default.

@@ -196,14 +196,15 @@ var funcs = template.FuncMap{
 		return reencryptView{Dir: dir, DefaultCA: defaultCA, Route: &r}
 	},
 	"forwarded": forwardedRules,
+	"lower":     strings.ToLower,
 	"request":   func(a headers.Action) string { return a.Directive("http-request") },
 	"response":  func(a headers.Action) string { return a.Directive("http-response") },
 }
 
-// uniqueIDHeaderRE is an HTTP token; uniqueIDFormatRE a double-quoted
+// httpTokenRE is an HTTP token; uniqueIDFormatRE a double-quoted
 // string of printable characters whose inner quotes are escaped.
 var (
-	uniqueIDHeaderRE = regexp.MustCompile("^[-!#$%&'*+.0-9A-Z^_`a-z|~]+$")
+	httpTokenRE      = regexp.MustCompile("^[-!#$%&'*+.0-9A-Z^_`a-z|~]+$")
 	uniqueIDFormatRE = regexp.MustCompile(`^"(?:[^"\\\x00-\x1f\x7f]|\\.)*"$`)
 )
 
@@ -293,11 +294,11 @@ func validateLogging(cfg *Config) error {
 		}
 	}
 	for _, h := range append(append([]CaptureHeader(nil), cfg.CaptureRequestHeaders...), cfg.CaptureResponseHeaders...) {
-		if !uniqueIDHeaderRE.MatchString(h.Name) || h.MaxLength < 1 {
+		if !httpTokenRE.MatchString(h.Name) || h.MaxLength < 1 {
 			return fmt.Errorf("haproxy: captured header %q (len %d) needs an HTTP header name and a length of at least 1", h.Name, h.MaxLength)
 		}
 	}
-	if c := cfg.CaptureCookie; c != nil && (!uniqueIDHeaderRE.MatchString(c.Name) || c.MaxLength < 1) {
+	if c := cfg.CaptureCookie; c != nil && (!httpTokenRE.MatchString(c.Name) || c.MaxLength < 1) {
 		return fmt.Errorf("haproxy: captured cookie %q (len %d) needs a cookie name and a length of at least 1", c.Name, c.MaxLength)
 	}
 	return nil
@@ -330,11 +331,18 @@ func Render(cfg Config) (Files, error) {
 		return nil, errors.New("haproxy: a unique-id header needs its format, and a format its header")
 	}
 	if cfg.UniqueIDHeader != "" {
-		if !uniqueIDHeaderRE.MatchString(cfg.UniqueIDHeader) {
+		if !httpTokenRE.MatchString(cfg.UniqueIDHeader) {
 			return nil, fmt.Errorf("haproxy: unique-id header %q is no HTTP header name", cfg.UniqueIDHeader)
 		}
 		if !uniqueIDFormatRE.MatchString(cfg.UniqueIDFormat) {
 			return nil, fmt.Errorf("haproxy: unique-id format %s is no double-quoted string of one line", cfg.UniqueIDFormat)
+		}
+	}
+	for _, name := range cfg.HeaderNameCaseAdjustments {
+		// upstream: pkg/cmd/infra/router/template.go,
+		// parseHTTPHeaderNameCaseAdjustments.
+		if !httpTokenRE.MatchString(name) {
+			return nil, fmt.Errorf("haproxy: invalid HTTP header name: %v", name)
 		}
 	}
 	if err := validateLogging(&cfg); err != nil {

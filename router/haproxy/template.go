@@ -31,6 +31,9 @@ global
   tune.bufsize {{ .BufSize }}
   tune.ssl.default-dh-param 2048
   ssl-default-bind-options ssl-min-ver TLSv1.2
+{{- range .HeaderNameCaseAdjustments }}
+  h1-case-adjust {{ lower . }} {{ . }}
+{{- end }}
 {{- with .Log }}
   log {{ .Address }} len {{ .MaxLength }} {{ .Facility }} {{ .Level }}
   log-send-hostname
@@ -62,6 +65,9 @@ defaults
 {{- end }}
 {{- if .DontLogNull }}
   option dontlognull
+{{- end }}
+{{- if .HeaderNameCaseAdjustments }}
+  option h1-case-adjust-bogus-client
 {{- end }}
 
 frontend stats
@@ -149,6 +155,9 @@ backend {{ .Backend }}
   balance roundrobin
 {{- range forwarded (or .ForwardedHeaders $.ForwardedHeaders) }}
   {{ . }}
+{{- end }}
+{{- if and $.HeaderNameCaseAdjustments .AdjustHeaderCase }}
+  option h1-case-adjust-bogus-server
 {{- end }}
 {{- with .Cookie }}
 {{- /* upstream: the route backend, after the forwarded headers and before

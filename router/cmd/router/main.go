@@ -82,7 +82,8 @@ func size(name string) (int, error) {
 // ROUTER_HTTP_REQUEST/RESPONSE_HEADERS, ROUTER_MUTUAL_TLS_AUTH*,
 // ROUTER_UNIQUE_ID_HEADER_NAME and ROUTER_UNIQUE_ID_FORMAT (unique-id-header
 // and unique-id-format, from spec.httpHeaders.uniqueId, both or neither),
-// ROUTER_BUF_SIZE and ROUTER_MAX_REWRITE_SIZE (tune.bufsize and
+// ROUTER_H1_CASE_ADJUST (h1-case-adjust: header names, comma-separated,
+// each an HTTP token), ROUTER_BUF_SIZE and ROUTER_MAX_REWRITE_SIZE (tune.bufsize and
 // tune.maxrewrite, from spec.tuningOptions.headerBufferBytes and
 // headerBufferMaxRewriteBytes; upstream's defaults 32768 and 8192 when
 // unset) and ROUTER_DISABLE_NAMESPACE_OWNERSHIP_CHECK (routeAdmission's
@@ -171,6 +172,11 @@ func loadSettings() (*settings, error) {
 	// unique-id-header only when both are set.
 	if h, f := getenv("ROUTER_UNIQUE_ID_HEADER_NAME"), getenv("ROUTER_UNIQUE_ID_FORMAT"); h != "" && f != "" {
 		s.base.UniqueIDHeader, s.base.UniqueIDFormat = h, f
+	}
+	// upstream: pkg/cmd/infra/router/template.go,
+	// parseHTTPHeaderNameCaseAdjustments (each name checked by Render).
+	if v := getenv(contract.HeaderNameCaseEnv); v != "" {
+		s.base.HeaderNameCaseAdjustments = strings.Split(v, ",")
 	}
 	if s.base.BufSize, err = size("ROUTER_BUF_SIZE"); err != nil {
 		return nil, err
