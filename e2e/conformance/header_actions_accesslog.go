@@ -67,35 +67,35 @@ func describeAccessLogCaptures(f *framework.Framework) {
 				framework.HeaderExpectations{byIngressController: {setByIC}, byRoute: {setByRoute}}.Check(g, http.Header(resp.Echo.Headers), "the backend")
 			}
 
+			// logged waits for the access-log lines of requests to path,
+			// each capturing exactly want.
+			logged := func(path string, want []string) {
+				own.EventuallyAccessLog(ctx, func(g Gomega, log framework.AccessLog) {
+					entries := log.Requests(path)
+					g.Expect(entries).NotTo(BeEmpty(), "no access-log line for %s; the log:\n%v", path, log.Lines)
+					for _, e := range entries {
+						g.Expect(e.Captures).To(Equal([][]string{want}), "the captured request headers of %q", e.Line)
+					}
+					// The set values appear nowhere in the log.
+					for _, line := range log.Lines {
+						g.Expect(line).NotTo(Or(ContainSubstring(setByIC), ContainSubstring(setByRoute)), "an access-log line holds a value an action set")
+					}
+				})
+			}
+
 			By("positive control: the client's values are logged when it sends them")
 			req := path.request(own, route.Spec.Host)
 			req.Path = withClientValues
 			req = framework.WithHeader(req, byIngressController, "client-ic")
 			req = framework.WithHeader(req, byRoute, "client-route")
 			f.EventuallyResponds(ctx, req, actionsApplied)
-			own.EventuallyAccessLog(ctx, func(g Gomega, log framework.AccessLog) {
-				entries := log.Requests(withClientValues)
-				g.Expect(entries).NotTo(BeEmpty(), "no access-log line for %s; the log:\n%v", withClientValues, log.Lines)
-				for _, e := range entries {
-					g.Expect(e.Captures).To(Equal([][]string{{"client-ic", "client-route"}}), "the captured request headers of %q", e.Line)
-				}
-			})
+			logged(withClientValues, []string{"client-ic", "client-route"})
 
 			By("without the client's values: empty captures, and no set value anywhere in the log")
 			req = path.request(own, route.Spec.Host)
 			req.Path = withoutClientValues
 			f.EventuallyResponds(ctx, req, actionsApplied)
-			own.EventuallyAccessLog(ctx, func(g Gomega, log framework.AccessLog) {
-				entries := log.Requests(withoutClientValues)
-				g.Expect(entries).NotTo(BeEmpty(), "no access-log line for %s; the log:\n%v", withoutClientValues, log.Lines)
-				for _, e := range entries {
-					g.Expect(e.Captures).To(Equal([][]string{{"", ""}}), "the captured request headers of %q", e.Line)
-				}
-				// The set values appear nowhere in the log.
-				for _, line := range log.Lines {
-					g.Expect(line).NotTo(Or(ContainSubstring(setByIC), ContainSubstring(setByRoute)), "an access-log line holds a value an action set")
-				}
-			})
+			logged(withoutClientValues, []string{"", ""})
 		},
 		Entry("over plain HTTP (public)", framework.ID("header-actions/access-log-captures-client-value-over-http"), f.OwnIngressControllerDecorator(), overPublic),
 		Entry("over TLS with SNI (fe_sni)", framework.ID("header-actions/access-log-captures-client-value-sni"), f.OwnIngressControllerDecorator(), overFeSNI),

@@ -19,15 +19,14 @@ import (
 const publicCacheControl = "max-age=7200, must-revalidate, public"
 
 // cookieCase is one route of the session cookie specs: its termination
-// and insecure policy, whether the request goes over plain HTTP or over
-// TLS without SNI (fe_no_sni, which reaches the same backend), the
+// and insecure policy, the frontend the request goes through (every one
+// reaches the same route backend, where the cookie is inserted), the
 // disable_cookies annotation ("" none) and the Set-Cookie attributes
 // expected after the value ("" for no cookie at all).
 type cookieCase struct {
 	termination routev1.TLSTerminationType
 	insecure    routev1.InsecureEdgeTerminationPolicyType
-	overHTTP    bool
-	noSNI       bool
+	over        frontendPath
 	disable     string
 	attributes  string
 }
@@ -72,15 +71,7 @@ func describeSessionCookie(f *framework.Framework) {
 				route.Annotations = map[string]string{contract.DisableCookiesAnnotation: c.disable}
 			}
 			f.CreateRoute(ctx, route)
-			req := ic.HTTPS(route.Spec.Host, "/")
-			req.SNI = route.Spec.Host
-			if c.noSNI {
-				req = framework.WithoutSNI.Over(req)
-			}
-			if c.overHTTP {
-				req = ic.HTTP(route.Spec.Host, "/")
-			}
-			req = framework.WithHeader(req, echo.SetResponseHeader, "Cache-Control: "+publicCacheControl)
+			req := framework.WithHeader(c.over.request(ic, route.Spec.Host), echo.SetResponseHeader, "Cache-Control: "+publicCacheControl)
 			cookie := regexp.MustCompile("^" + contract.DefaultCookieName(route.Namespace, route.Name) + "=[^;]+" + regexp.QuoteMeta(c.attributes) + "$")
 			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
 				backend.Served(g, resp)
@@ -94,29 +85,29 @@ func describeSessionCookie(f *framework.Framework) {
 			})
 		},
 		Entry("edge", framework.ID("header-actions/session-cookie-private-edge"),
-			cookieCase{termination: routev1.TLSTerminationEdge, attributes: "; path=/; HttpOnly; Secure; SameSite=None"}),
+			cookieCase{termination: routev1.TLSTerminationEdge, over: overFeSNI, attributes: "; path=/; HttpOnly; Secure; SameSite=None"}),
 		Entry("reencrypt", framework.ID("header-actions/session-cookie-private-reencrypt"),
-			cookieCase{termination: routev1.TLSTerminationReencrypt, attributes: "; path=/; HttpOnly; Secure; SameSite=None"}),
+			cookieCase{termination: routev1.TLSTerminationReencrypt, over: overFeSNI, attributes: "; path=/; HttpOnly; Secure; SameSite=None"}),
 		Entry("edge, without SNI", framework.ID("header-actions/session-cookie-private-edge-no-sni"),
-			cookieCase{termination: routev1.TLSTerminationEdge, noSNI: true, attributes: "; path=/; HttpOnly; Secure; SameSite=None"}),
+			cookieCase{termination: routev1.TLSTerminationEdge, over: overFeNoSNI, attributes: "; path=/; HttpOnly; Secure; SameSite=None"}),
 		Entry("reencrypt, without SNI", framework.ID("header-actions/session-cookie-private-reencrypt-no-sni"),
-			cookieCase{termination: routev1.TLSTerminationReencrypt, noSNI: true, attributes: "; path=/; HttpOnly; Secure; SameSite=None"}),
+			cookieCase{termination: routev1.TLSTerminationReencrypt, over: overFeNoSNI, attributes: "; path=/; HttpOnly; Secure; SameSite=None"}),
 		Entry("plain HTTP", framework.ID("header-actions/session-cookie-private-over-http"),
-			cookieCase{overHTTP: true, attributes: "; path=/; HttpOnly"}),
+			cookieCase{over: overPublic, attributes: "; path=/; HttpOnly"}),
 		// Allow: the same backend serves plain HTTP, so the cookie is
 		// neither Secure nor SameSite.
 		Entry("edge with insecureEdgeTerminationPolicy Allow, over plain HTTP", framework.ID("header-actions/session-cookie-private-edge-allow-over-http"),
-			cookieCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, overHTTP: true, attributes: "; path=/; HttpOnly"}),
+			cookieCase{termination: routev1.TLSTerminationEdge, insecure: routev1.InsecureEdgeTerminationPolicyAllow, over: overPublic, attributes: "; path=/; HttpOnly"}),
 		Entry("edge, cookies disabled", framework.ID("header-actions/session-cookie-disabled-edge"),
-			cookieCase{termination: routev1.TLSTerminationEdge, disable: "true"}),
+			cookieCase{termination: routev1.TLSTerminationEdge, over: overFeSNI, disable: "true"}),
 		Entry("reencrypt, cookies disabled", framework.ID("header-actions/session-cookie-disabled-reencrypt"),
-			cookieCase{termination: routev1.TLSTerminationReencrypt, disable: "true"}),
+			cookieCase{termination: routev1.TLSTerminationReencrypt, over: overFeSNI, disable: "true"}),
 		Entry("edge, cookies disabled, without SNI", framework.ID("header-actions/session-cookie-disabled-edge-no-sni"),
-			cookieCase{termination: routev1.TLSTerminationEdge, noSNI: true, disable: "true"}),
+			cookieCase{termination: routev1.TLSTerminationEdge, over: overFeNoSNI, disable: "true"}),
 		Entry("plain HTTP, cookies disabled", framework.ID("header-actions/session-cookie-disabled-over-http"),
-			cookieCase{overHTTP: true, disable: "true"}),
+			cookieCase{over: overPublic, disable: "true"}),
 		// The backend answers the client itself, over its own TLS.
 		Entry("passthrough: no cookie", framework.ID("header-actions/session-cookie-none-passthrough"),
-			cookieCase{termination: routev1.TLSTerminationPassthrough}),
+			cookieCase{termination: routev1.TLSTerminationPassthrough, over: overFeSNI}),
 	)
 }
