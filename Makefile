@@ -266,9 +266,9 @@ verify: ## check a certification bundle: BUNDLE=<file.tar.gz>: CONSISTENT (its f
 	@$(RUN) verify $(if $(ALLOW_DEV),-allow-dev) $(if $(KEY),-key=$(KEY)) $(if $(CERTIFIER_KEY),-certifier-key=$(CERTIFIER_KEY)) $(BUNDLE)
 
 .PHONY: reproduce
-reproduce: docker $(if $(PREBUILD),e2e-images) ## rerun a bundle's run here and compare spec by spec: BUNDLE=<file.tar.gz>; SIGN_KEY=<certifier's key> writes the certifier's statement on a match (its router image docker-loaded; an existing profile's bundle: ARGS="-kubeconfig=... -http-addr=... -https-addr=... -domain=..."; ALLOW_DEV=1 for a development build)
+reproduce: docker $(if $(PREBUILD),e2e-images) ## rerun a bundle's run here and compare spec by spec: BUNDLE=<file.tar.gz>; SIGN_KEY=<certifier's key> writes the certifier's statement on a match (its router image docker-loaded; an existing profile's bundle: ARGS="-kubeconfig=... -http-addr=... -https-addr=... -domain=..."; ALLOW_DEV=1 for a development build; the rerun's kind cluster is CLUSTER)
 	@test -n "$(BUNDLE)" || { echo "error: set BUNDLE to a bundle made by make certify" >&2; exit 2; }
-	@$(RUN) reproduce $(if $(ALLOW_DEV),-allow-dev) $(if $(SIGN_KEY),-sign-key=$(SIGN_KEY)) -procs=$(PROCS) -reports=$(REPORTS)/reproduce $(BUNDLE) $(ARGS)
+	@$(RUN) reproduce $(if $(ALLOW_DEV),-allow-dev) $(if $(SIGN_KEY),-sign-key=$(SIGN_KEY)) -procs=$(PROCS) -reports=$(REPORTS)/reproduce $(BUNDLE) -cluster-name=$(CLUSTER) $(ARGS)
 
 .PHONY: specs
 specs: ## write reports/specs.json (the spec list this suite version publishes), docs/conformance-specs.md (the catalogue, from the spec tree) and docs/trace.md (from trace/*.yaml)
