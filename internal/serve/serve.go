@@ -26,6 +26,16 @@ func Main(name string, run func() error) {
 // until a signal arrives or one of them fails, then shuts all of them
 // down.
 func Until(servers ...*http.Server) error {
+	ls, err := Listen(servers...)
+	if err != nil {
+		return err
+	}
+	return UntilListening(ls...)
+}
+
+// Listen opens each server's Addr (TCP); on an error it closes what it
+// opened.
+func Listen(servers ...*http.Server) ([]Listening, error) {
 	var ls []Listening
 	for _, srv := range servers {
 		l, err := net.Listen("tcp", srv.Addr)
@@ -33,11 +43,11 @@ func Until(servers ...*http.Server) error {
 			for _, opened := range ls {
 				opened.Listener.Close()
 			}
-			return err
+			return nil, err
 		}
 		ls = append(ls, Listening{Server: srv, Listener: l})
 	}
-	return UntilListening(ls...)
+	return ls, nil
 }
 
 // Listening is a server and the listener it serves, for a server whose
