@@ -183,8 +183,7 @@ func describeForwardedHeaders(f *framework.Framework) {
 	DescribeTable("the IngressController's forwardedHeaderPolicy sets the forwarded headers of its routes; a route's annotation wins for it; a route's X-Forwarded-For action wins the IngressController's",
 		f.OwnIngressControllerDecorator(),
 		func(ctx SpecContext, policy operatorv1.IngressControllerHTTPHeaderPolicy, annotation contract.ForwardedPolicy) {
-			own := f.OwnIngressController(ctx)
-			own.Update(ctx, func(ic *operatorv1.IngressController) {
+			own := f.OwnIngressController(ctx, func(ic *operatorv1.IngressController) {
 				ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{ForwardedHeaderPolicy: policy}
 			})
 			ns := f.SpecNamespaceWithLabels(ctx, "headers-forwarded-ic", own.NamespaceLabels)

@@ -37,61 +37,62 @@ func describeIngressControllerActions(f *framework.Framework) {
 	// .HTTPResponseHeaders; the route backend's own, be_edge_http or
 	// be_secure, after the frontend's for requests and before it for
 	// responses)
-	DescribeTable("come first in requests and last in responses, so the route wins requests and the IngressController responses; an IngressController Delete no route action touches holds", f.OwnIngressControllerDecorator(),
-		func(ctx SpecContext, termination routev1.TLSTerminationType) {
-			own := f.OwnIngressController(ctx)
-			own.Update(ctx, func(ic *operatorv1.IngressController) {
-				ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
-					Request: []operatorv1.IngressControllerHTTPHeader{
-						framework.IngressControllerSetHeader("X-Both", "from-ingresscontroller"),
-						framework.IngressControllerSetHeader("X-IC-Set", "ic"),
-						framework.IngressControllerSetHeader("X-Set-Then-Delete", "ic"),
-						framework.IngressControllerDeleteHeader("X-Delete-Then-Set"),
-						framework.IngressControllerDeleteHeader("X-IC-Delete"),
-						framework.IngressControllerSetHeader("X-Host-Lower", "%[req.hdr(host),lower]"),
-					},
-					Response: []operatorv1.IngressControllerHTTPHeader{
-						framework.IngressControllerSetHeader("X-Both", "from-ingresscontroller"),
-						framework.IngressControllerDeleteHeader("X-Backend-Leak"),
-					},
-				}}
-			})
-			req, backend := routeWithHeaders(ctx, f, own, "headers-ic", termination, routev1.RouteHTTPHeaderActions{
-				Request: []routev1.RouteHTTPHeader{
-					framework.RouteSetHeader("X-Both", "from-route"),
-					framework.RouteDeleteHeader("X-Set-Then-Delete"),
-					framework.RouteSetHeader("X-Delete-Then-Set", "route"),
+	Describe("come first in requests and last in responses, so the route wins requests and the IngressController responses; an IngressController Delete no route action touches holds", f.SharedIngressControllerDecorator(), func() {
+		own := f.SharedIngressController(func(ic *operatorv1.IngressController) {
+			ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
+				Request: []operatorv1.IngressControllerHTTPHeader{
+					framework.IngressControllerSetHeader("X-Both", "from-ingresscontroller"),
+					framework.IngressControllerSetHeader("X-IC-Set", "ic"),
+					framework.IngressControllerSetHeader("X-Set-Then-Delete", "ic"),
+					framework.IngressControllerDeleteHeader("X-Delete-Then-Set"),
+					framework.IngressControllerDeleteHeader("X-IC-Delete"),
+					framework.IngressControllerSetHeader("X-Host-Lower", "%[req.hdr(host),lower]"),
 				},
-				Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-Both", "from-route")},
-			})
-			req = framework.WithHeader(req, "X-Delete-Then-Set", "from-client")
-			// Deleted by the IngressController alone: no route
-			// action names it.
-			req = framework.WithHeader(req, "X-IC-Delete", "from-client")
-			req = framework.WithHeader(req, "X-Client-Kept", "from-client")
-			req = framework.WithHeader(req, echo.SetResponseHeader, "X-Backend-Leak: internal")
-			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-				servedOver(g, backend, resp, termination)
-				framework.HeaderExpectations{
-					"X-Both":            {"from-route"},
-					"X-Ic-Set":          {"ic"},
-					"X-Set-Then-Delete": nil,
-					"X-Delete-Then-Set": {"route"},
-					"X-Host-Lower":      {strings.ToLower(req.Host)},
-					"X-Ic-Delete":       nil,
-					// The positive control of X-IC-Delete: another
-					// header the client sent arrives.
-					"X-Client-Kept": {"from-client"},
-				}.Check(g, http.Header(resp.Echo.Headers), "the backend")
-				framework.HeaderExpectations{
-					"X-Both":         {"from-ingresscontroller"},
-					"X-Backend-Leak": nil,
-				}.Check(g, resp.Header, "the client")
-			})
-		},
-		Entry("edge", framework.ID("header-actions/ingresscontroller-precedence"), routev1.TLSTerminationEdge),
-		Entry("reencrypt", framework.ID("header-actions/ingresscontroller-precedence-reencrypt"), routev1.TLSTerminationReencrypt),
-	)
+				Response: []operatorv1.IngressControllerHTTPHeader{
+					framework.IngressControllerSetHeader("X-Both", "from-ingresscontroller"),
+					framework.IngressControllerDeleteHeader("X-Backend-Leak"),
+				},
+			}}
+		})
+		DescribeTable("for a route of each TLS termination",
+			func(ctx SpecContext, termination routev1.TLSTerminationType) {
+				req, backend := routeWithHeaders(ctx, f, own, "headers-ic", termination, routev1.RouteHTTPHeaderActions{
+					Request: []routev1.RouteHTTPHeader{
+						framework.RouteSetHeader("X-Both", "from-route"),
+						framework.RouteDeleteHeader("X-Set-Then-Delete"),
+						framework.RouteSetHeader("X-Delete-Then-Set", "route"),
+					},
+					Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-Both", "from-route")},
+				})
+				req = framework.WithHeader(req, "X-Delete-Then-Set", "from-client")
+				// Deleted by the IngressController alone: no route
+				// action names it.
+				req = framework.WithHeader(req, "X-IC-Delete", "from-client")
+				req = framework.WithHeader(req, "X-Client-Kept", "from-client")
+				req = framework.WithHeader(req, echo.SetResponseHeader, "X-Backend-Leak: internal")
+				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+					servedOver(g, backend, resp, termination)
+					framework.HeaderExpectations{
+						"X-Both":            {"from-route"},
+						"X-Ic-Set":          {"ic"},
+						"X-Set-Then-Delete": nil,
+						"X-Delete-Then-Set": {"route"},
+						"X-Host-Lower":      {strings.ToLower(req.Host)},
+						"X-Ic-Delete":       nil,
+						// The positive control of X-IC-Delete: another
+						// header the client sent arrives.
+						"X-Client-Kept": {"from-client"},
+					}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+					framework.HeaderExpectations{
+						"X-Both":         {"from-ingresscontroller"},
+						"X-Backend-Leak": nil,
+					}.Check(g, resp.Header, "the client")
+				})
+			},
+			Entry("edge", framework.ID("header-actions/ingresscontroller-precedence"), routev1.TLSTerminationEdge),
+			Entry("reencrypt", framework.ID("header-actions/ingresscontroller-precedence-reencrypt"), routev1.TLSTerminationReencrypt),
+		)
+	})
 
 	// cluster-ingress-operator test/e2e/set_delete_test.go,
 	// TestSetIngressControllerResponseHeaders: the public frontend
@@ -105,8 +106,7 @@ func describeIngressControllerActions(f *framework.Framework) {
 	// openshift/router images/router/haproxy/conf/haproxy-config.template
 	// (frontend public: .HTTPRequestHeaders and .HTTPResponseHeaders)
 	It("apply to a plain HTTP route", framework.ID("header-actions/ingresscontroller-plain-http"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
-		own := f.OwnIngressController(ctx)
-		own.Update(ctx, func(ic *operatorv1.IngressController) {
+		own := f.OwnIngressController(ctx, func(ic *operatorv1.IngressController) {
 			ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
 				Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-Frame-Options", "DENY")},
 				Request:  []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-Condition", "foo if bar")},
@@ -136,8 +136,7 @@ func describeIngressControllerActions(f *framework.Framework) {
 	// be_tcp before be_sni/be_no_sni; .HTTPRequestHeaders and
 	// .HTTPResponseHeaders in public, fe_sni and fe_no_sni only)
 	It("are not applied to a passthrough route", framework.ID("header-actions/ingresscontroller-passthrough-not-applied"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
-		own := f.OwnIngressController(ctx)
-		own.Update(ctx, func(ic *operatorv1.IngressController) {
+		own := f.OwnIngressController(ctx, func(ic *operatorv1.IngressController) {
 			ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
 				Request: []operatorv1.IngressControllerHTTPHeader{
 					framework.IngressControllerSetHeader("X-IC-Request", "ic"),
@@ -274,47 +273,48 @@ func describeIngressControllerListOrder(f *framework.Framework) {
 	// order) and images/router/haproxy/conf/haproxy-config.template (frontends
 	// public, fe_sni and fe_no_sni: set-header and del-header lines in the
 	// order of .HTTPRequestHeaders and .HTTPResponseHeaders)
-	DescribeTable("apply in list order",
-		func(ctx SpecContext, path frontendPath) {
-			own := f.OwnIngressController(ctx)
-			own.Update(ctx, func(ic *operatorv1.IngressController) {
-				ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
-					Request: []operatorv1.IngressControllerHTTPHeader{
-						framework.IngressControllerSetHeader("X-Copy-Before", "%[req.hdr(X-Orig-Before)]"),
-						framework.IngressControllerDeleteHeader("X-Orig-Before"),
-						framework.IngressControllerDeleteHeader("X-Orig-After"),
-						framework.IngressControllerSetHeader("X-Copy-After", "%[req.hdr(X-Orig-After)]"),
-					},
-					Response: []operatorv1.IngressControllerHTTPHeader{
-						framework.IngressControllerSetHeader("X-Copy-Before", "%[res.hdr(X-Orig-Before)]"),
-						framework.IngressControllerDeleteHeader("X-Orig-Before"),
-						framework.IngressControllerDeleteHeader("X-Orig-After"),
-						framework.IngressControllerSetHeader("X-Copy-After", "%[res.hdr(X-Orig-After)]"),
-					},
-				}}
-			})
-			ns := f.SpecNamespaceWithLabels(ctx, "headers-ic-order", own.NamespaceLabels)
-			backend := f.DeployEcho(ctx, ns)
-			route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "order", path.termination(), ""))
-			req := path.request(own, route.Spec.Host)
-			req = framework.WithHeader(req, "X-Orig-Before", "from-client-before")
-			req = framework.WithHeader(req, "X-Orig-After", "from-client-after")
-			req = framework.WithHeader(req, echo.SetResponseHeader, "X-Orig-Before: from-backend-before")
-			req = framework.WithHeader(req, echo.SetResponseHeader, "X-Orig-After: from-backend-after")
-			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-				backend.Served(g, resp)
-				framework.HeaderExpectations{
-					"X-Copy-Before": {"from-client-before"}, "X-Orig-Before": nil,
-					"X-Copy-After": {""}, "X-Orig-After": nil,
-				}.Check(g, http.Header(resp.Echo.Headers), "the backend")
-				framework.HeaderExpectations{
-					"X-Copy-Before": {"from-backend-before"}, "X-Orig-Before": nil,
-					"X-Copy-After": {""}, "X-Orig-After": nil,
-				}.Check(g, resp.Header, "the client")
-			})
-		},
-		Entry("over plain HTTP (public)", framework.ID("header-actions/ingresscontroller-list-order-over-http"), f.OwnIngressControllerDecorator(), overPublic),
-		Entry("over TLS with SNI (fe_sni)", framework.ID("header-actions/ingresscontroller-list-order-sni"), f.OwnIngressControllerDecorator(), overFeSNI),
-		Entry("over TLS without SNI (fe_no_sni)", framework.ID("header-actions/ingresscontroller-list-order-no-sni"), f.OwnIngressControllerDecorator(), overFeNoSNI),
-	)
+	Describe("apply in list order", f.SharedIngressControllerDecorator(), func() {
+		own := f.SharedIngressController(func(ic *operatorv1.IngressController) {
+			ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
+				Request: []operatorv1.IngressControllerHTTPHeader{
+					framework.IngressControllerSetHeader("X-Copy-Before", "%[req.hdr(X-Orig-Before)]"),
+					framework.IngressControllerDeleteHeader("X-Orig-Before"),
+					framework.IngressControllerDeleteHeader("X-Orig-After"),
+					framework.IngressControllerSetHeader("X-Copy-After", "%[req.hdr(X-Orig-After)]"),
+				},
+				Response: []operatorv1.IngressControllerHTTPHeader{
+					framework.IngressControllerSetHeader("X-Copy-Before", "%[res.hdr(X-Orig-Before)]"),
+					framework.IngressControllerDeleteHeader("X-Orig-Before"),
+					framework.IngressControllerDeleteHeader("X-Orig-After"),
+					framework.IngressControllerSetHeader("X-Copy-After", "%[res.hdr(X-Orig-After)]"),
+				},
+			}}
+		})
+		DescribeTable("in the frontend a request reaches",
+			func(ctx SpecContext, path frontendPath) {
+				ns := f.SpecNamespaceWithLabels(ctx, "headers-ic-order", own.NamespaceLabels)
+				backend := f.DeployEcho(ctx, ns)
+				route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "order", path.termination(), ""))
+				req := path.request(own, route.Spec.Host)
+				req = framework.WithHeader(req, "X-Orig-Before", "from-client-before")
+				req = framework.WithHeader(req, "X-Orig-After", "from-client-after")
+				req = framework.WithHeader(req, echo.SetResponseHeader, "X-Orig-Before: from-backend-before")
+				req = framework.WithHeader(req, echo.SetResponseHeader, "X-Orig-After: from-backend-after")
+				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					framework.HeaderExpectations{
+						"X-Copy-Before": {"from-client-before"}, "X-Orig-Before": nil,
+						"X-Copy-After": {""}, "X-Orig-After": nil,
+					}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+					framework.HeaderExpectations{
+						"X-Copy-Before": {"from-backend-before"}, "X-Orig-Before": nil,
+						"X-Copy-After": {""}, "X-Orig-After": nil,
+					}.Check(g, resp.Header, "the client")
+				})
+			},
+			Entry("over plain HTTP (public)", framework.ID("header-actions/ingresscontroller-list-order-over-http"), overPublic),
+			Entry("over TLS with SNI (fe_sni)", framework.ID("header-actions/ingresscontroller-list-order-sni"), overFeSNI),
+			Entry("over TLS without SNI (fe_no_sni)", framework.ID("header-actions/ingresscontroller-list-order-no-sni"), overFeNoSNI),
+		)
+	})
 }

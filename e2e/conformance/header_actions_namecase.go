@@ -52,70 +52,72 @@ func describeHeaderNameCase(f *framework.Framework) {
 	// route backend's `option h1-case-adjust-bogus-server` when the
 	// haproxy.router.openshift.io/h1-adjust-case annotation is true; the
 	// frontends' IngressController actions)
-	DescribeTable("an IngressController's Set on an adjusted name arrives with its value, spelled as adjusted (never as the action spells it) to every client and to the backend of a route annotated h1-adjust-case",
-		func(ctx SpecContext, path frontendPath) {
-			own := f.OwnIngressController(ctx, func(ic *operatorv1.IngressController) {
-				ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{
-					HeaderNameCaseAdjustments: []operatorv1.IngressControllerHTTPHeaderNameCaseAdjustment{adjusted},
-					Actions: operatorv1.IngressControllerHTTPHeaderActions{
-						Request:  []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader(spelledByActions, setByIC)},
-						Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader(spelledByActions, setByIC)},
-					},
+	Describe("an IngressController's Set on an adjusted name arrives with its value, spelled as adjusted (never as the action spells it) to every client and to the backend of a route annotated h1-adjust-case", f.SharedIngressControllerDecorator(), func() {
+		own := f.SharedIngressController(func(ic *operatorv1.IngressController) {
+			ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{
+				HeaderNameCaseAdjustments: []operatorv1.IngressControllerHTTPHeaderNameCaseAdjustment{adjusted},
+				Actions: operatorv1.IngressControllerHTTPHeaderActions{
+					Request:  []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader(spelledByActions, setByIC)},
+					Response: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader(spelledByActions, setByIC)},
+				},
+			}
+		})
+		DescribeTable("in the frontend a request reaches",
+			func(ctx SpecContext, path frontendPath) {
+				ns := f.SpecNamespaceWithLabels(ctx, "headers-name-case", own.NamespaceLabels)
+				backend := f.DeployEcho(ctx, ns)
+				// Both routes reach the backend's wire-names port, which
+				// reports the names as the router spelled them.
+				routeTo := func(name string, annotations map[string]string) *routev1.Route {
+					r := f.TerminatedRouteTo(backend, name, path.termination(), "")
+					r.Spec.Port.TargetPort = intstr.FromString(framework.EchoWireNamesPort)
+					r.Annotations = annotations
+					r = f.CreateRoute(ctx, r)
+					own.WaitAdmitted(ctx, r)
+					return r
 				}
-			})
-			ns := f.SpecNamespaceWithLabels(ctx, "headers-name-case", own.NamespaceLabels)
-			backend := f.DeployEcho(ctx, ns)
-			// Both routes reach the backend's wire-names port, which
-			// reports the names as the router spelled them.
-			routeTo := func(name string, annotations map[string]string) *routev1.Route {
-				r := f.TerminatedRouteTo(backend, name, path.termination(), "")
-				r.Spec.Port.TargetPort = intstr.FromString(framework.EchoWireNamesPort)
-				r.Annotations = annotations
-				r = f.CreateRoute(ctx, r)
-				own.WaitAdmitted(ctx, r)
-				return r
-			}
-			annotated := routeTo("name-case", map[string]string{contract.AdjustHeaderCaseAnnotation: "true"})
-			// The positive control: the same request to a route without
-			// the annotation gets the name in lower case.
-			plain := routeTo("lower-case", nil)
+				annotated := routeTo("name-case", map[string]string{contract.AdjustHeaderCaseAnnotation: "true"})
+				// The positive control: the same request to a route without
+				// the annotation gets the name in lower case.
+				plain := routeTo("lower-case", nil)
 
-			for _, tc := range []struct {
-				route       *routev1.Route
-				backendSees string
-			}{
-				{annotated, adjusted},
-				{plain, "x-custom"},
-			} {
-				By(tc.route.Name + ": the backend sees " + tc.backendSees)
-				req := path.request(own, tc.route.Spec.Host)
-				// Sent in lower case: the spelling at the backend is the
-				// router's, never the client's.
-				req = framework.WithHeader(req, "x-custom", setByUser)
-				req = framework.WithHeader(req, other, setByUser)
-				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-					backend.Served(g, resp)
-					g.Expect(resp.Echo.Listener).To(Equal(framework.EchoWireNamesPort), "the port that reports names as they arrived")
-					g.Expect(resp.Echo.HeaderNames).To(And(
-						ContainElement(tc.backendSees),
-						ContainElement("x-other"),
-						Not(ContainElement(spelledByActions)),
-					), "the request's header names at the backend")
-					framework.HeaderExpectations{adjusted: {setByIC}, other: {setByUser}}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+				for _, tc := range []struct {
+					route       *routev1.Route
+					backendSees string
+				}{
+					{annotated, adjusted},
+					{plain, "x-custom"},
+				} {
+					By(tc.route.Name + ": the backend sees " + tc.backendSees)
+					req := path.request(own, tc.route.Spec.Host)
+					// Sent in lower case: the spelling at the backend is the
+					// router's, never the client's.
+					req = framework.WithHeader(req, "x-custom", setByUser)
+					req = framework.WithHeader(req, other, setByUser)
+					f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+						backend.Served(g, resp)
+						g.Expect(resp.Echo.Listener).To(Equal(framework.EchoWireNamesPort), "the port that reports names as they arrived")
+						g.Expect(resp.Echo.HeaderNames).To(And(
+							ContainElement(tc.backendSees),
+							ContainElement("x-other"),
+							Not(ContainElement(spelledByActions)),
+						), "the request's header names at the backend")
+						framework.HeaderExpectations{adjusted: {setByIC}, other: {setByUser}}.Check(g, http.Header(resp.Echo.Headers), "the backend")
 
-					// Responses: adjusted on every route.
-					g.Expect(resp.HeaderNames).To(And(
-						ContainElement(adjusted),
-						ContainElement("content-type"),
-						Not(ContainElement("x-custom")),
-						Not(ContainElement(spelledByActions)),
-					), "the response's header names at the client")
-					framework.HeaderExpectations{adjusted: {setByIC}}.Check(g, resp.Header, "the client")
-				})
-			}
-		},
-		Entry("over plain HTTP (public)", framework.ID("header-actions/header-name-case-over-http"), f.OwnIngressControllerDecorator(), overPublic),
-		Entry("over TLS with SNI (fe_sni)", framework.ID("header-actions/header-name-case-sni"), f.OwnIngressControllerDecorator(), overFeSNI),
-		Entry("over TLS without SNI (fe_no_sni)", framework.ID("header-actions/header-name-case-no-sni"), f.OwnIngressControllerDecorator(), overFeNoSNI),
-	)
+						// Responses: adjusted on every route.
+						g.Expect(resp.HeaderNames).To(And(
+							ContainElement(adjusted),
+							ContainElement("content-type"),
+							Not(ContainElement("x-custom")),
+							Not(ContainElement(spelledByActions)),
+						), "the response's header names at the client")
+						framework.HeaderExpectations{adjusted: {setByIC}}.Check(g, resp.Header, "the client")
+					})
+				}
+			},
+			Entry("over plain HTTP (public)", framework.ID("header-actions/header-name-case-over-http"), overPublic),
+			Entry("over TLS with SNI (fe_sni)", framework.ID("header-actions/header-name-case-sni"), overFeSNI),
+			Entry("over TLS without SNI (fe_no_sni)", framework.ID("header-actions/header-name-case-no-sni"), overFeNoSNI),
+		)
+	})
 }

@@ -121,67 +121,68 @@ func describeIngressControllerValues(f *framework.Framework) {
 	// the response actions after the route backend's); openshift/router
 	// pkg/router/router_test.go (TestConfigTemplate: "Quotes in global HTTP
 	// response header")
-	DescribeTable("apply the document's example and values with punctuation and quotes as written, and overwrite the backend's value",
-		func(ctx SpecContext, path frontendPath) {
-			own := f.OwnIngressController(ctx)
-			own.Update(ctx, func(ic *operatorv1.IngressController) {
-				ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
-					Response: []operatorv1.IngressControllerHTTPHeader{
-						framework.IngressControllerSetHeader("X-Frame-Options", "DENY"),
-						framework.IngressControllerSetHeader("X-Cache-Info", "not cacheable; metadata too large"),
-						framework.IngressControllerDeleteHeader("X-XSS-Protection"),
-						framework.IngressControllerSetHeader("X-Source", "%[res.hdr(X-Value),lower]"),
-						framework.IngressControllerSetHeader("X-Mode", "1;mode=block, a=b/c: d"),
-						framework.IngressControllerSetHeader("X-Literal", literalValue),
-					},
-					Request: []operatorv1.IngressControllerHTTPHeader{
-						framework.IngressControllerSetHeader("Content-Location", "/my-first-blog-post"),
-						framework.IngressControllerSetHeader("X-SSL-Client-Cert", "%{+Q}[ssl_c_der,base64]"),
-						framework.IngressControllerDeleteHeader("Content-Language"),
-						framework.IngressControllerSetHeader("X-Target", "%[req.hdr(host),lower]"),
-						framework.IngressControllerSetHeader("Accept", "text/plain, text/html"),
-						framework.IngressControllerSetHeader("X-Colon", "a:b:c"),
-						framework.IngressControllerSetHeader("X-Literal", literalValue),
-					},
-				}}
-			})
-			ns := f.SpecNamespaceWithLabels(ctx, "headers-ic-values", own.NamespaceLabels)
-			backend := f.DeployEcho(ctx, ns)
-			route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "values", path.termination(), ""))
-			req := path.request(own, route.Spec.Host)
-			req = framework.WithHeader(req, "Content-Language", "en")
-			req = framework.WithHeader(req, "X-Client-Kept", "from-client")
-			req = framework.WithHeader(req, echo.SetResponseHeader, "X-XSS-Protection: 1")
-			req = framework.WithHeader(req, echo.SetResponseHeader, "X-Value: MiXeD")
-			req = framework.WithHeader(req, echo.SetResponseHeader, "X-Frame-Options: SAMEORIGIN")
-			req = framework.WithHeader(req, echo.SetResponseHeader, "X-Backend-Kept: backend")
-			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-				backend.Served(g, resp)
-				framework.HeaderExpectations{
-					"Content-Location": {"/my-first-blog-post"},
-					"Content-Language": nil,
-					"X-Target":         {strings.ToLower(req.Host)},
-					"Accept":           {"text/plain, text/html"},
-					"X-Colon":          {"a:b:c"},
-					"X-Literal":        {literalValue},
-					// The positive control of the Delete.
-					"X-Client-Kept": {"from-client"},
-				}.Check(g, http.Header(resp.Echo.Headers), "the backend")
-				framework.HeaderExpectations{
-					"X-Frame-Options":  {"DENY"},
-					"X-Cache-Info":     {"not cacheable; metadata too large"},
-					"X-Xss-Protection": nil,
-					"X-Source":         {"mixed"},
-					"X-Mode":           {"1;mode=block, a=b/c: d"},
-					"X-Literal":        {literalValue},
-					// The positive control of the Delete.
-					"X-Backend-Kept": {"backend"},
-				}.Check(g, resp.Header, "the client")
-			})
-		},
-		Entry("plain route over plain HTTP (public)", framework.ID("header-actions/ingresscontroller-document-example-over-http"), f.OwnIngressControllerDecorator(), overPublic),
-		Entry("edge route over TLS with SNI (fe_sni)", framework.ID("header-actions/ingresscontroller-document-example"), f.OwnIngressControllerDecorator(), overFeSNI),
-	)
+	Describe("apply the document's example and values with punctuation and quotes as written, and overwrite the backend's value", f.SharedIngressControllerDecorator(), func() {
+		own := f.SharedIngressController(func(ic *operatorv1.IngressController) {
+			ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
+				Response: []operatorv1.IngressControllerHTTPHeader{
+					framework.IngressControllerSetHeader("X-Frame-Options", "DENY"),
+					framework.IngressControllerSetHeader("X-Cache-Info", "not cacheable; metadata too large"),
+					framework.IngressControllerDeleteHeader("X-XSS-Protection"),
+					framework.IngressControllerSetHeader("X-Source", "%[res.hdr(X-Value),lower]"),
+					framework.IngressControllerSetHeader("X-Mode", "1;mode=block, a=b/c: d"),
+					framework.IngressControllerSetHeader("X-Literal", literalValue),
+				},
+				Request: []operatorv1.IngressControllerHTTPHeader{
+					framework.IngressControllerSetHeader("Content-Location", "/my-first-blog-post"),
+					framework.IngressControllerSetHeader("X-SSL-Client-Cert", "%{+Q}[ssl_c_der,base64]"),
+					framework.IngressControllerDeleteHeader("Content-Language"),
+					framework.IngressControllerSetHeader("X-Target", "%[req.hdr(host),lower]"),
+					framework.IngressControllerSetHeader("Accept", "text/plain, text/html"),
+					framework.IngressControllerSetHeader("X-Colon", "a:b:c"),
+					framework.IngressControllerSetHeader("X-Literal", literalValue),
+				},
+			}}
+		})
+		DescribeTable("in the frontend a request reaches",
+			func(ctx SpecContext, path frontendPath) {
+				ns := f.SpecNamespaceWithLabels(ctx, "headers-ic-values", own.NamespaceLabels)
+				backend := f.DeployEcho(ctx, ns)
+				route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "values", path.termination(), ""))
+				req := path.request(own, route.Spec.Host)
+				req = framework.WithHeader(req, "Content-Language", "en")
+				req = framework.WithHeader(req, "X-Client-Kept", "from-client")
+				req = framework.WithHeader(req, echo.SetResponseHeader, "X-XSS-Protection: 1")
+				req = framework.WithHeader(req, echo.SetResponseHeader, "X-Value: MiXeD")
+				req = framework.WithHeader(req, echo.SetResponseHeader, "X-Frame-Options: SAMEORIGIN")
+				req = framework.WithHeader(req, echo.SetResponseHeader, "X-Backend-Kept: backend")
+				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					framework.HeaderExpectations{
+						"Content-Location": {"/my-first-blog-post"},
+						"Content-Language": nil,
+						"X-Target":         {strings.ToLower(req.Host)},
+						"Accept":           {"text/plain, text/html"},
+						"X-Colon":          {"a:b:c"},
+						"X-Literal":        {literalValue},
+						// The positive control of the Delete.
+						"X-Client-Kept": {"from-client"},
+					}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+					framework.HeaderExpectations{
+						"X-Frame-Options":  {"DENY"},
+						"X-Cache-Info":     {"not cacheable; metadata too large"},
+						"X-Xss-Protection": nil,
+						"X-Source":         {"mixed"},
+						"X-Mode":           {"1;mode=block, a=b/c: d"},
+						"X-Literal":        {literalValue},
+						// The positive control of the Delete.
+						"X-Backend-Kept": {"backend"},
+					}.Check(g, resp.Header, "the client")
+				})
+			},
+			Entry("plain route over plain HTTP (public)", framework.ID("header-actions/ingresscontroller-document-example-over-http"), overPublic),
+			Entry("edge route over TLS with SNI (fe_sni)", framework.ID("header-actions/ingresscontroller-document-example"), overFeSNI),
+		)
+	})
 }
 
 // describeMutualTLSValues: a route's actions on an IngressController
@@ -310,31 +311,32 @@ func describeIngressControllerUniqueID(f *framework.Framework) {
 	// images/router/haproxy/conf/haproxy-config.template (frontends public,
 	// fe_sni and fe_no_sni: unique-id-format and unique-id-header, then
 	// .HTTPRequestHeaders)
-	DescribeTable("the request-ID header is added after an IngressController's Set on the same name",
-		func(ctx SpecContext, path frontendPath) {
-			own := f.OwnIngressController(ctx)
-			own.Update(ctx, func(ic *operatorv1.IngressController) {
-				ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{
-					UniqueId: operatorv1.IngressControllerHTTPUniqueIdHeaderPolicy{Name: "X-Unique-Id"},
-					Actions: operatorv1.IngressControllerHTTPHeaderActions{
-						Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-Unique-Id", "fixed")},
-					},
-				}
-			})
-			ns := f.SpecNamespaceWithLabels(ctx, "headers-ic-unique-id", own.NamespaceLabels)
-			backend := f.DeployEcho(ctx, ns)
-			route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "unique-id", path.termination(), ""))
-			req := framework.WithHeader(path.request(own, route.Spec.Host), "X-Unique-Id", "from-client")
-			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-				backend.Served(g, resp)
-				ids := http.Header(resp.Echo.Headers).Values("X-Unique-Id")
-				g.Expect(ids).To(HaveLen(2), "X-Unique-Id at the backend: the action's, then the request ID")
-				g.Expect(ids[0]).To(Equal("fixed"), "the action's value")
-				// The positive control of uniqueId: the router's own ID.
-				g.Expect(ids[1]).NotTo(BeElementOf("", "fixed", "from-client"), "the request ID")
-			})
-		},
-		Entry("plain route over plain HTTP (public)", framework.ID("header-actions/ingresscontroller-unique-id-after-set-over-http"), f.OwnIngressControllerDecorator(), overPublic),
-		Entry("edge route over TLS with SNI (fe_sni)", framework.ID("header-actions/ingresscontroller-unique-id-after-set"), f.OwnIngressControllerDecorator(), overFeSNI),
-	)
+	Describe("the request-ID header is added after an IngressController's Set on the same name", f.SharedIngressControllerDecorator(), func() {
+		own := f.SharedIngressController(func(ic *operatorv1.IngressController) {
+			ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{
+				UniqueId: operatorv1.IngressControllerHTTPUniqueIdHeaderPolicy{Name: "X-Unique-Id"},
+				Actions: operatorv1.IngressControllerHTTPHeaderActions{
+					Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader("X-Unique-Id", "fixed")},
+				},
+			}
+		})
+		DescribeTable("in the frontend a request reaches",
+			func(ctx SpecContext, path frontendPath) {
+				ns := f.SpecNamespaceWithLabels(ctx, "headers-ic-unique-id", own.NamespaceLabels)
+				backend := f.DeployEcho(ctx, ns)
+				route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "unique-id", path.termination(), ""))
+				req := framework.WithHeader(path.request(own, route.Spec.Host), "X-Unique-Id", "from-client")
+				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+					backend.Served(g, resp)
+					ids := http.Header(resp.Echo.Headers).Values("X-Unique-Id")
+					g.Expect(ids).To(HaveLen(2), "X-Unique-Id at the backend: the action's, then the request ID")
+					g.Expect(ids[0]).To(Equal("fixed"), "the action's value")
+					// The positive control of uniqueId: the router's own ID.
+					g.Expect(ids[1]).NotTo(BeElementOf("", "fixed", "from-client"), "the request ID")
+				})
+			},
+			Entry("plain route over plain HTTP (public)", framework.ID("header-actions/ingresscontroller-unique-id-after-set-over-http"), overPublic),
+			Entry("edge route over TLS with SNI (fe_sni)", framework.ID("header-actions/ingresscontroller-unique-id-after-set"), overFeSNI),
+		)
+	})
 }

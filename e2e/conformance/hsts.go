@@ -3,7 +3,6 @@ package conformance
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	operatorv1 "github.com/openshift/api/operator/v1"
 	routev1 "github.com/openshift/api/route/v1"
 	corev1 "k8s.io/api/core/v1"
 
@@ -265,56 +264,52 @@ func describeHSTS(f *framework.Framework) {
 		// pkg/operator/controller/ingress/deployment.go
 		// (desiredRouterDeployment: ROUTER_ALLOW_WILDCARD_ROUTES "true" for
 		// routeAdmission.wildcardPolicy WildcardsAllowed)
-		DescribeTable("Strict-Transport-Security on a wildcard (Subdomain) route", f.OwnIngressControllerDecorator(),
-			func(ctx SpecContext, termination routev1.TLSTerminationType) {
-				own := f.OwnIngressController(ctx)
-				own.Update(ctx, func(ic *operatorv1.IngressController) {
-					if ic.Spec.RouteAdmission == nil {
-						ic.Spec.RouteAdmission = &operatorv1.RouteAdmissionPolicy{}
-					}
-					ic.Spec.RouteAdmission.WildcardPolicy = operatorv1.WildcardPolicyAllowed
-				})
-				ns := f.SpecNamespaceWithLabels(ctx, "hsts-wildcard", own.NamespaceLabels)
-				parent := ns + "." + f.Domain
-				backend := f.DeployEcho(ctx, ns)
-				const hsts = "max-age=31536000;includeSubDomains"
-				ca := framework.NewRootCA("hsts wildcard " + ns)
-				route := f.TerminatedRouteTo(backend, "wild", termination, "")
-				route.Spec.Host, route.Spec.WildcardPolicy = "www."+parent, routev1.WildcardPolicySubdomain
-				route.Annotations = map[string]string{contract.HSTSAnnotation: hsts}
-				framework.WithRouteCertificate(route, ca, "*."+parent)
-				route = f.CreateRouteNoWait(ctx, route)
+		Describe("Strict-Transport-Security on a wildcard (Subdomain) route", f.SharedIngressControllerDecorator(), func() {
+			own := f.SharedIngressController(framework.AllowWildcardRoutes)
+			DescribeTable("for a route of each TLS termination",
+				func(ctx SpecContext, termination routev1.TLSTerminationType) {
+					ns := f.SpecNamespaceWithLabels(ctx, "hsts-wildcard", own.NamespaceLabels)
+					parent := ns + "." + f.Domain
+					backend := f.DeployEcho(ctx, ns)
+					const hsts = "max-age=31536000;includeSubDomains"
+					ca := framework.NewRootCA("hsts wildcard " + ns)
+					route := f.TerminatedRouteTo(backend, "wild", termination, "")
+					route.Spec.Host, route.Spec.WildcardPolicy = "www."+parent, routev1.WildcardPolicySubdomain
+					route.Annotations = map[string]string{contract.HSTSAnnotation: hsts}
+					framework.WithRouteCertificate(route, ca, "*."+parent)
+					route = f.CreateRouteNoWait(ctx, route)
 
-				By("the IngressController's router admits it as a wildcard route")
-				f.EventuallyRoute(ctx, route, func(g Gomega, live *routev1.Route) {
-					entry := framework.IngressEntry(live, own.Name)
-					g.Expect(entry).NotTo(BeNil(), "no status entry of router %s: %+v", own.Name, live.Status)
-					g.Expect(framework.AdmittedBy(live, own.Name)).To(Equal(corev1.ConditionTrue), "entry of router %s: %+v", own.Name, *entry)
-					g.Expect(entry.WildcardPolicy).To(Equal(routev1.WildcardPolicySubdomain), "entry of router %s: %+v", own.Name, *entry)
-				})
-
-				for i, name := range []string{"www", "a", "b"} {
-					host := name + "." + parent
-					if i == 0 {
-						By("positive control: the route's own host, its certificate and the annotation's value")
-					} else {
-						By(host + ", under the subdomain: the route's certificate for *." + parent + " and exactly the annotation's value")
-					}
-					req := framework.WithSNI.Over(own.HTTPS(host, "/"))
-					req.RootCAs = pki.Pool(ca) // only the route's certificate verifies
-					f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-						backend.Served(g, resp)
-						framework.HeaderExpectations{"Strict-Transport-Security": {hsts}}.Check(g, resp.Header, "the client")
+					By("the IngressController's router admits it as a wildcard route")
+					f.EventuallyRoute(ctx, route, func(g Gomega, live *routev1.Route) {
+						entry := framework.IngressEntry(live, own.Name)
+						g.Expect(entry).NotTo(BeNil(), "no status entry of router %s: %+v", own.Name, live.Status)
+						g.Expect(framework.AdmittedBy(live, own.Name)).To(Equal(corev1.ConditionTrue), "entry of router %s: %+v", own.Name, *entry)
+						g.Expect(entry.WildcardPolicy).To(Equal(routev1.WildcardPolicySubdomain), "entry of router %s: %+v", own.Name, *entry)
 					})
-				}
-				for _, host := range []string{"x.a." + parent, "a.other-" + parent} {
-					By(host + ": not under the subdomain, not the route's (the router's no-route answer)")
-					f.EventuallyResponds(ctx, framework.WithSNI.Over(own.HTTPS(host, "/")), framework.NotServed)
-				}
-			},
-			Entry("edge", framework.ID("hsts/wildcard-route-edge"), routev1.TLSTerminationEdge),
-			Entry("reencrypt", framework.ID("hsts/wildcard-route-reencrypt"), routev1.TLSTerminationReencrypt),
-		)
+
+					for i, name := range []string{"www", "a", "b"} {
+						host := name + "." + parent
+						if i == 0 {
+							By("positive control: the route's own host, its certificate and the annotation's value")
+						} else {
+							By(host + ", under the subdomain: the route's certificate for *." + parent + " and exactly the annotation's value")
+						}
+						req := framework.WithSNI.Over(own.HTTPS(host, "/"))
+						req.RootCAs = pki.Pool(ca) // only the route's certificate verifies
+						f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+							backend.Served(g, resp)
+							framework.HeaderExpectations{"Strict-Transport-Security": {hsts}}.Check(g, resp.Header, "the client")
+						})
+					}
+					for _, host := range []string{"x.a." + parent, "a.other-" + parent} {
+						By(host + ": not under the subdomain, not the route's (the router's no-route answer)")
+						f.EventuallyResponds(ctx, framework.WithSNI.Over(own.HTTPS(host, "/")), framework.NotServed)
+					}
+				},
+				Entry("edge", framework.ID("hsts/wildcard-route-edge"), routev1.TLSTerminationEdge),
+				Entry("reencrypt", framework.ID("hsts/wildcard-route-reencrypt"), routev1.TLSTerminationReencrypt),
+			)
+		})
 
 		// Beside a wildcard route whose header has includeSubDomains, in
 		// its own namespace: a route for another host under the wildcard's

@@ -128,6 +128,28 @@ func (f *Framework) OwnIngressController(ctx context.Context, changes ...func(*o
 	return own
 }
 
+// SharedIngressControllerDecorator is what a container that calls
+// SharedIngressController is declared with: OwnIngressControllerDecorator's,
+// Ordered (its specs share a BeforeAll), and ContinueOnFailure (a failure
+// over one frontend does not hide the others').
+func (f *Framework) SharedIngressControllerDecorator() []any {
+	return append(f.OwnIngressControllerDecorator(), Ordered, ContinueOnFailure)
+}
+
+// SharedIngressController is OwnIngressController, created with changes,
+// for every spec of the container it is called in (its body, at tree
+// build): the returned IngressController is filled in by a BeforeAll
+// before the first spec runs, and deleted after the last. Entries that
+// need the same IngressController (one per frontend or termination) wait
+// for one rollout instead of one each; each still makes its own namespace,
+// backend and route. Declare the container with
+// SharedIngressControllerDecorator (Ginkgo refuses a BeforeAll elsewhere).
+func (f *Framework) SharedIngressController(changes ...func(*operatorv1.IngressController)) *IngressController {
+	shared := &IngressController{}
+	BeforeAll(func(ctx SpecContext) { *shared = *f.OwnIngressController(ctx, changes...) })
+	return shared
+}
+
 // AllowWildcardRoutes is an IngressController change:
 // spec.routeAdmission.wildcardPolicy WildcardsAllowed (upstream's router:
 // ROUTER_ALLOW_WILDCARD_ROUTES "true").
