@@ -79,6 +79,16 @@ func (p frontendPath) request(ic *framework.IngressController, host string) http
 	return req
 }
 
+// routeOver gives a spec a namespace ic serves, an echo backend in it and
+// a route to it named name of the path's termination, and returns the
+// request for the route over the path and the backend.
+func (p frontendPath) routeOver(ctx SpecContext, f *framework.Framework, ic *framework.IngressController, prefix, name string) (httpclient.Request, *framework.Echo) {
+	ns := f.SpecNamespaceWithLabels(ctx, prefix, ic.NamespaceLabels)
+	backend := f.DeployEcho(ctx, ns)
+	route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, name, p.termination(), ""))
+	return p.request(ic, route.Spec.Host), backend
+}
+
 // termination is what a route reached over the path is: plain over
 // public, edge over the TLS frontends.
 func (p frontendPath) termination() routev1.TLSTerminationType {

@@ -292,10 +292,7 @@ func describeIngressControllerListOrder(f *framework.Framework) {
 		})
 		DescribeTable("in the frontend a request reaches",
 			func(ctx SpecContext, path frontendPath) {
-				ns := f.SpecNamespaceWithLabels(ctx, "headers-ic-order", own.NamespaceLabels)
-				backend := f.DeployEcho(ctx, ns)
-				route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "order", path.termination(), ""))
-				req := path.request(own, route.Spec.Host)
+				req, backend := path.routeOver(ctx, f, own, "headers-ic-order", "order")
 				req = framework.WithHeader(req, "X-Orig-Before", "from-client-before")
 				req = framework.WithHeader(req, "X-Orig-After", "from-client-after")
 				req = framework.WithHeader(req, echo.SetResponseHeader, "X-Orig-Before: from-backend-before")

@@ -145,10 +145,7 @@ func describeIngressControllerValues(f *framework.Framework) {
 		})
 		DescribeTable("in the frontend a request reaches",
 			func(ctx SpecContext, path frontendPath) {
-				ns := f.SpecNamespaceWithLabels(ctx, "headers-ic-values", own.NamespaceLabels)
-				backend := f.DeployEcho(ctx, ns)
-				route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "values", path.termination(), ""))
-				req := path.request(own, route.Spec.Host)
+				req, backend := path.routeOver(ctx, f, own, "headers-ic-values", "values")
 				req = framework.WithHeader(req, "Content-Language", "en")
 				req = framework.WithHeader(req, "X-Client-Kept", "from-client")
 				req = framework.WithHeader(req, echo.SetResponseHeader, "X-XSS-Protection: 1")
@@ -322,10 +319,8 @@ func describeIngressControllerUniqueID(f *framework.Framework) {
 		})
 		DescribeTable("in the frontend a request reaches",
 			func(ctx SpecContext, path frontendPath) {
-				ns := f.SpecNamespaceWithLabels(ctx, "headers-ic-unique-id", own.NamespaceLabels)
-				backend := f.DeployEcho(ctx, ns)
-				route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "unique-id", path.termination(), ""))
-				req := framework.WithHeader(path.request(own, route.Spec.Host), "X-Unique-Id", "from-client")
+				req, backend := path.routeOver(ctx, f, own, "headers-ic-unique-id", "unique-id")
+				req = framework.WithHeader(req, "X-Unique-Id", "from-client")
 				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
 					backend.Served(g, resp)
 					ids := http.Header(resp.Echo.Headers).Values("X-Unique-Id")
