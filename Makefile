@@ -285,8 +285,8 @@ bench-cluster: docker ## measure node-image cold/warm build, cluster create/dele
 	clusters/kind/bench.sh $(REPORTS)/bench-cluster
 
 .PHONY: bench-router
-bench-router: docker ## measure convergence (Route, IngressRoute vertex: create -> first correct answer) p50/p99 into $(REPORTS)/bench-router.{json,md}
-	go run ./bench/routes -repo=$(CURDIR) -report-dir=$(abspath $(REPORTS)) -cluster-name=$(CLUSTER) $(if $(KEEP),-keep) $(if $(REUSE),-reuse) -out $(REPORTS)/bench-router
+bench-router: docker ## measure convergence (Route, IngressRoute vertex, component route: create -> first correct answer) p50/p99 through the run path into $(REPORTS)/bench-router.{json,md} (KEEP=1, REUSE=1 as for e2e)
+	@$(RUN) bench-router -reports=$(REPORTS) $(SUITE_FLAGS)
 
 .PHONY: bench
 bench: docker ## the whole suite serial, -p 2 and -p 4 on a warm cluster, per-feature time, into $(REPORTS)/bench-e2e.{json,md}

@@ -101,7 +101,14 @@ func Prove(ctx context.Context, o ProveOptions) (ProveResult, error) {
 	if err := json.Unmarshal(data, &res.Report); err != nil {
 		return res, err
 	}
-	return res, checkProof(res.Report, o.Features)
+	if err := checkProof(res.Report, o.Features); err != nil {
+		return res, err
+	}
+	// A filtered run whose chosen specs passed exits 0 (runner.verdict).
+	if res.ExitCode != 0 {
+		return res, fmt.Errorf("./run e2e exited %d after a filtered run whose specs all passed, want 0", res.ExitCode)
+	}
+	return res, nil
 }
 
 // checkProof: every feature asked for passed, nothing failed, and the run

@@ -190,6 +190,12 @@ func (r Report) featureDetails(b *strings.Builder, f FeatureResult) {
 	var lines []line
 	for _, j := range []contract.Judged{contract.JudgesRouter, contract.JudgesPlatform} {
 		c := f.counts(j)
+		// A filtered run chose few specs: each that passed is named too.
+		if r.Run.Filtered() {
+			for _, id := range c.Passed {
+				lines = append(lines, line{j, Passed, NamedSpec{ID: id}})
+			}
+		}
 		for _, s := range c.Failed {
 			lines = append(lines, line{j, Failed, s})
 		}
@@ -203,6 +209,10 @@ func (r Report) featureDetails(b *strings.Builder, f FeatureResult) {
 	}
 	fmt.Fprintf(b, "\n## %s: %s\n\n", f.Name, f.Result)
 	for _, l := range lines {
+		if l.state == Passed { // a passed spec has its ID alone
+			fmt.Fprintf(b, "- %s (judges the %s) %s\n", l.state, l.judged, code(string(l.spec.ID)))
+			continue
+		}
 		fmt.Fprintf(b, "- %s (judges the %s) %s %s: %s\n", l.state, l.judged, code(string(l.spec.ID)), mdText(l.spec.Name), code(l.spec.Reason))
 	}
 }
@@ -232,23 +242,39 @@ func code(s string) string {
 // ReadResult is the verdict of the run whose reports are in dir, from its
 // conformance.json; "" when no report was written.
 func ReadResult(dir string) Result {
-	r, _ := ReadVerdict(dir)
+	return ReadReport(dir).Result
+}
+
+// ReadReport is the report of the run whose reports are in dir, from its
+// conformance.json; the zero Report (no result) when none was written.
+func ReadReport(dir string) Report {
+	data, err := os.ReadFile(filepath.Join(dir, ConformanceJSON))
+	if err != nil {
+		return Report{}
+	}
+	var r Report
+	if json.Unmarshal(data, &r) != nil {
+		return Report{}
+	}
 	return r
 }
 
-// ReadVerdict is ReadResult and the OpenShift release line the run judged
-// against ("" for both when there is no report).
-func ReadVerdict(dir string) (Result, contract.Release) {
-	data, err := os.ReadFile(filepath.Join(dir, ConformanceJSON))
-	if err != nil {
-		return "", ""
+// FilteredPass says whether this is a filtered run (FOCUS, make smoke)
+// in which at least one spec ran and none failed. Its verdict stays
+// partial (a filter chose the specs); its exit status is 0, so a script
+// tells a passing focused run from a failing one.
+func (r Report) FilteredPass() bool {
+	if r.Result != Partial || r.Run.Error || !r.Run.Filtered() {
+		return false
 	}
-	var r struct {
-		Result           Result           `json:"result"`
-		OpenShiftRelease contract.Release `json:"openshiftRelease"`
+	passed := 0
+	for _, f := range r.Features {
+		for _, c := range []SpecCounts{f.Router, f.Platform} {
+			if len(c.Failed) > 0 {
+				return false
+			}
+			passed += len(c.Passed)
+		}
 	}
-	if json.Unmarshal(data, &r) != nil {
-		return "", ""
-	}
-	return r.Result, r.OpenShiftRelease
+	return passed > 0
 }

@@ -132,3 +132,44 @@ func TestReadResultIsTheWrittenVerdict(t *testing.T) {
 		t.Errorf("ReadResult = %q, want partial", got)
 	}
 }
+
+// A filtered run (FOCUS, make smoke) stays partial, but when every spec
+// it chose passed it says so: each passed spec is named in summary.md and
+// FilteredPass lets the runner exit 0. A failure, no spec run, or a run
+// that was not filtered is not a filtered pass (the controls).
+func TestAFilteredRunThatPassedIsNamed(t *testing.T) {
+	g := goodSuite()
+	g.SuiteConfig.LabelFilter = "router"
+	r := build(g, allFeatures())
+	if r.Result != Partial || !r.FilteredPass() {
+		t.Fatalf("a filtered run whose specs passed: result %q, FilteredPass %v", r.Result, r.FilteredPass())
+	}
+	if s := r.Summary(); !strings.Contains(s, "- passed (judges the router) `"+string(idEdge)+"`\n") {
+		t.Errorf("summary does not name the spec that passed:\n%s", s)
+	}
+	if s := build(goodSuite(), allFeatures()).Summary(); strings.Contains(s, "- passed (") {
+		t.Errorf("a whole run's summary lists its passed specs:\n%s", s)
+	}
+
+	failed := goodSuite()
+	failed.SuiteConfig.LabelFilter = "router"
+	setSpec(&failed, specRevoked, types.SpecStateFailed, "refused with the wrong alert")
+	if r := build(failed, allFeatures()); r.FilteredPass() {
+		t.Errorf("a filtered run with a failed spec (%s) is a filtered pass", r.Result)
+	}
+	none := goodSuite()
+	none.SuiteConfig.LabelFilter = "nothing"
+	for i := range none.SpecReports {
+		if none.SpecReports[i].LeafNodeType == types.NodeTypeIt {
+			none.SpecReports[i].State = types.SpecStateSkipped
+		}
+	}
+	if r := build(none, allFeatures()); r.FilteredPass() {
+		t.Errorf("a filtered run in which no spec ran (%s) is a filtered pass", r.Result)
+	}
+	unfiltered := goodSuite()
+	setSpec(&unfiltered, specDelegation, types.SpecStateSkipped, "needs feature delegation, which this profile does not claim")
+	if r := build(unfiltered, allFeatures()); r.Result != Partial || r.FilteredPass() {
+		t.Errorf("an unfiltered partial run (%s) is a filtered pass", r.Result)
+	}
+}

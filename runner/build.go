@@ -82,6 +82,10 @@ func (b Build) LDFlags() string {
 	}, " ")
 }
 
+// MeasurementSuite is the package of the convergence measurement (make
+// bench-router), compiled in place of ./e2e.
+const MeasurementSuite = "./bench/routes"
+
 // SourceBinaries are a checkout's: Ginkgo from the module (go tool
 // ginkgo) compiles ./e2e with the build git describes stamped in.
 func SourceBinaries(root string) Binaries {

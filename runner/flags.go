@@ -36,6 +36,11 @@ type Options struct {
 	// its verdict is partial, and its exit status is the specs' (0 when
 	// every one passed).
 	Smoke bool
+	// Measure runs the convergence measurement (make bench-router):
+	// bench/routes' specs around the same bring-up, one process, its
+	// figures in <reports>/bench-router.{json,md} and no verdict; its
+	// exit status is the specs'.
+	Measure bool
 	// Reproducible compiles the suite with -trimpath: the same commit
 	// and Go toolchain give the same binary on any machine, so that a
 	// certifier's rerun can compare its binary's sha256 with the
@@ -66,7 +71,11 @@ func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Wr
 	o := Options{Name: name, Certify: name == "certify" || strings.HasSuffix(name, " certify")}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.IntVar(&o.Procs, "procs", 4, "parallel Ginkgo processes (PROCS; the kind profile has shard ports for 4)")
+	procs := 4
+	if strings.HasSuffix(name, "bench-router") {
+		procs = 1
+	}
+	fs.IntVar(&o.Procs, "procs", procs, "parallel Ginkgo processes (PROCS; the kind profile has shard ports for 4)")
 	fs.StringVar(&o.Focus, "focus", "", "a Ginkgo label expression (FOCUS), e.g. 'router || hsts'")
 	fs.IntVar(&o.Repeat, "repeat", 1, "run the suite N times on one cluster (REPEAT)")
 	fs.IntVar(&o.FlakeAttempts, "flake-attempts", 0, "run a failing spec up to N times (FLAKE_ATTEMPTS)")
@@ -107,6 +116,11 @@ func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Wr
 	}
 	if fs.NArg() > 0 {
 		return Options{}, fmt.Errorf("unexpected arguments %q: flags only (%s -help lists them)", fs.Args(), name)
+	}
+	if o.Measure = name == "bench-router" || strings.HasSuffix(name, " bench-router"); o.Measure {
+		if o.Procs != 1 || o.Repeat != 1 || o.Focus != "" {
+			return Options{}, errors.New("bench-router measures one object after another: -procs=1, no -repeat, no -focus")
+		}
 	}
 	if o.Smoke = name == "smoke" || strings.HasSuffix(name, " smoke"); o.Smoke {
 		if o.Focus != "" {

@@ -23,6 +23,10 @@ func Usage(where string) string {
   smoke        the cluster's own checks only (the smoke label): its
                verdict is partial, its exit status 0 when they pass
   certify      a certification run, then its bundle, verified
+  bench-router the convergence measurement (create -> first correct
+               answer, per scenario) on the profile, one process: its
+               figures in <reports>/bench-router.{json,md}, no verdict;
+               exit status 0 when every scenario measured
   verify F     check a certification bundle [-allow-dev: accept a bundle
                of a development build; -key K: require its signature by K]
   reproduce F  rerun a bundle's run here (its router image loaded by ID,
@@ -31,7 +35,8 @@ func Usage(where string) string {
 e2e and certify take the run's flags (-procs, -focus, -repeat,
 -flake-attempts, -reports) and every flag of the suite (-router-image,
 -keep, -reuse, -cluster-name, -implementation-*, ...): ` + where + ` e2e -help.
-Exit status: 0 when the verdict is passed, 1 otherwise, 2 for bad usage.
+Exit status: 0 when the verdict is passed (for a filtered run: when every
+spec it chose ran and passed), 1 otherwise, 2 for bad usage.
 `
 }
 
@@ -45,7 +50,7 @@ func Main(where string, b Binaries, setByBinaries []string, args []string, stdou
 	}
 	cmd, args := args[0], args[1:]
 	switch cmd {
-	case "e2e", "certify", "smoke":
+	case "e2e", "certify", "smoke", "bench-router":
 		o, err := ParseFlags(where+" "+cmd, args, setByBinaries, stderr)
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitPassed

@@ -160,6 +160,15 @@ func TestParseFlags(t *testing.T) {
 	if _, err := ParseFlags("smoke", []string{"-focus", "router"}, nil, &stderr); err == nil {
 		t.Error("smoke -focus accepted")
 	}
+	// bench-router: one process, one run, every scenario.
+	if o, err := ParseFlags("make bench-router", []string{"-keep"}, nil, &stderr); err != nil || !o.Measure || o.Procs != 1 || o.Smoke || o.Certify {
+		t.Errorf("bench-router: %+v %v", o, err)
+	}
+	for _, args := range [][]string{{"-procs", "4"}, {"-repeat", "2"}, {"-focus", "router"}} {
+		if _, err := ParseFlags("bench-router", args, nil, &stderr); err == nil || !strings.Contains(err.Error(), "one object after another") {
+			t.Errorf("bench-router %v: %v", args, err)
+		}
+	}
 	// Images built elsewhere: fine for a development run, never for a
 	// certification.
 	for _, flag := range []string{"-node-image", "-images"} {
@@ -288,5 +297,55 @@ func TestCertifyRefusesToolsOutsideTheSystem(t *testing.T) {
 	}
 	if err := certifiableTools(at(map[string]string{"docker": "/usr/bin"})); err == nil || err.Error() != "no git on PATH: a certification needs the system's git" {
 		t.Errorf("no git: %v", err)
+	}
+}
+
+// The exit status of a run whose processes all exited 0: a passed verdict
+// 0; a filtered run whose chosen specs passed 0 (its line still says
+// partial); a partial run that was not filtered 1, and a filtered one with
+// no spec run 1 (the controls).
+func TestTheExitStatusOfAPartialRun(t *testing.T) {
+	oneSpec := func(state reports.Result) []reports.FeatureResult {
+		c := reports.SpecCounts{}
+		switch state {
+		case reports.Passed:
+			c.Passed = []contract.SpecID{"router/edge-served"}
+		case reports.Skipped:
+			c.Skipped = []reports.NamedSpec{{ID: "router/edge-served"}}
+		}
+		return []reports.FeatureResult{{Feature: contract.FeatureRouter, Router: c}}
+	}
+	for _, tc := range []struct {
+		name string
+		r    reports.Report
+		want int
+	}{
+		{"passed", reports.Report{Result: reports.Passed, Features: oneSpec(reports.Passed)}, ExitPassed},
+		{"filtered, its spec passed", reports.Report{Result: reports.Partial, Run: reports.RunOutcome{LabelFilter: "router"}, Features: oneSpec(reports.Passed)}, ExitPassed},
+		{"not filtered", reports.Report{Result: reports.Partial, Features: oneSpec(reports.Passed)}, ExitNotPass},
+		{"filtered, no spec ran", reports.Report{Result: reports.Partial, Run: reports.RunOutcome{LabelFilter: "router"}, Features: oneSpec(reports.Skipped)}, ExitNotPass},
+	} {
+		dir := t.TempDir()
+		if err := tc.r.Write(dir); err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if got := verdict(dir, ExitPassed, &out); got != tc.want {
+			t.Errorf("%s: exit status %d, want %d (%s)", tc.name, got, tc.want, out.String())
+		}
+		if !strings.HasPrefix(out.String(), "conformance: "+string(tc.r.Result)+" against OpenShift ") {
+			t.Errorf("%s: verdict line %q", tc.name, out.String())
+		}
+	}
+}
+
+// The measurement is compiled from a checkout: a kit's prebuilt suite has
+// none, and says so before anything runs.
+func TestTheMeasurementRunsFromACheckout(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	status := Run(context.Background(), Binaries{Ginkgo: []string{"/nonexistent/ginkgo"}, Suite: "/kit/e2e.test"},
+		Options{Name: "./run bench-router", Procs: 1, Repeat: 1, Measure: true, ReportDir: t.TempDir()}, &stdout, &stderr)
+	if status != ExitUsage || !strings.Contains(stderr.String(), "compiled from a checkout") {
+		t.Errorf("status %d, stderr %q", status, stderr.String())
 	}
 }

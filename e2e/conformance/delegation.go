@@ -114,7 +114,7 @@ func vertexRoute(ns, name string, routes ...irv1.Route) *irv1.IngressRoute {
 func toService(match string, services ...string) irv1.Route {
 	r := irv1.Route{Match: match}
 	for _, s := range services {
-		r.Services = append(r.Services, irv1.Service{Name: s, Port: 8080})
+		r.Services = append(r.Services, irv1.Service{Name: s, Port: framework.EchoHTTPServicePort})
 	}
 	return r
 }

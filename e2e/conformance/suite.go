@@ -46,6 +46,29 @@ const SuiteName = "Router conformance"
 // test that calls RunSpecs itself does, as ./e2e does so that the ginkgo
 // CLI sees a Ginkgo suite).
 func Declare(opts framework.Options) (*framework.Framework, error) {
+	return declare(opts, declareSpecs, "conformance report", func(f *framework.Framework, report Report) {
+		// The suite's record of its own run goes into report.json with
+		// this node: the verifier reads the verdict's inputs from it.
+		AddReportEntry(reports.RunRecordEntry, f.RunRecord(report))
+		Expect(f.WriteConformance(report)).To(Succeed())
+	})
+}
+
+// DeclareMeasurement declares the profile's bring-up and tear-down, the
+// feature gate and the failure dumps as Declare does, around a
+// measurement's specs in place of the conformance specs (bench/routes:
+// make bench-router); report writes its figures from every process's
+// specs. A measurement has no verdict, so it is never a certification.
+func DeclareMeasurement(opts framework.Options, specs func(*framework.Framework), report func(*framework.Framework, Report)) (*framework.Framework, error) {
+	if opts.Certify {
+		return nil, fmt.Errorf("-certify: a measurement is not a certification run")
+	}
+	return declare(opts, specs, "measurement report", report)
+}
+
+// declare declares the suite nodes around specs; reportNode names the
+// ReportAfterSuite node that runs report.
+func declare(opts framework.Options, specs func(*framework.Framework), reportNode string, report func(*framework.Framework, Report)) (*framework.Framework, error) {
 	p, err := profile.New(opts)
 	if err != nil {
 		return nil, err
@@ -70,8 +93,8 @@ func Declare(opts framework.Options) (*framework.Framework, error) {
 			return nil, fmt.Errorf("-certify: %w", err)
 		}
 	}
-	declareSuiteNodes(f, p)
-	declareSpecs(f)
+	declareSuiteNodes(f, p, reportNode, report)
+	specs(f)
 	return f, nil
 }
 
@@ -96,7 +119,7 @@ func logf(format string, args ...any) { GinkgoWriter.Printf(format+"\n", args...
 
 // declareSuiteNodes declares what runs around the specs: the profile's
 // bring-up and tear-down, the feature gate, failure dumps and the report.
-func declareSuiteNodes(f *framework.Framework, p profile.Profile) {
+func declareSuiteNodes(f *framework.Framework, p profile.Profile, reportNode string, report func(*framework.Framework, Report)) {
 	// A spec of a feature the run does not claim is skipped (the report
 	// lists the feature as unsupported), and so is a disruptive one where
 	// disruption is not allowed (its feature is not run).
@@ -126,15 +149,11 @@ func declareSuiteNodes(f *framework.Framework, p profile.Profile) {
 		}
 	}, NodeTimeout(f.Opts.Timeouts.SuiteSetUp))
 
-	// The conformance report, summary and JUnit (with provenance), from
-	// every process's specs; it runs before Ginkgo writes report.json, so
-	// a failure here is in that record too.
-	// The suite's record of its own run goes into report.json with this
-	// node: the verifier reads the verdict's inputs from it.
-	ReportAfterSuite("conformance report", func(report Report) {
-		AddReportEntry(reports.RunRecordEntry, f.RunRecord(report))
-		Expect(f.WriteConformance(report)).To(Succeed())
-	})
+	// The run's report (the conformance report, summary and JUnit with
+	// provenance; a measurement's figures), from every process's specs;
+	// it runs before Ginkgo writes report.json, so a failure here is in
+	// that record too.
+	ReportAfterSuite(reportNode, func(r Report) { report(f, r) })
 
 	// Every failed spec leaves its diagnostics, whichever process ran it.
 	ReportAfterEach(func(ctx SpecContext, report SpecReport) {

@@ -50,6 +50,10 @@ const (
 	EchoWireNamesPort = "wire-names"
 )
 
+// EchoHTTPServicePort is the number of an echo Service's http port (an
+// IngressRoute names a service port by number).
+const EchoHTTPServicePort = 8080
+
 // Where an echo pod serves plain HTTP, and plain HTTP with the header
 // names as they arrived (one request per connection).
 const (
@@ -174,7 +178,7 @@ func (f *Framework) createEchoService(ctx context.Context, ns, name string, anno
 	_, err := f.Clientset.CoreV1().Services(ns).Create(ctx, &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Annotations: annotations},
 		Spec: corev1.ServiceSpec{Selector: map[string]string{"app": name}, Ports: []corev1.ServicePort{
-			{Name: EchoHTTPPort, Port: 8080, TargetPort: intstr.FromString(EchoHTTPPort)},
+			{Name: EchoHTTPPort, Port: EchoHTTPServicePort, TargetPort: intstr.FromString(EchoHTTPPort)},
 			{Name: EchoHTTPSPort, Port: 8443, TargetPort: intstr.FromString(EchoHTTPSPort)},
 			{Name: EchoWireNamesPort, Port: 8081, TargetPort: intstr.FromString(EchoWireNamesPort)},
 		}},
