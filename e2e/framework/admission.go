@@ -50,6 +50,7 @@ func (d DryRun[T]) Update(ctx context.Context, obj T, opts metav1.UpdateOptions)
 // servers), so a policy set a moment ago may not apply yet; the dry runs
 // store nothing while it settles.
 func (f *Framework) EventuallyRouteRefused(ctx context.Context, route *routev1.Route, want contract.Refusal) {
+	GinkgoHelper()
 	routes := f.Routes.RouteV1().Routes(route.Namespace)
 	f.Eventually(ctx, func(g Gomega) {
 		_, err := routes.Create(ctx, route.DeepCopy(), metav1.CreateOptions{DryRun: dryRun})
@@ -64,6 +65,7 @@ func (f *Framework) EventuallyRouteRefused(ctx context.Context, route *routev1.R
 // conflict only (the router writes its status meanwhile), so a conflict
 // never stands in for the refusal.
 func (f *Framework) EventuallyRouteUpdateRefused(ctx context.Context, ns, name string, change func(*routev1.Route), want contract.Refusal) {
+	GinkgoHelper()
 	routes := f.Routes.RouteV1().Routes(ns)
 	f.Eventually(ctx, func(g Gomega) {
 		_, err := Update(ctx, DryRun[*routev1.Route]{Client: routes}, name, change)

@@ -64,12 +64,14 @@ const (
 // DeployEcho runs one echo replica in ns behind Service "echo" and waits
 // until it is ready.
 func (f *Framework) DeployEcho(ctx context.Context, ns string, extraHosts ...string) *Echo {
+	GinkgoHelper()
 	return f.DeployNamedEcho(ctx, ns, "echo", extraHosts...)
 }
 
 // DeployNamedEcho is DeployEcho with the Deployment's and the Service's
 // name.
 func (f *Framework) DeployNamedEcho(ctx context.Context, ns, name string, extraHosts ...string) *Echo {
+	GinkgoHelper()
 	return f.deployEchoes(ctx, []EchoRef{EchoIn(ns, name)}, extraHosts)[0]
 }
 
@@ -83,6 +85,7 @@ func EchoIn(ns, name string) EchoRef { return EchoRef{Namespace: ns, Name: name}
 // DeployEchoes runs one echo backend per ref, for specs that need several:
 // all are created before any is waited for, so their pods start together.
 func (f *Framework) DeployEchoes(ctx context.Context, refs ...EchoRef) []*Echo {
+	GinkgoHelper()
 	return f.deployEchoes(ctx, refs, nil)
 }
 
@@ -167,6 +170,7 @@ func (f *Framework) createEchoDeployment(ctx context.Context, ns, name, secret s
 // a route must name a real Service but nothing needs to answer (Served
 // always fails on it, so it cannot stand in for a backend by mistake).
 func (f *Framework) ServiceWithoutPods(ctx context.Context, ns string) *Echo {
+	GinkgoHelper()
 	f.createEchoService(ctx, ns, "echo", nil)
 	return &Echo{Namespace: ns, Service: "echo"}
 }

@@ -46,6 +46,7 @@ type ClientTLSJig struct {
 // NewClientTLSJig gives the spec (or the Ordered container, when called
 // in BeforeAll) its own IngressController and a namespace that it serves.
 func NewClientTLSJig(ctx context.Context, f *Framework, prefix string) *ClientTLSJig {
+	GinkgoHelper()
 	ic := f.OwnIngressController(ctx)
 	return &ClientTLSJig{
 		f: f, IC: ic,
@@ -58,6 +59,7 @@ func NewClientTLSJig(ctx context.Context, f *Framework, prefix string) *ClientTL
 // NewEdgeClientTLSJig is NewClientTLSJig with a crlserver in the namespace
 // and an echo backend behind the edge route the clients call.
 func NewEdgeClientTLSJig(ctx context.Context, f *Framework, prefix string) (*ClientTLSJig, *CRLServer) {
+	GinkgoHelper()
 	j := NewClientTLSJig(ctx, f, prefix)
 	server := f.DeployCRLServer(ctx, j.Namespace)
 	j.Echo = f.DeployEcho(ctx, j.Namespace)
@@ -74,12 +76,14 @@ func ClientSubject(cn string) pki.Subject {
 
 // Issue issues the client certificate name of ca.
 func (j *ClientTLSJig) Issue(name string, ca *pki.CA, window pki.Window) {
+	GinkgoHelper()
 	j.issue(name, ca, pki.ClientOptions{Subject: ClientSubject(name), Window: window})
 }
 
 // IssueNamingCRL issues the client certificate name of ca, naming the CRL
 // at crlURL as its distribution point.
 func (j *ClientTLSJig) IssueNamingCRL(name string, ca *pki.CA, crlURL string) {
+	GinkgoHelper()
 	j.issue(name, ca, pki.ClientOptions{Subject: ClientSubject(name), CRLDistributionPoint: crlURL})
 }
 
@@ -241,6 +245,7 @@ func (j *ClientTLSJig) ClientCAMap(ctx context.Context, name, bundle string) str
 // RequireClientTLS sets the IngressController's clientTLS and waits for
 // the rollout.
 func (j *ClientTLSJig) RequireClientTLS(ctx context.Context, policy operatorv1.ClientCertificatePolicy, caMap string, patterns ...string) {
+	GinkgoHelper()
 	j.IC.Update(ctx, func(ic *operatorv1.IngressController) {
 		ic.Spec.ClientTLS = ClientTLS(policy, caMap, patterns...)
 	})

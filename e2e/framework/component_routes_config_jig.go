@@ -143,6 +143,7 @@ type ComponentRouteGrant struct {
 // RoleBinding of that name exist for the route, the binding owned by the
 // Role and binding exactly the service accounts.
 func (j *ComponentRouteJig) EventuallyGrant(ctx context.Context, c ComponentRoute, serviceAccounts ...string) ComponentRouteGrant {
+	GinkgoHelper()
 	var got ComponentRouteGrant
 	j.f.Eventually(ctx, func(g Gomega) { got = j.CurrentGrant(ctx, g, c, serviceAccounts...) }).Should(Succeed())
 	return got
@@ -175,6 +176,7 @@ func (j *ComponentRouteJig) CurrentGrant(ctx context.Context, g Gomega, c Compon
 // EventuallyNoGrant waits until the route has neither Role nor
 // RoleBinding.
 func (j *ComponentRouteJig) EventuallyNoGrant(ctx context.Context, c ComponentRoute) {
+	GinkgoHelper()
 	selector := c.grantSelector()
 	rbac := j.f.Clientset.RbacV1()
 	j.f.Eventually(ctx, func(g Gomega) {
@@ -191,6 +193,7 @@ func (j *ComponentRouteJig) EventuallyNoGrant(ctx context.Context, c ComponentRo
 // jig's namespace may get the Secret (a SubjectAccessReview), waiting for
 // RBAC to settle.
 func (j *ComponentRouteJig) ExpectAccess(ctx context.Context, sa, namespace, secret string, allowed bool) {
+	GinkgoHelper()
 	saNamespace := j.Namespace
 	j.f.Eventually(ctx, func(g Gomega) {
 		review, err := j.f.Clientset.AuthorizationV1().SubjectAccessReviews().Create(ctx, &authorizationv1.SubjectAccessReview{

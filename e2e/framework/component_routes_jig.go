@@ -41,6 +41,7 @@ type ComponentJig struct {
 // router, and its router specs wait for the answer); the fixture
 // component is not started.
 func NewComponentJig(ctx context.Context, f *Framework, prefix string) *ComponentJig {
+	GinkgoHelper()
 	ns := f.SpecNamespace(ctx, prefix)
 	c := &ComponentJig{Namespace: ns, Route: "console", Backend: f.DeployEcho(ctx, ns), Entries: NewComponentRouteJig(f, ns), f: f}
 	route := f.RouteTo(c.Backend, c.Route, EchoHTTPPort)
@@ -52,6 +53,7 @@ func NewComponentJig(ctx context.Context, f *Framework, prefix string) *Componen
 
 // DeployComponentJig is NewComponentJig, started.
 func DeployComponentJig(ctx context.Context, f *Framework, prefix string) *ComponentJig {
+	GinkgoHelper()
 	c := NewComponentJig(ctx, f, prefix)
 	c.Start(ctx)
 	return c
@@ -59,6 +61,7 @@ func DeployComponentJig(ctx context.Context, f *Framework, prefix string) *Compo
 
 // Start runs the fixture component managing the Route.
 func (c *ComponentJig) Start(ctx context.Context) {
+	GinkgoHelper()
 	c.Operator = c.f.DeployComponentOperator(ctx, c.Namespace, c.Operator.Name, c.Route, c.DefaultHost)
 }
 
@@ -86,6 +89,7 @@ func (c *ComponentJig) NewCA() *pki.CA {
 // new certificate of ca for host, and that certificate; it is not
 // created.
 func (c *ComponentJig) ServingSecret(ca *pki.CA, name, host string) (*corev1.Secret, *x509.Certificate) {
+	GinkgoHelper()
 	return TLSSecret(ca, contract.ConfigNamespace, name, host)
 }
 
@@ -224,6 +228,7 @@ func (c *ComponentJig) ExpectRoute(ctx context.Context, host string, cert []byte
 
 // EventuallyRoute waits until the Route is so.
 func (c *ComponentJig) EventuallyRoute(ctx context.Context, host string, cert []byte) {
+	GinkgoHelper()
 	c.f.Eventually(ctx, func(g Gomega) { c.checkRoute(ctx, g, host, cert) }).Should(Succeed())
 }
 

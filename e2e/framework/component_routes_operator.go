@@ -26,6 +26,7 @@ import (
 // The Route must exist: like upstream, the component publishes no status
 // entry without it.
 func (f *Framework) DeployComponentOperator(ctx context.Context, ns, name, routeName, defaultHost string) componentoperator.Options {
+	GinkgoHelper()
 	o, stop := f.StartComponentOperator(ctx, ns, name, routeName, defaultHost)
 	DeferCleanup(stop)
 	return o

@@ -215,6 +215,7 @@ func (p *Publisher) Add(a *CRLAuthority) {
 // SetRevoked replaces the revoked leaves and CAs of an authority and
 // publishes at once.
 func (p *Publisher) SetRevoked(ctx context.Context, a *CRLAuthority, leaves []*pki.Leaf, cas []*pki.CA) {
+	GinkgoHelper()
 	p.mu.Lock()
 	a.revoked, a.revCAs = leaves, cas
 	p.mu.Unlock()
@@ -274,6 +275,7 @@ func (p *Publisher) publish(ctx context.Context) error {
 // at the next tick; a CRL left to expire shows in the specs as refusals,
 // with this log beside them.
 func (p *Publisher) Start(ctx context.Context) {
+	GinkgoHelper()
 	p.PublishNow(ctx)
 	background, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/router-conformance/suite/e2e/httpclient"
@@ -12,12 +13,14 @@ import (
 // EventuallyResponds polls req until Consecutive() responses in a row pass
 // check.
 func (f *Framework) EventuallyResponds(ctx context.Context, req httpclient.Request, check func(g Gomega, resp *httpclient.Response)) {
+	GinkgoHelper()
 	f.EventuallyRespondsWithin(ctx, f.Opts.Timeouts.Converge, req, check)
 }
 
 // EventuallyRespondsWithin is EventuallyResponds with its own timeout, for
 // changes that take effect on a schedule (a CRL refresh, a retry backoff).
 func (f *Framework) EventuallyRespondsWithin(ctx context.Context, timeout time.Duration, req httpclient.Request, check func(g Gomega, resp *httpclient.Response)) {
+	GinkgoHelper()
 	f.Eventually(ctx, func(g Gomega) {
 		for i := 0; i < f.Consecutive(); i++ {
 			resp, err := Do(ctx, req)
@@ -31,6 +34,7 @@ func (f *Framework) EventuallyRespondsWithin(ctx context.Context, timeout time.D
 // refused in the TLS handshake with exactly alert ("certificate required",
 // "revoked certificate", ...). An answer, or any other error, is no refusal.
 func (f *Framework) EventuallyRefused(ctx context.Context, req httpclient.Request, alert string) {
+	GinkgoHelper()
 	f.EventuallyRefusedWithin(ctx, f.Opts.Timeouts.Converge, req, alert)
 }
 
@@ -38,6 +42,7 @@ func (f *Framework) EventuallyRefused(ctx context.Context, req httpclient.Reques
 // any of several exact refusals where upstream and the reference router
 // refuse the same client differently (an alert, or a bare close).
 func (f *Framework) EventuallyRefusedWithin(ctx context.Context, timeout time.Duration, req httpclient.Request, alerts ...string) {
+	GinkgoHelper()
 	f.Eventually(ctx, func(g Gomega) {
 		for i := 0; i < f.Consecutive(); i++ {
 			expectRefused(ctx, g, req, alerts)
@@ -49,6 +54,7 @@ func (f *Framework) EventuallyRefusedWithin(ctx context.Context, timeout time.Du
 // one per Poll, is refused in the TLS handshake with one of alerts. The
 // first answer, or any other error, fails the spec.
 func (f *Framework) ConsistentlyRefused(ctx context.Context, window time.Duration, req httpclient.Request, alerts ...string) {
+	GinkgoHelper()
 	f.Consistently(ctx, window, func(g Gomega) { expectRefused(ctx, g, req, alerts) }).Should(Succeed())
 }
 

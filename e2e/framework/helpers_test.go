@@ -2,47 +2,98 @@ package framework
 
 import (
 	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
-	"strings"
+	"go/types"
+	"sort"
 	"testing"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // asserting names the dot-imported Ginkgo and Gomega calls that fail the
-// running spec. A framework function that makes one must start with
-// GinkgoHelper(), so that the failure points at the spec's line, not at
-// the framework's.
+// running spec. A framework function that makes one, or calls a framework
+// function that does (however deep), must start with GinkgoHelper(): Ginkgo
+// skips only the frames of functions marked so, and a failure must point
+// at the spec's line, not at the framework's.
 var asserting = map[string]bool{
 	"Expect": true, "ExpectWithOffset": true, "Eventually": true, "EventuallyWithOffset": true,
 	"Consistently": true, "ConsistentlyWithOffset": true, "Fail": true, "Ω": true,
 }
 
 func TestEveryAssertingHelperIsAGinkgoHelper(t *testing.T) {
-	files, err := filepath.Glob("*.go")
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo}, ".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fset := token.NewFileSet()
-	for _, file := range files {
-		if strings.HasSuffix(file, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, file, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, decl := range f.Decls {
+	if len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
+		t.Fatalf("load the package: %v", pkgs)
+	}
+	pkg := pkgs[0]
+	type helper struct {
+		decl   *ast.FuncDecl
+		marked bool          // starts with GinkgoHelper()
+		why    string        // the first asserting call it makes itself
+		calls  []*types.Func // the functions of this package it calls
+	}
+	helpers := map[*types.Func]*helper{}
+	for _, file := range pkg.Syntax {
+		for _, decl := range file.Decls {
 			fn, ok := decl.(*ast.FuncDecl)
 			if !ok || fn.Body == nil {
 				continue
 			}
-			call := firstAssertion(fn.Body)
-			if call == "" || startsWithGinkgoHelper(fn.Body) {
+			obj, _ := pkg.TypesInfo.Defs[fn.Name].(*types.Func)
+			if obj == nil {
 				continue
 			}
-			t.Errorf("%s: %s calls %s: start it with GinkgoHelper()", fset.Position(fn.Body.Lbrace), fn.Name.Name, call)
+			h := &helper{decl: fn, marked: startsWithGinkgoHelper(fn.Body), why: firstAssertion(fn.Body)}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				var id *ast.Ident
+				switch fun := call.Fun.(type) {
+				case *ast.Ident:
+					id = fun
+				case *ast.SelectorExpr:
+					id = fun.Sel
+				}
+				if id == nil {
+					return true
+				}
+				if callee, ok := pkg.TypesInfo.Uses[id].(*types.Func); ok && callee.Pkg() == pkg.Types {
+					h.calls = append(h.calls, callee.Origin())
+				}
+				return true
+			})
+			helpers[obj] = h
 		}
+	}
+	// A function asserts when it asserts itself or calls one that does:
+	// iterate to the fixed point.
+	for changed := true; changed; {
+		changed = false
+		for _, h := range helpers {
+			if h.why != "" {
+				continue
+			}
+			for _, c := range h.calls {
+				if callee := helpers[c]; callee != nil && callee.why != "" {
+					h.why, changed = c.Name()+" (which asserts)", true
+					break
+				}
+			}
+		}
+	}
+	var problems []string
+	for obj, h := range helpers {
+		if h.why != "" && !h.marked {
+			problems = append(problems, pkg.Fset.Position(h.decl.Body.Lbrace).String()+": "+obj.Name()+" calls "+h.why+": start it with GinkgoHelper()")
+		}
+	}
+	sort.Strings(problems)
+	for _, p := range problems {
+		t.Error(p)
 	}
 }
 

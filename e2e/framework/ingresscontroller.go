@@ -145,6 +145,7 @@ func (f *Framework) SharedIngressControllerDecorator() []any {
 // backend and route. Declare the container with
 // SharedIngressControllerDecorator (Ginkgo refuses a BeforeAll elsewhere).
 func (f *Framework) SharedIngressController(changes ...func(*operatorv1.IngressController)) *IngressController {
+	GinkgoHelper()
 	shared := &IngressController{}
 	BeforeAll(func(ctx SpecContext) { *shared = *f.OwnIngressController(ctx, changes...) })
 	return shared
@@ -199,12 +200,14 @@ func (ic *IngressController) HTTPS(host, path string) httpclient.Request {
 // WaitAdmitted waits for the Admitted=True condition of this
 // IngressController's router (named after it) on r.
 func (ic *IngressController) WaitAdmitted(ctx context.Context, r *routev1.Route) {
+	GinkgoHelper()
 	ic.f.waitAdmittedBy(ctx, ic.Name, r)
 }
 
 // EventuallyRouteNotAdmitted waits until this IngressController's
 // router has refused r with exactly reason and message.
 func (ic *IngressController) EventuallyRouteNotAdmitted(ctx context.Context, r *routev1.Route, reason, message string) {
+	GinkgoHelper()
 	ic.f.eventuallyRouteNotAdmittedBy(ctx, ic.Name, r, reason, message)
 }
 
@@ -253,6 +256,7 @@ func (ic *IngressController) storedSpec(ctx context.Context) (json.RawMessage, e
 
 // waitSettled waits until the IngressController's current spec runs.
 func (ic *IngressController) waitSettled(ctx context.Context) {
+	GinkgoHelper()
 	ic.f.Eventually(ctx, func(g Gomega) {
 		live, err := ic.f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Get(ctx, ic.Name, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())

@@ -55,6 +55,7 @@ func (f *Framework) GetIngressRoute(ctx context.Context, g Gomega, ns, name stri
 // EventuallyIngressRouteStatus waits until the router's status of the
 // IngressRoute passes check.
 func (f *Framework) EventuallyIngressRouteStatus(ctx context.Context, ns, name string, check func(g Gomega, st irv1.Status)) {
+	GinkgoHelper()
 	f.Eventually(ctx, func(g Gomega) {
 		check(g, f.GetIngressRoute(ctx, g, ns, name).Status)
 	}).Should(Succeed())

@@ -18,6 +18,7 @@ import (
 // labelled with the spec, dumped to the report directory if the spec
 // fails, deleted when it ends.
 func (f *Framework) SpecNamespace(ctx context.Context, prefix string) string {
+	GinkgoHelper()
 	return f.SpecNamespaceWithLabels(ctx, prefix, nil)
 }
 

@@ -81,6 +81,7 @@ func (f *Framework) CreateDeployment(ctx context.Context, d *appsv1.Deployment) 
 // Deployment's failure conditions and each pod's reason
 // (PodNotReadyReasons).
 func (f *Framework) WaitDeploymentReady(ctx context.Context, ns, name string) {
+	GinkgoHelper()
 	f.Eventually(ctx, func(g Gomega) {
 		live, err := f.Clientset.AppsV1().Deployments(ns).Get(ctx, name, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())

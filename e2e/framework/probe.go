@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
+	. "github.com/onsi/ginkgo/v2"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -21,6 +22,7 @@ type Probe struct {
 
 // DeployProbe starts a probe pod in ns and waits until it is ready.
 func (f *Framework) DeployProbe(ctx context.Context, ns string) *Probe {
+	GinkgoHelper()
 	c := f.ScratchContainer("probe", f.Image("probe"))
 	c.ReadinessProbe = HTTPReadiness("/healthz", probe.Port)
 	pod := f.CreatePod(ctx, &corev1.Pod{

@@ -54,6 +54,7 @@ func (f *Framework) TerminatedRouteTo(backend *Echo, name string, termination ro
 // CreateRoute creates r (failing the spec if the API refuses it) and waits
 // until this router admits it.
 func (f *Framework) CreateRoute(ctx context.Context, r *routev1.Route) *routev1.Route {
+	GinkgoHelper()
 	created := f.CreateRouteNoWait(ctx, r)
 	f.WaitAdmitted(ctx, created)
 	return created
@@ -83,6 +84,7 @@ func (f *Framework) DeleteRoute(ctx context.Context, r *routev1.Route) {
 // needs one route older than another creates the second after this. Each
 // attempt creates and deletes a ConfigMap in older's namespace.
 func (f *Framework) WaitCreatedAfter(ctx context.Context, older metav1.Object) {
+	GinkgoHelper()
 	f.Eventually(ctx, func(g Gomega) {
 		probes := f.Clientset.CoreV1().ConfigMaps(older.GetNamespace())
 		probe, err := probes.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{GenerateName: "clock-"}}, metav1.CreateOptions{})
@@ -97,11 +99,13 @@ func (f *Framework) WaitCreatedAfter(ctx context.Context, older metav1.Object) {
 // WaitAdmitted waits for the route's Admitted=True condition from the
 // router named "default".
 func (f *Framework) WaitAdmitted(ctx context.Context, r *routev1.Route) {
+	GinkgoHelper()
 	f.waitAdmittedBy(ctx, contract.DefaultIngressController, r)
 }
 
 // waitAdmittedBy is WaitAdmitted for the router routerName.
 func (f *Framework) waitAdmittedBy(ctx context.Context, routerName string, r *routev1.Route) {
+	GinkgoHelper()
 	f.EventuallyRoute(ctx, r, func(g Gomega, live *routev1.Route) {
 		g.Expect(AdmittedBy(live, routerName)).To(Equal(corev1.ConditionTrue), "route %s/%s, entry of router %s: %+v", r.Namespace, r.Name, routerName, live.Status)
 	})
@@ -153,12 +157,14 @@ func IngressEntry(r *routev1.Route, routerName string) *routev1.RouteIngress {
 // status writer records a refusal (openshift/router
 // pkg/router/controller/status.go, StatusAdmitter.RecordRouteRejection).
 func (f *Framework) EventuallyRouteNotAdmitted(ctx context.Context, r *routev1.Route, reason, message string) {
+	GinkgoHelper()
 	f.eventuallyRouteNotAdmittedBy(ctx, contract.DefaultIngressController, r, reason, message)
 }
 
 // eventuallyRouteNotAdmittedBy is EventuallyRouteNotAdmitted for the
 // router routerName.
 func (f *Framework) eventuallyRouteNotAdmittedBy(ctx context.Context, routerName string, r *routev1.Route, reason, message string) {
+	GinkgoHelper()
 	f.EventuallyRoute(ctx, r, func(g Gomega, live *routev1.Route) {
 		c := AdmittedConditionBy(live, routerName)
 		g.Expect(c).NotTo(BeNil(), "route %s/%s has no Admitted condition from router %s: %+v", r.Namespace, r.Name, routerName, live.Status)
@@ -170,6 +176,7 @@ func (f *Framework) eventuallyRouteNotAdmittedBy(ctx context.Context, routerName
 
 // EventuallyRoute waits until check passes on the live route.
 func (f *Framework) EventuallyRoute(ctx context.Context, r *routev1.Route, check func(g Gomega, live *routev1.Route)) {
+	GinkgoHelper()
 	f.Eventually(ctx, func(g Gomega) {
 		live, err := f.Routes.RouteV1().Routes(r.Namespace).Get(ctx, r.Name, metav1.GetOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
