@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,15 +63,37 @@ func ReadTopology(ctx context.Context, cs kubernetes.Interface) (Topology, error
 }
 
 // Consecutive is how many answers in a row make convergence: the table's
-// Consecutive, and at least one per router replica. Every probe opens a
-// new connection (httpclient never keeps one alive), so behind a load
-// balancer that spreads connections over the replicas (round robin) a
-// change that reached one replica and not another cannot pass as
-// converged by asking the same replica each time.
+// Consecutive, and enough that every router replica gave one. Every probe
+// opens a new connection (httpclient never keeps one alive), so a change
+// that reached one replica and not another cannot pass as converged by
+// asking the same replica each time:
+//   - behind a load balancer that takes the replicas in turn (round
+//     robin: the lab's), one answer per replica;
+//   - behind a Service's cluster IP (-in-cluster), where each connection
+//     goes to a replica picked at random, as many as reach every replica
+//     but with odds under 1 in 1000 (answersReachingEvery).
 func (f *Framework) Consecutive() int {
 	n := f.Opts.Timeouts.Consecutive
-	if f.Env != nil && f.Topology.RouterReplicas > n {
-		n = f.Topology.RouterReplicas
+	if f.Env == nil {
+		return n
+	}
+	if f.Opts.InCluster {
+		return max(n, answersReachingEvery(f.Topology.RouterReplicas))
+	}
+	return max(n, f.Topology.RouterReplicas)
+}
+
+// answersReachingEvery is the fewest connections, each to one of r
+// replicas picked at random, after which some replica has had none with
+// odds of at most 1 in 1000: by the union bound, r·(1−1/r)^n ≤ 0.001
+// (11 for 2 replicas, 20 for 3).
+func answersReachingEvery(r int) int {
+	if r <= 1 {
+		return r
+	}
+	n := r
+	for float64(r)*math.Pow(1-1/float64(r), float64(n)) > 1e-3 {
+		n++
 	}
 	return n
 }

@@ -52,6 +52,15 @@ func TestConsecutiveIsAtLeastOnePerRouterReplica(t *testing.T) {
 	if got := f.Consecutive(); got != contract.DefaultTimeouts().Consecutive {
 		t.Errorf("Consecutive() = %d with one replica, want the table's %d", got, contract.DefaultTimeouts().Consecutive)
 	}
+	// In a pod of the cluster, the router is behind its Service's cluster
+	// IP: each connection to a replica picked at random.
+	f.Opts.InCluster = true
+	for replicas, want := range map[int]int{1: 3, 2: 11, 3: 20} {
+		f.Topology.RouterReplicas = replicas
+		if got := f.Consecutive(); got != want {
+			t.Errorf("in-cluster Consecutive() = %d with %d replicas, want %d", got, replicas, want)
+		}
+	}
 	if (&Framework{Opts: Options{Timeouts: contract.DefaultTimeouts()}}).Consecutive() != contract.DefaultTimeouts().Consecutive {
 		t.Error("Consecutive() before the suite connected is not the table's")
 	}
