@@ -166,7 +166,7 @@ images: docker ## build the component images (cached by input hash)
 .PHONY: vet
 vet: ## go vet, gofmt and goimports (imports grouped std / third party / this module)
 	go vet ./...
-	go vet -tags e2e ./e2e/...
+	go vet -tags e2e ./e2e/... ./bench/routes
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	@test -z "$$(go tool goimports -l -local github.com/router-conformance/suite $$(git ls-files '*.go'))" || { go tool goimports -l -local github.com/router-conformance/suite $$(git ls-files '*.go'); echo "goimports: imports above are not grouped std / third party / this module (go tool goimports -w -local github.com/router-conformance/suite <file>)"; exit 1; }
 
