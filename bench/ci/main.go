@@ -75,7 +75,7 @@ func run(out string, cold, keep bool) error {
 	if _, err := output(clone, "git", "checkout", "--quiet", commit); err != nil {
 		return err
 	}
-	env := os.Environ()
+	env := ciEnv(os.Environ())
 	if cold {
 		env = append(env,
 			"GOCACHE="+filepath.Join(work, "gocache"),
@@ -168,4 +168,20 @@ func output(dir, name string, args ...string) (string, error) {
 		return "", fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, strings.TrimSpace(string(out)))
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// ciEnv is the environment CI gives .ci/run: the caller's, without what
+// make passes to the makes it runs (make bench-ci REPORTS=... would
+// otherwise reach every make line of the clone through MAKEFLAGS).
+func ciEnv(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }
