@@ -68,11 +68,13 @@ var ownFlags = map[string]bool{"repo": true, "report-dir": true, "certify": true
 // loaded. setByBinaries are suite flags the binaries' location sets
 // (-images in the kit).
 func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Writer) (Options, error) {
-	o := Options{Name: name, Certify: name == "certify" || strings.HasSuffix(name, " certify")}
+	// name is "<command>" or "<how it was called> <command>".
+	command := name[strings.LastIndex(name, " ")+1:]
+	o := Options{Name: name, Certify: command == "certify", Measure: command == "bench-router", Smoke: command == "smoke"}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	procs := 4
-	if strings.HasSuffix(name, "bench-router") {
+	if o.Measure {
 		procs = 1
 	}
 	fs.IntVar(&o.Procs, "procs", procs, "parallel Ginkgo processes (PROCS; the kind profile has shard ports for 4)")
@@ -117,12 +119,10 @@ func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Wr
 	if fs.NArg() > 0 {
 		return Options{}, fmt.Errorf("unexpected arguments %q: flags only (%s -help lists them)", fs.Args(), name)
 	}
-	if o.Measure = name == "bench-router" || strings.HasSuffix(name, " bench-router"); o.Measure {
-		if o.Procs != 1 || o.Repeat != 1 || o.Focus != "" {
-			return Options{}, errors.New("bench-router measures one object after another: -procs=1, no -repeat, no -focus")
-		}
+	if o.Measure && (o.Procs != 1 || o.Repeat != 1 || o.Focus != "") {
+		return Options{}, errors.New("bench-router measures one object after another: -procs=1, no -repeat, no -focus")
 	}
-	if o.Smoke = name == "smoke" || strings.HasSuffix(name, " smoke"); o.Smoke {
+	if o.Smoke {
 		if o.Focus != "" {
 			return Options{}, fmt.Errorf("-focus %q: smoke runs the smoke label (make e2e FOCUS=smoke && ... narrows it)", o.Focus)
 		}
