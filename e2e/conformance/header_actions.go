@@ -29,9 +29,17 @@ var xsslHeaders = []string{
 // request to send (Host in mixed case: the router lowercases it before any
 // action).
 func routeWithHeaders(ctx SpecContext, f *framework.Framework, ic *framework.IngressController, prefix string, termination routev1.TLSTerminationType, actions routev1.RouteHTTPHeaderActions) (httpclient.Request, *framework.Echo) {
+	GinkgoHelper()
 	ns := f.SpecNamespaceWithLabels(ctx, prefix, ic.NamespaceLabels)
 	backend := f.DeployEcho(ctx, ns)
-	route := f.TerminatedRouteTo(backend, "headers", termination, "")
+	return headersRouteTo(ctx, f, ic, backend, "headers", termination, actions), backend
+}
+
+// headersRouteTo is routeWithHeaders' route, named name, to a backend
+// already deployed; it returns the request to send.
+func headersRouteTo(ctx SpecContext, f *framework.Framework, ic *framework.IngressController, backend *framework.Echo, name string, termination routev1.TLSTerminationType, actions routev1.RouteHTTPHeaderActions) httpclient.Request {
+	GinkgoHelper()
+	route := f.TerminatedRouteTo(backend, name, termination, "")
 	route.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: actions}
 	f.CreateRoute(ctx, route)
 	req := ic.HTTP(route.Spec.Host, "/")
@@ -40,7 +48,7 @@ func routeWithHeaders(ctx SpecContext, f *framework.Framework, ic *framework.Ing
 		req.SNI = route.Spec.Host
 	}
 	req.Host = mixedCase(route.Spec.Host)
-	return req, backend
+	return req
 }
 
 // mixedCase is host with its first letter upper-case: a Host the router
@@ -83,6 +91,7 @@ func (p frontendPath) request(ic *framework.IngressController, host string) http
 // a route to it named name of the path's termination, and returns the
 // request for the route over the path and the backend.
 func (p frontendPath) routeOver(ctx SpecContext, f *framework.Framework, ic *framework.IngressController, prefix, name string) (httpclient.Request, *framework.Echo) {
+	GinkgoHelper()
 	ns := f.SpecNamespaceWithLabels(ctx, prefix, ic.NamespaceLabels)
 	backend := f.DeployEcho(ctx, ns)
 	route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, name, p.termination(), ""))

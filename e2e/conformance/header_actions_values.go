@@ -247,10 +247,20 @@ func describeMutualTLSValues(f *framework.Framework) {
 // describeIngressControllerTuning: the IngressController's buffer for the
 // added headers (a shard).
 func describeIngressControllerTuning(f *framework.Framework) {
-	// Two values of the API's maximum length in a request and in a
-	// response do not fit the router's default buffer (HAProxy's 500, as
+	// Two values of the API's maximum length in a request, and two in a
+	// response, do not fit the router's default buffer (HAProxy's 500, as
 	// header-actions/max-length-request-value finds); raised by the
 	// IngressController's tuning options, they arrive whole.
+	//
+	// A route each way, not one route with both: the echo backend's body
+	// repeats the request's headers, so with both the response holds
+	// 32 KiB of body beside the 32 KiB of headers added to it, more than
+	// the raised tune.bufsize (65536) when the body arrives with the
+	// headers. HAProxy then answers 500 now and then (35 of 100 answers,
+	// measured on the in-cluster lab; every answer 200 with either
+	// direction alone, or with both at 12000 characters): a matter of the
+	// suite's body and of HAProxy's buffer, not of what the document
+	// promises for the added headers.
 	//
 	// Document: the HTTP header actions enhancement, section "API
 	// Extensions" ("the total size of all added headers *after*
@@ -266,23 +276,31 @@ func describeIngressControllerTuning(f *framework.Framework) {
 		own := f.OwnIngressController(ctx)
 		big := strings.Repeat("v", 16384)
 		two := []routev1.RouteHTTPHeader{framework.RouteSetHeader("X-Big-1", big), framework.RouteSetHeader("X-Big-2", big)}
-		req, backend := routeWithHeaders(ctx, f, own, "headers-buffer", routev1.TLSTerminationEdge, routev1.RouteHTTPHeaderActions{Request: two, Response: two})
+		toBackend, backend := routeWithHeaders(ctx, f, own, "headers-buffer", routev1.TLSTerminationEdge, routev1.RouteHTTPHeaderActions{Request: two})
+		toClient := headersRouteTo(ctx, f, own, backend, "headers-response", routev1.TLSTerminationEdge, routev1.RouteHTTPHeaderActions{Response: two})
+		want := framework.HeaderExpectations{"X-Big-1": {big}, "X-Big-2": {big}}
 
-		By("negative control: the default buffer cannot take them (HAProxy's 500)")
-		f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-			g.Expect(resp.Status).To(Equal(http.StatusInternalServerError), "body: %s", resp.Body)
-			g.Expect(resp.Echo).To(BeNil(), "the client got the backend's answer")
-		})
+		for _, req := range []httpclient.Request{toBackend, toClient} {
+			By("negative control: the default buffer cannot take them (HAProxy's 500): " + req.Host)
+			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+				g.Expect(resp.Status).To(Equal(http.StatusInternalServerError), "body: %s", resp.Body)
+				g.Expect(resp.Echo).To(BeNil(), "the client got the backend's answer")
+			})
+		}
 
-		By("headerBufferBytes 65536 and headerBufferMaxRewriteBytes 40000: both arrive whole, both ways")
+		By("headerBufferBytes 65536 and headerBufferMaxRewriteBytes 40000")
 		own.Update(ctx, func(ic *operatorv1.IngressController) {
 			ic.Spec.TuningOptions.HeaderBufferBytes = 65536
 			ic.Spec.TuningOptions.HeaderBufferMaxRewriteBytes = 40000
 		})
-		f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+		By("the request's additions arrive whole at the backend")
+		f.EventuallyResponds(ctx, toBackend, func(g Gomega, resp *httpclient.Response) {
 			backend.Served(g, resp)
-			want := framework.HeaderExpectations{"X-Big-1": {big}, "X-Big-2": {big}}
 			want.Check(g, http.Header(resp.Echo.Headers), "the backend")
+		})
+		By("the response's additions arrive whole at the client")
+		f.EventuallyResponds(ctx, toClient, func(g Gomega, resp *httpclient.Response) {
+			backend.Served(g, resp)
 			want.Check(g, resp.Header, "the client")
 		})
 	})
