@@ -67,6 +67,7 @@ func describeSignerCRLLayout(f *framework.Framework) {
 			// downloads the CRLs afresh: the first answer may wait for
 			// them (on upstream, for its retry of a failed download).
 			use := func(caMap string) func(ctx SpecContext) {
+				GinkgoHelper()
 				return func(ctx SpecContext) {
 					jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caMap)
 					By("positive control: a client of the root is served")

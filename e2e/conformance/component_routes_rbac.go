@@ -249,6 +249,7 @@ func describeComponentRouteRBAC(f *framework.Framework) {
 // whose service accounts "component" and "helper" exist, naming the
 // Secret custom-cert-<namespace>, and the jig of that namespace's entries.
 func rbacComponentRoute(ctx SpecContext, f *framework.Framework, prefix string) (*framework.ComponentRouteJig, framework.ComponentRoute) {
+	GinkgoHelper()
 	jig := framework.NewComponentRouteJig(f, f.SpecNamespace(ctx, prefix))
 	jig.CreateServiceAccounts(ctx, "component", "helper")
 	return jig, jig.Route("console", "custom-cert-"+jig.Namespace)

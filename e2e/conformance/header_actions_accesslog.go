@@ -70,6 +70,7 @@ func describeAccessLogCaptures(f *framework.Framework) {
 			// logged waits for the access-log lines of requests to path,
 			// each capturing exactly want.
 			logged := func(path string, want []string) {
+				GinkgoHelper()
 				own.EventuallyAccessLog(ctx, func(g Gomega, log framework.AccessLog) {
 					entries := log.Requests(path)
 					g.Expect(entries).NotTo(BeEmpty(), "no access-log line for %s; the log:\n%v", path, log.Lines)

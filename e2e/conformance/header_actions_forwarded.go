@@ -39,6 +39,7 @@ type forwardedRoute struct {
 // create creates the route to backend (of the termination; edge with
 // Allow so that every frontend reaches it) and returns its host.
 func (r forwardedRoute) create(ctx SpecContext, f *framework.Framework, backend *framework.Echo, termination routev1.TLSTerminationType) string {
+	GinkgoHelper()
 	insecure := routev1.InsecureEdgeTerminationPolicyType("")
 	if termination == routev1.TLSTerminationEdge {
 		insecure = routev1.InsecureEdgeTerminationPolicyAllow

@@ -20,6 +20,7 @@ func describeFrontendFilters(f *framework.Framework) {
 	// allowRoute is an echo backend in a namespace of the spec's and its
 	// edge route with Allow.
 	allowRoute := func(ctx SpecContext, prefix string) (string, *framework.Echo) {
+		GinkgoHelper()
 		ns := f.SpecNamespace(ctx, prefix)
 		backend := f.DeployEcho(ctx, ns)
 		route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "filters", routev1.TLSTerminationEdge, routev1.InsecureEdgeTerminationPolicyAllow))

@@ -69,6 +69,7 @@ func describeHeaderNameCase(f *framework.Framework) {
 				// Both routes reach the backend's wire-names port, which
 				// reports the names as the router spelled them.
 				routeTo := func(name string, annotations map[string]string) *routev1.Route {
+					GinkgoHelper()
 					r := f.TerminatedRouteTo(backend, name, path.termination(), "")
 					r.Spec.Port.TargetPort = intstr.FromString(framework.EchoWireNamesPort)
 					r.Annotations = annotations

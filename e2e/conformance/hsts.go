@@ -139,12 +139,14 @@ func describeHSTS(f *framework.Framework) {
 				f.CreateRoute(ctx, route)
 				req := f.HTTPS(route.Spec.Host, "/")
 				served := func(want ...string) {
+					GinkgoHelper()
 					f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
 						backend.Served(g, resp)
 						framework.HeaderExpectations{"Strict-Transport-Security": want}.Check(g, resp.Header, "the client")
 					})
 				}
 				annotate := func(value *string) {
+					GinkgoHelper()
 					_, err := framework.Update(ctx, f.Routes.RouteV1().Routes(ns), route.Name, func(live *routev1.Route) {
 						if value == nil {
 							delete(live.Annotations, contract.HSTSAnnotation)
@@ -345,6 +347,7 @@ func describeHSTS(f *framework.Framework) {
 			ca := framework.NewRootCA("hsts wildcard beside " + ns)
 			const wildHSTS, parentHSTS = "max-age=600;includeSubDomains", "max-age=31536000;includeSubDomains"
 			edge := func(backend *framework.Echo, name, host, hsts, certHost string) *routev1.Route {
+				GinkgoHelper()
 				r := f.TerminatedRouteTo(backend, name, routev1.TLSTerminationEdge, "")
 				r.Spec.Host, r.Spec.WildcardPolicy = host, routev1.WildcardPolicyNone
 				if hsts != "" {

@@ -134,6 +134,7 @@ func describeHostClaims(f *framework.Framework) {
 			backends := f.DeployEchoes(ctx, framework.EchoIn(first, "echo"), framework.EchoIn(second, "echo"))
 			firstBackend, secondBackend := backends[0], backends[1]
 			servedBy := func(path string, backend *framework.Echo) {
+				GinkgoHelper()
 				f.EventuallyResponds(ctx, own.HTTP(host, path), func(g Gomega, resp *httpclient.Response) {
 					backend.Served(g, resp)
 					g.Expect(resp.Echo.Path).To(Equal(path))
@@ -237,6 +238,7 @@ type hostProbe struct{ connection, path, want string }
 // the backend's TLS listener through passthrough, its HTTP listener
 // through the edge route, or from the router's no-route answer.
 func checkHostProbes(ctx context.Context, f *framework.Framework, backend *framework.Echo, host string, probes []hostProbe) {
+	GinkgoHelper()
 	for i, p := range probes {
 		label := p.connection + " " + p.path + ": " + p.want
 		if i == 0 {

@@ -171,6 +171,7 @@ func describeSelectorChange(f *framework.Framework, change selectorChange, clear
 				})
 			}
 			routeIn := func(ns, label string) *routev1.Route {
+				GinkgoHelper()
 				r := f.RouteTo(f.ServiceWithoutPods(ctx, ns), "r", framework.EchoHTTPPort)
 				r.Labels = map[string]string{"router-conformance/route": label}
 				return f.CreateRoute(ctx, r)
@@ -178,6 +179,7 @@ func describeSelectorChange(f *framework.Framework, change selectorChange, clear
 			oldRoute, newRoute = routeIn(oldNS, "old"), routeIn(newNS, "new")
 		})
 		admitted := func(ctx SpecContext, r *routev1.Route, want corev1.ConditionStatus) {
+			GinkgoHelper()
 			f.EventuallyRoute(ctx, r, func(g Gomega, live *routev1.Route) {
 				g.Expect(framework.AdmittedBy(live, shard.Name)).To(Equal(want), "entry of router %s on route %s/%s: %+v", shard.Name, r.Namespace, r.Name, live.Status.Ingress)
 				g.Expect(framework.Admitted(live)).To(Equal(corev1.ConditionTrue), "the default router's entry stays")

@@ -277,6 +277,7 @@ func (ic *IngressController) waitSettled(ctx context.Context) {
 func (f *Framework) AddRequiredHSTSPolicies(ctx context.Context, policies []configv1.RequiredHSTSPolicy) {
 	GinkgoHelper()
 	update := func(ctx context.Context, change func([]configv1.RequiredHSTSPolicy) []configv1.RequiredHSTSPolicy) {
+		GinkgoHelper()
 		_, err := Update(ctx, f.ConfigAPI.ConfigV1().Ingresses(), contract.IngressConfig, func(ing *configv1.Ingress) {
 			ing.Spec.RequiredHSTSPolicies = change(ing.Spec.RequiredHSTSPolicies)
 		})
@@ -305,6 +306,7 @@ func (f *Framework) SetRequiredHSTSPolicies(ctx context.Context, policies []conf
 	Expect(err).NotTo(HaveOccurred(), "read Ingress %s", contract.IngressConfig)
 	previous := live.Spec.RequiredHSTSPolicies
 	set := func(ctx context.Context, to []configv1.RequiredHSTSPolicy) {
+		GinkgoHelper()
 		_, err := Update(ctx, ingresses, contract.IngressConfig, func(ing *configv1.Ingress) {
 			ing.Spec.RequiredHSTSPolicies = to
 		})
