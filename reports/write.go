@@ -21,6 +21,10 @@ const (
 	SummaryMD       = "summary.md"
 )
 
+// MeasurementFigures is the base name of a convergence measurement's
+// figures (make bench-router): <report dir>/bench-router.{json,md}.
+const MeasurementFigures = "bench-router"
+
 // Write puts conformance.yaml, conformance.json and summary.md into dir.
 func (r Report) Write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -192,7 +192,7 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 	if o.Measure {
 		// A measurement has figures, not a verdict: its status is the
 		// specs'.
-		fmt.Fprintf(after, "bench-router: %s\n", filepath.Join(reportDir, "bench-router.md"))
+		fmt.Fprintf(after, "bench-router: %s\n", filepath.Join(reportDir, reports.MeasurementFigures+".md"))
 		return status
 	}
 	return verdict(reportDir, status, after)

@@ -23,6 +23,7 @@ import (
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/e2e/httpclient"
 	"github.com/router-conformance/suite/pki"
+	"github.com/router-conformance/suite/reports"
 )
 
 // samples is how many objects each scenario creates, one after another.
@@ -164,7 +165,7 @@ func writeFigures(f *framework.Framework, report Report) {
 		}
 	}
 	date := time.Now().UTC()
-	out := filepath.Join(f.Opts.ReportDir, "bench-router")
+	out := filepath.Join(f.Opts.ReportDir, reports.MeasurementFigures)
 	data, err := json.MarshalIndent(map[string]any{"date": date.Format(time.RFC3339), "results": figures}, "", "  ")
 	Expect(err).NotTo(HaveOccurred())
 	Expect(os.WriteFile(out+".json", append(data, '\n'), 0o644)).To(Succeed())
