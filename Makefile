@@ -292,6 +292,10 @@ bench-router: docker ## measure convergence (Route, IngressRoute vertex, compone
 bench: docker ## the whole suite serial, -p 2 and -p 4 on a warm cluster, per-feature time, into $(REPORTS)/bench-e2e.{json,md}
 	go run ./bench/e2e -out $(REPORTS)/bench-e2e -procs $(BENCH_PROCS) -cluster-name $(CLUSTER) $(if $(KEEP),-keep)
 
+.PHONY: bench-cpu
+bench-cpu: docker ## where the CPU goes during the whole suite on kind (PROCS processes, through the run path): the node's pods by what they are, the container runtime and kubelet, the host; into $(REPORTS)/bench-cpu.{json,md} (cgroup v1 hosts)
+	go run ./bench/cpu -out $(REPORTS)/bench-cpu -procs $(PROCS) -cluster-name $(CLUSTER) $(if $(KEEP),-keep)
+
 .PHONY: bench-lab
 bench-lab: docker ## the multi-node lab's cost beside kind's: make e2e-existing (its bring-up and suite wall time) and make e2e's $(KIND_REPORT) duration, into $(REPORTS)/bench-lab.md
 	@$(MAKE) --no-print-directory e2e-existing || status=$$?; \
