@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/router-conformance/suite/bench/warm"
 	"github.com/router-conformance/suite/runner"
 )
 
@@ -58,20 +59,18 @@ func run(out, cluster string, keep bool, procs int) error {
 	if err != nil {
 		return err
 	}
+	reportDir, err := filepath.Abs(filepath.Join(filepath.Dir(out), "bench-cpu-run"))
+	if err != nil {
+		return err
+	}
 	if _, err := os.Stat(filepath.Join(cpuacctRoot, "cpuacct.usage")); err != nil {
 		return fmt.Errorf("this benchmark reads cgroup v1 CPU accounting (%s) and this host has none: %v", cpuacctRoot, err)
 	}
-	sh := func(name string, args ...string) error {
-		cmd := exec.Command(name, args...)
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		return cmd.Run()
+	down, err := warm.Up(cluster, keep)
+	if err != nil {
+		return err
 	}
-	if err := sh("go", "run", "./clusters/kind/cmd/hermetic-kind", "up", "-reuse", "-name", cluster); err != nil {
-		return fmt.Errorf("bring up the cluster: %w", err)
-	}
-	if !keep {
-		defer sh("go", "run", "./clusters/kind/cmd/hermetic-kind", "down", "-name", cluster)
-	}
+	defer down()
 	node := cluster + "-control-plane"
 	id, err := exec.Command("docker", "inspect", "-f", "{{.Id}}", node).Output()
 	if err != nil {
@@ -91,9 +90,7 @@ func run(out, cluster string, keep bool, procs int) error {
 	done := make(chan struct{})
 	go func() { defer close(done); s.loop(ctx) }()
 	start := time.Now()
-	// The one run path, as make e2e runs the suite.
-	status := runner.Run(context.Background(), runner.SourceBinaries(root), runner.Options{Procs: procs, Repeat: 1, ReportDir: filepath.Join(filepath.Dir(out), "bench-cpu-run"),
-		Suite: []string{"-cluster-name=" + cluster, "-reuse", "-keep"}}, os.Stderr, os.Stderr)
+	status := warm.RunSuite(root, cluster, procs, reportDir)
 	wall := time.Since(start)
 	stop()
 	<-done

@@ -5,13 +5,11 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -20,6 +18,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/router-conformance/suite/bench/warm"
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/reports"
 	"github.com/router-conformance/suite/runner"
@@ -59,18 +58,16 @@ func run(out, cluster string, keep bool, levels []string) error {
 	if err != nil {
 		return err
 	}
-	reportDir := filepath.Join(root, filepath.Dir(out))
-	sh := func(name string, args ...string) error {
-		cmd := exec.Command(name, args...)
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		return cmd.Run()
+	// REPORTS may be relative to the checkout or absolute.
+	reportDir, err := filepath.Abs(filepath.Dir(out))
+	if err != nil {
+		return err
 	}
-	if err := sh("go", "run", "./clusters/kind/cmd/hermetic-kind", "up", "-reuse", "-name", cluster); err != nil {
-		return fmt.Errorf("bring up the cluster: %w", err)
+	down, err := warm.Up(cluster, keep)
+	if err != nil {
+		return err
 	}
-	if !keep {
-		defer sh("go", "run", "./clusters/kind/cmd/hermetic-kind", "down", "-name", cluster)
-	}
+	defer down()
 	// A first run installs the router and builds nothing twice afterwards.
 	var results []runResult
 	var failed []string
@@ -81,9 +78,7 @@ func run(out, cluster string, keep bool, levels []string) error {
 		}
 		runDir := filepath.Join(reportDir, "bench-e2e-p"+p)
 		start := time.Now()
-		// The one run path, as make e2e runs the suite.
-		status := runner.Run(context.Background(), runner.SourceBinaries(root), runner.Options{Procs: procs, Repeat: 1, ReportDir: runDir,
-			Suite: []string{"-cluster-name=" + cluster, "-reuse", "-keep"}}, os.Stderr, os.Stderr)
+		status := warm.RunSuite(root, cluster, procs, runDir)
 		elapsed := time.Since(start)
 		if status != runner.ExitPassed {
 			err = fmt.Errorf("exit status %d", status)
