@@ -76,10 +76,15 @@ func run(out, cluster string, keep bool, procs int) error {
 	if err != nil {
 		return fmt.Errorf("docker inspect %s: %w", node, err)
 	}
-	s := &sampler{node: node, nodeDir: filepath.Join(cpuacctRoot, "docker", strings.TrimSpace(string(id))), peak: map[string]int64{}, names: map[string]podName{}}
-	if _, err := usage(s.nodeDir); err != nil {
+	nodeDir := filepath.Join(cpuacctRoot, "docker", strings.TrimSpace(string(id)))
+	if _, err := usage(nodeDir); err != nil {
 		return fmt.Errorf("the node container's CPU accounting: %w", err)
 	}
+	podsDir := findPodsDir(nodeDir)
+	if podsDir == "" {
+		return fmt.Errorf("no kubepods cgroup under %s", nodeDir)
+	}
+	s := &sampler{node: node, nodeDir: nodeDir, podsDir: podsDir, peak: map[string]int64{}, names: map[string]podName{}}
 	before, err := s.totals()
 	if err != nil {
 		return err
@@ -113,6 +118,7 @@ type podName struct{ Namespace, Name, App, Owner, ConfigHash string }
 
 type sampler struct {
 	node, nodeDir string
+	podsDir       string           // the node's kubepods cgroup
 	peak          map[string]int64 // pod UID -> its cgroup's usage when last read (ns)
 	baseline      map[string]int64 // the pods older than the run: their usage at its start
 	names         map[string]podName
@@ -137,19 +143,15 @@ func (s *sampler) totals() (totals, error) {
 			t.Containers += n
 		}
 	}
-	pods := s.podsDir()
-	if pods == "" {
-		return t, fmt.Errorf("no kubepods cgroup under %s", s.nodeDir)
-	}
-	t.Pods, err = usage(pods)
+	t.Pods, err = usage(s.podsDir)
 	return t, err
 }
 
-// podsDir is the node's kubepods cgroup (systemd driver: kubelet.slice/
-// kubelet-kubepods.slice in kind; cgroupfs: kubepods).
-func (s *sampler) podsDir() string {
+// findPodsDir is the node's kubepods cgroup (systemd driver: kubelet.slice/
+// kubelet-kubepods.slice in kind; cgroupfs: kubepods), "" if none.
+func findPodsDir(nodeDir string) string {
 	var found string
-	filepath.WalkDir(s.nodeDir, func(p string, d fs.DirEntry, err error) error {
+	filepath.WalkDir(nodeDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return nil
 		}
@@ -185,11 +187,7 @@ func (s *sampler) loop(ctx context.Context) {
 }
 
 func (s *sampler) readPods() {
-	pods := s.podsDir()
-	if pods == "" {
-		return
-	}
-	filepath.WalkDir(pods, func(p string, d fs.DirEntry, err error) error {
+	filepath.WalkDir(s.podsDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return nil
 		}

@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 func TestPodsAreGroupedByWhatTheyAre(t *testing.T) {
 	const node = "router-conformance-control-plane"
@@ -37,5 +41,22 @@ func TestPodCgroupsAreRecognised(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: pod %q, want %q", name, got, want)
 		}
+	}
+}
+
+func TestThePodsCgroupIsFoundUnderTheNode(t *testing.T) {
+	node := t.TempDir()
+	want := filepath.Join(node, "kubelet.slice", "kubelet-kubepods.slice")
+	if err := os.MkdirAll(filepath.Join(want, "kubelet-kubepods-besteffort.slice"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(node, "cpuacct.usage"), []byte("1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := findPodsDir(node); got != want {
+		t.Errorf("findPodsDir = %q, want %q", got, want)
+	}
+	if got := findPodsDir(t.TempDir()); got != "" {
+		t.Errorf("a node without pods: findPodsDir = %q, want none", got)
 	}
 }
