@@ -216,7 +216,7 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 			c.pub.Start(ctx)
 
 			// The passthrough route's host is on the backend's own certificate.
-			backend := f.DeployEcho(ctx, ns, f.Host(ns, "passthrough"))
+			backend := f.DeployTLSEcho(ctx, ns, f.Host(ns, "passthrough"))
 			route := f.RouteTo(backend, "mtls", framework.EchoHTTPPort)
 			route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
 			// The HTTP header actions enhancement's dynamic value (section "Should

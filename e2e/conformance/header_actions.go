@@ -31,7 +31,7 @@ var xsslHeaders = []string{
 func routeWithHeaders(ctx SpecContext, f *framework.Framework, ic *framework.IngressController, prefix string, termination routev1.TLSTerminationType, actions routev1.RouteHTTPHeaderActions) (httpclient.Request, *framework.Echo) {
 	GinkgoHelper()
 	ns := f.SpecNamespaceWithLabels(ctx, prefix, ic.NamespaceLabels)
-	backend := f.DeployEcho(ctx, ns)
+	backend := f.DeployEchoFor(ctx, ns, termination)
 	return headersRouteTo(ctx, f, ic, backend, "headers", termination, actions), backend
 }
 

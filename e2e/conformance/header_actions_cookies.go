@@ -65,7 +65,7 @@ func describeSessionCookie(f *framework.Framework) {
 		func(ctx SpecContext, c cookieCase) {
 			ic := f.DefaultIngressController()
 			ns := f.SpecNamespaceWithLabels(ctx, "cookies", ic.NamespaceLabels)
-			backend := f.DeployEcho(ctx, ns)
+			backend := f.DeployEchoFor(ctx, ns, c.termination)
 			route := f.TerminatedRouteTo(backend, "cookies", c.termination, c.insecure)
 			if c.disable != "" {
 				route.Annotations = map[string]string{contract.DisableCookiesAnnotation: c.disable}

@@ -133,7 +133,7 @@ func describeForwardedHeaders(f *framework.Framework) {
 		func(ctx SpecContext, path frontendPath, termination routev1.TLSTerminationType) {
 			ic := f.DefaultIngressController()
 			ns := f.SpecNamespace(ctx, "headers-forwarded")
-			backend := f.DeployEcho(ctx, ns)
+			backend := f.DeployEchoFor(ctx, ns, termination)
 			routes := []forwardedRoute{{name: "unannotated"}, {name: "not-a-policy", annotation: "Replace"}}
 			for _, p := range contract.ForwardedPolicies {
 				routes = append(routes, forwardedRoute{name: "annotated-" + string(p), annotation: string(p)})

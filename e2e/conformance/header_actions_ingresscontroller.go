@@ -148,7 +148,7 @@ func describeIngressControllerActions(f *framework.Framework) {
 		ns := f.SpecNamespaceWithLabels(ctx, "headers-ic-passthrough", own.NamespaceLabels)
 		passthroughHost := f.Host(ns, "passthrough")
 		// The passthrough route's host is on the backend's own certificate.
-		backend := f.DeployEcho(ctx, ns, passthroughHost)
+		backend := f.DeployTLSEcho(ctx, ns, passthroughHost)
 		edge := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "edge", routev1.TLSTerminationEdge, ""))
 		f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "passthrough", routev1.TLSTerminationPassthrough, ""))
 

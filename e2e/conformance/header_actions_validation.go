@@ -123,6 +123,7 @@ func describeHeaderLimits(f *framework.Framework) {
 			backend := &framework.Echo{Namespace: ns, Service: "echo"}
 			routes := f.Routes.RouteV1().Routes(ns)
 			edge := func(name string, actions routev1.RouteHTTPHeaderActions) *routev1.Route {
+				GinkgoHelper()
 				r := f.TerminatedRouteTo(backend, name, routev1.TLSTerminationEdge, "")
 				r.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: actions}
 				return r

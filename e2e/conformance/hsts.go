@@ -51,7 +51,7 @@ func describeHSTS(f *framework.Framework) {
 				ns := f.SpecNamespace(ctx, "hsts")
 				name := "r"
 				host := f.Host(ns, name)
-				backend := f.DeployEcho(ctx, ns, host)
+				backend := f.DeployEchoFor(ctx, ns, c.termination, host)
 				route := f.TerminatedRouteTo(backend, name, c.termination, c.insecure)
 				route.Annotations = map[string]string{contract.HSTSAnnotation: c.annotation}
 				f.CreateRoute(ctx, route)
@@ -133,7 +133,7 @@ func describeHSTS(f *framework.Framework) {
 		DescribeTable("the hsts_header annotation edited on a live route",
 			func(ctx SpecContext, termination routev1.TLSTerminationType) {
 				ns := f.SpecNamespace(ctx, "hsts-edit")
-				backend := f.DeployEcho(ctx, ns)
+				backend := f.DeployEchoFor(ctx, ns, termination)
 				route := f.TerminatedRouteTo(backend, "r", termination, "")
 				route.Annotations = map[string]string{contract.HSTSAnnotation: "max-age=31536000"}
 				f.CreateRoute(ctx, route)
@@ -199,7 +199,7 @@ func describeHSTS(f *framework.Framework) {
 			func(ctx SpecContext, c backendHSTSCase) {
 				ns := f.SpecNamespace(ctx, "hsts-backend")
 				host, controlHost := f.Host(ns, "r"), f.Host(ns, "control")
-				backend := f.DeployEcho(ctx, ns, host, controlHost)
+				backend := f.DeployEchoFor(ctx, ns, c.termination, host, controlHost)
 				route := f.TerminatedRouteTo(backend, "r", c.termination, "")
 				route.Annotations = map[string]string{contract.HSTSAnnotation: c.annotation}
 				f.CreateRoute(ctx, route)
@@ -272,7 +272,7 @@ func describeHSTS(f *framework.Framework) {
 				func(ctx SpecContext, termination routev1.TLSTerminationType) {
 					ns := f.SpecNamespaceWithLabels(ctx, "hsts-wildcard", own.NamespaceLabels)
 					parent := ns + "." + f.Domain
-					backend := f.DeployEcho(ctx, ns)
+					backend := f.DeployEchoFor(ctx, ns, termination)
 					const hsts = "max-age=31536000;includeSubDomains"
 					ca := framework.NewRootCA("hsts wildcard " + ns)
 					route := f.TerminatedRouteTo(backend, "wild", termination, "")

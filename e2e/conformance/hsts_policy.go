@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	. "github.com/onsi/ginkgo/v2"
 	configv1 "github.com/openshift/api/config/v1"
 	routev1 "github.com/openshift/api/route/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -67,6 +68,7 @@ func inNamespace(ns string, policies []configv1.RequiredHSTSPolicy) []configv1.R
 // edgeRouteWithHSTS is an edge route to the backend carrying the
 // hsts_header annotation.
 func edgeRouteWithHSTS(f *framework.Framework, backend *framework.Echo, name, hsts string) *routev1.Route {
+	GinkgoHelper()
 	r := f.RouteTo(backend, name, framework.EchoHTTPPort)
 	r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
 	r.Annotations = map[string]string{contract.HSTSAnnotation: hsts}

@@ -127,6 +127,7 @@ func describeHSTSPolicyAdmission(f *framework.Framework) {
 			base := ns + "." + f.Domain
 			f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, c.policies(base)))
 			route := func(name string, r policyRoute) *routev1.Route {
+				GinkgoHelper()
 				route := edgeRouteWithHSTS(f, backend, name, r.annotation)
 				route.Spec.Host = fmt.Sprintf(r.host, base)
 				return route

@@ -39,7 +39,7 @@ func describeRouter(f *framework.Framework) {
 					name = string(termination)
 				}
 				host := f.Host(ns, name)
-				backend := f.DeployEcho(ctx, ns, host)
+				backend := f.DeployEchoFor(ctx, ns, termination, host)
 				f.CreateRoute(ctx, f.TerminatedRouteTo(backend, name, termination, ""))
 
 				req := f.HTTP(host, "/"+name)
@@ -135,7 +135,7 @@ func describeInsecureEdgeTermination(f *framework.Framework) {
 				ns := f.SpecNamespace(ctx, "insecure-edge")
 				name := "r"
 				host := f.Host(ns, name)
-				backend := f.DeployEcho(ctx, ns, host) // host: the passthrough client verifies the backend's certificate
+				backend := f.DeployEchoFor(ctx, ns, c.termination, host) // host: the passthrough client verifies the backend's certificate
 				f.CreateRoute(ctx, f.TerminatedRouteTo(backend, name, c.termination, c.policy))
 
 				By("positive control: the route is served over HTTPS")

@@ -16,6 +16,7 @@ import (
 // hostRoute is a route to backend's port (Service port name) on host at
 // path.
 func hostRoute(f *framework.Framework, backend *framework.Echo, name, host, path string) *routev1.Route {
+	GinkgoHelper()
 	r := f.RouteTo(backend, name, framework.EchoHTTPPort)
 	r.Spec.Host, r.Spec.Path = host, path
 	return r
@@ -187,7 +188,7 @@ func describeHostClaims(f *framework.Framework) {
 			func(ctx SpecContext, passthroughFirst bool, before, after []hostProbe) {
 				ns := f.SpecNamespace(ctx, "host-passthrough")
 				host := f.Host(ns, "r")
-				backend := f.DeployEcho(ctx, ns, host) // host: the passthrough client verifies the backend's certificate
+				backend := f.DeployTLSEcho(ctx, ns, host) // host: the passthrough client verifies the backend's certificate
 				passthrough := f.TerminatedRouteTo(backend, "passthrough", routev1.TLSTerminationPassthrough, "")
 				edge := f.TerminatedRouteTo(backend, "edge", routev1.TLSTerminationEdge, routev1.InsecureEdgeTerminationPolicyAllow)
 				passthrough.Spec.Host, edge.Spec.Host, edge.Spec.Path = host, host, "/p"

@@ -36,7 +36,7 @@ func describeRouteHosts(f *framework.Framework) {
 			func(ctx SpecContext, termination routev1.TLSTerminationType) {
 				ns := f.SpecNamespace(ctx, "host-dot")
 				host := f.Host(ns, "r")
-				backend := f.DeployEcho(ctx, ns)
+				backend := f.DeployEchoFor(ctx, ns, termination)
 				f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "r", termination, ""))
 				request := func(h string) httpclient.Request {
 					if termination == routev1.TLSTerminationEdge {
@@ -78,7 +78,7 @@ func describeRouteHosts(f *framework.Framework) {
 			func(ctx SpecContext, termination routev1.TLSTerminationType) {
 				ns := f.SpecNamespace(ctx, "sni-case")
 				host := f.Host(ns, "r")
-				backend := f.DeployEcho(ctx, ns, host)
+				backend := f.DeployEchoFor(ctx, ns, termination, host)
 				route := f.TerminatedRouteTo(backend, "r", termination, "")
 				roots := pki.Pool(backend.CA) // passthrough: the backend's own certificate
 				listener := "https"

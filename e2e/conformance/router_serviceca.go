@@ -55,7 +55,7 @@ func describeServiceCA(f *framework.Framework) {
 				if serviceCA {
 					backend, _ = f.DeployServingCertEcho(ctx, ns, "echo")
 				} else {
-					backend = f.DeployEcho(ctx, ns)
+					backend = f.DeployTLSEcho(ctx, ns)
 				}
 				route := f.RouteTo(backend, name, framework.EchoHTTPSPort)
 				route.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationReencrypt}

@@ -140,8 +140,11 @@ func declareSuiteNodes(f *framework.Framework, p profile.Profile, reportNode str
 		Expect(err).NotTo(HaveOccurred(), "bring up the %s profile", f.Opts.Profile)
 		logf("%s profile ready in %s", f.Opts.Profile, time.Since(start).Round(time.Second))
 		return env.Marshal()
-	}, func(data []byte) {
+	}, func(ctx SpecContext, data []byte) {
 		Expect(f.Connect(data)).To(Succeed())
+		// The plain-HTTP echo backends of this process's specs are
+		// leases on one pod (framework/echo_pool.go).
+		f.StartEchoPool(ctx)
 		// The router image is known now: a certification names it by ID.
 		if f.Opts.Certify && GinkgoParallelProcess() == 1 {
 			suiteConfig, _ := GinkgoConfiguration()
@@ -162,7 +165,9 @@ func declareSuiteNodes(f *framework.Framework, p profile.Profile, reportNode str
 		}
 	})
 
-	SynchronizedAfterSuite(func() {}, func(ctx SpecContext) {
+	SynchronizedAfterSuite(func(ctx SpecContext) {
+		f.StopEchoPool(ctx)
+	}, func(ctx SpecContext) {
 		if up {
 			// Any process's failed spec left a dump: the profile keeps its
 			// logs beside it.

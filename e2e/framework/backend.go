@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	routev1 "github.com/openshift/api/route/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -20,27 +20,53 @@ import (
 	"github.com/router-conformance/suite/pki"
 )
 
-// Echo is the echo backend of a spec's namespace: Service "echo" with
-// ports http (8080), https (8443, serving a certificate of CA for
-// echo.<ns>.svc and the extra hosts) and wire-names (8081: plain HTTP that
-// also reports the header names as the router spelled them).
+// Echo is an echo backend of a spec: Service Service in the spec's
+// namespace with ports http (8080) and wire-names (8081: plain HTTP that
+// also reports the header names as the router spelled them), and on a
+// backend of its own (DeployTLSEcho) https (8443, serving a certificate of
+// CA for <service>.<ns>.svc and the extra hosts).
 type Echo struct {
 	Namespace string
 	Service   string
-	CA        *pki.CA
-	// Pods are the names of the replicas, so that an answer can be traced
-	// to this spec's backend and no other.
+	// CA signed the https port's certificate; nil where there is no https
+	// port (a lease on the echo pool) or no spec holds the CA's key
+	// (DeployServingCertEcho).
+	CA *pki.CA
+	// Pods are the names of the pods that answer for it, so that an
+	// answer can be traced to this spec's backend and no other.
 	Pods []string
+	// podNamespace is where those pods run: the spec's namespace, or the
+	// echo pool's for a lease.
+	podNamespace string
+	// leased are a lease's ports on the pool's pods by listener (nil for
+	// a backend of its own): they tell this backend from the other
+	// leases on the same pods.
+	leased map[string]int32
+	// endpoints are the pods' addresses (for ServicePerBackend).
+	endpoints []discoveryv1.Endpoint
 }
 
-// Served checks that resp is a 200 from this very backend (its namespace
-// and one of its pods, as the Gateway API suite's CompareRoundTrip checks
-// the backend): a stale route or another spec's backend is no success.
+// Served checks that resp is a 200 from this very backend (its pods, and
+// on the echo pool its own ports, as the Gateway API suite's
+// CompareRoundTrip checks the backend): a stale route or another spec's
+// backend is no success.
 func (e *Echo) Served(g Gomega, resp *httpclient.Response) {
 	g.ExpectWithOffset(1, resp.Status).To(Equal(http.StatusOK), "body: %s", resp.Body)
 	g.ExpectWithOffset(1, resp.Echo).NotTo(BeNil(), "the echo backend did not answer: %s", resp.Body)
-	g.ExpectWithOffset(1, resp.Echo.Namespace).To(Equal(e.Namespace), "answered by another namespace's backend")
+	g.ExpectWithOffset(1, resp.Echo.Namespace).To(Equal(e.podNamespace), "answered by another namespace's backend")
 	g.ExpectWithOffset(1, e.Pods).To(ContainElement(resp.Echo.Pod), "answered by a pod that is not this backend's")
+	if e.leased != nil {
+		g.ExpectWithOffset(1, resp.Echo.Port).To(BeEquivalentTo(e.leased[resp.Echo.Listener]),
+			"answered on the echo pool's %s port %d, not on this backend's: another spec's backend", resp.Echo.Listener, resp.Echo.Port)
+	}
+}
+
+// httpPort is where the backend's pods serve its plain HTTP.
+func (e *Echo) httpPort() int32 {
+	if e.leased != nil {
+		return e.leased[EchoHTTPPort]
+	}
+	return echoHTTPContainerPort
 }
 
 // Echo ports, by Service port name.
@@ -61,44 +87,61 @@ const (
 	echoWireNamesContainerPort int32 = 8081
 )
 
-// DeployEcho runs one echo replica in ns behind Service "echo" and waits
-// until it is ready.
-func (f *Framework) DeployEcho(ctx context.Context, ns string, extraHosts ...string) *Echo {
+// DeployEcho gives ns an echo backend, Service "echo", as a lease on the
+// echo pool (echo_pool.go): plain HTTP and wire-names, no https port. A
+// route that reaches the backend's own TLS needs DeployTLSEcho or
+// DeployEchoFor.
+func (f *Framework) DeployEcho(ctx context.Context, ns string) *Echo {
 	GinkgoHelper()
-	return f.DeployNamedEcho(ctx, ns, "echo", extraHosts...)
+	return f.DeployNamedEcho(ctx, ns, "echo")
 }
 
-// DeployNamedEcho is DeployEcho with the Deployment's and the Service's
-// name.
-func (f *Framework) DeployNamedEcho(ctx context.Context, ns, name string, extraHosts ...string) *Echo {
+// DeployNamedEcho is DeployEcho with the Service's name.
+func (f *Framework) DeployNamedEcho(ctx context.Context, ns, name string) *Echo {
 	GinkgoHelper()
-	return f.deployEchoes(ctx, []EchoRef{EchoIn(ns, name)}, extraHosts)[0]
+	return f.DeployEchoes(ctx, EchoIn(ns, name))[0]
 }
 
-// EchoRef names an echo backend: its namespace, and its Deployment's and
-// Service's name.
+// EchoRef names an echo backend: its namespace, and its Service's (and a
+// backend of its own's Deployment's) name.
 type EchoRef struct{ Namespace, Name string }
 
 // EchoIn is the echo backend name in namespace ns.
 func EchoIn(ns, name string) EchoRef { return EchoRef{Namespace: ns, Name: name} }
 
-// DeployEchoes runs one echo backend per ref, for specs that need several:
-// all are created before any is waited for, so their pods start together.
+// DeployEchoes gives each ref an echo backend as DeployEcho does, for
+// specs that need several.
 func (f *Framework) DeployEchoes(ctx context.Context, refs ...EchoRef) []*Echo {
-	GinkgoHelper()
-	return f.deployEchoes(ctx, refs, nil)
-}
-
-func (f *Framework) deployEchoes(ctx context.Context, refs []EchoRef, extraHosts []string) []*Echo {
 	GinkgoHelper()
 	var echoes []*Echo
 	for _, r := range refs {
-		echoes = append(echoes, f.createEcho(ctx, r.Namespace, r.Name, extraHosts))
-	}
-	for _, e := range echoes {
-		f.waitEcho(ctx, e)
+		echoes = append(echoes, f.leaseEcho(ctx, r))
 	}
 	return echoes
+}
+
+// DeployEchoFor is the echo backend a route of termination needs: a lease
+// on the pool where the router speaks plain HTTP to it ("", edge), a
+// backend of its own with its TLS (DeployTLSEcho, with extraHosts) for
+// reencrypt and passthrough.
+func (f *Framework) DeployEchoFor(ctx context.Context, ns string, termination routev1.TLSTerminationType, extraHosts ...string) *Echo {
+	GinkgoHelper()
+	if termination == routev1.TLSTerminationReencrypt || termination == routev1.TLSTerminationPassthrough {
+		return f.DeployTLSEcho(ctx, ns, extraHosts...)
+	}
+	return f.DeployEcho(ctx, ns)
+}
+
+// DeployTLSEcho runs an echo backend of its own in ns: one replica behind
+// Service "echo" (selecting it), with an https port serving a certificate
+// of a CA of its own for echo.<ns>.svc and extraHosts, ready. It is for
+// routes that reach the backend's TLS (reencrypt, passthrough) and specs
+// that need a Service backed by pods the cluster selects.
+func (f *Framework) DeployTLSEcho(ctx context.Context, ns string, extraHosts ...string) *Echo {
+	GinkgoHelper()
+	e := f.createEcho(ctx, ns, "echo", extraHosts)
+	f.waitEcho(ctx, e)
+	return e
 }
 
 // waitEcho waits until e's Deployment is ready and records its pods.
@@ -108,10 +151,12 @@ func (f *Framework) waitEcho(ctx context.Context, e *Echo) {
 	pods, err := f.Clientset.CoreV1().Pods(e.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "app=" + e.Service})
 	Expect(err).NotTo(HaveOccurred())
 	for _, p := range pods.Items {
-		if p.DeletionTimestamp == nil {
+		if p.DeletionTimestamp == nil && podReady(&p) {
 			e.Pods = append(e.Pods, p.Name)
+			e.endpoints = append(e.endpoints, podEndpoint(&p))
 		}
 	}
+	e.podNamespace = e.Namespace
 }
 
 // createEcho creates the echo backend's Secret, Deployment and Service,
@@ -129,7 +174,7 @@ func (f *Framework) createEcho(ctx context.Context, ns, name string, extraHosts 
 	}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred())
 	f.createEchoDeployment(ctx, ns, name, name+"-tls")
-	f.createEchoService(ctx, ns, name, nil)
+	f.createEchoService(ctx, echoService(ns, name, true, nil))
 	return &Echo{Namespace: ns, Service: name, CA: ca}
 }
 
@@ -146,7 +191,7 @@ func (f *Framework) createEchoDeployment(ctx context.Context, ns, name, secret s
 		{Name: EchoHTTPSPort, ContainerPort: 8443},
 		{Name: EchoWireNamesPort, ContainerPort: echoWireNamesContainerPort},
 	}
-	c.ReadinessProbe = HTTPReadiness("/", 8080)
+	c.ReadinessProbe = HTTPReadiness("/", echoHTTPContainerPort)
 	c.VolumeMounts = []corev1.VolumeMount{{Name: "tls", MountPath: "/tls", ReadOnly: true}}
 	_, err := f.Clientset.AppsV1().Deployments(ns).Create(ctx, &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
@@ -171,23 +216,33 @@ func (f *Framework) createEchoDeployment(ctx context.Context, ns, name, secret s
 // always fails on it, so it cannot stand in for a backend by mistake).
 func (f *Framework) ServiceWithoutPods(ctx context.Context, ns string) *Echo {
 	GinkgoHelper()
-	f.createEchoService(ctx, ns, "echo", nil)
-	return &Echo{Namespace: ns, Service: "echo"}
+	f.createEchoService(ctx, echoService(ns, "echo", true, nil))
+	return &Echo{Namespace: ns, Service: "echo", podNamespace: ns}
 }
 
-// createEchoService creates Service ns/name for the pods labelled
-// app=name, with the echo backend's ports and annotations.
-func (f *Framework) createEchoService(ctx context.Context, ns, name string, annotations map[string]string) {
-	GinkgoHelper()
-	_, err := f.Clientset.CoreV1().Services(ns).Create(ctx, &corev1.Service{
+// echoService is Service ns/name with the echo backend's ports: selecting
+// the pods labelled app=name with the https port (a backend of its own),
+// or without a selector or https port (a lease: the suite writes its
+// EndpointSlice).
+func echoService(ns, name string, own bool, annotations map[string]string) *corev1.Service {
+	svc := &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Annotations: annotations},
-		Spec: corev1.ServiceSpec{Selector: map[string]string{"app": name}, Ports: []corev1.ServicePort{
+		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{
 			{Name: EchoHTTPPort, Port: EchoHTTPServicePort, TargetPort: intstr.FromString(EchoHTTPPort)},
-			{Name: EchoHTTPSPort, Port: 8443, TargetPort: intstr.FromString(EchoHTTPSPort)},
 			{Name: EchoWireNamesPort, Port: 8081, TargetPort: intstr.FromString(EchoWireNamesPort)},
 		}},
-	}, metav1.CreateOptions{})
-	Expect(err).NotTo(HaveOccurred(), "create service %s/%s", ns, name)
+	}
+	if own {
+		svc.Spec.Selector = map[string]string{"app": name}
+		svc.Spec.Ports = append(svc.Spec.Ports, corev1.ServicePort{Name: EchoHTTPSPort, Port: 8443, TargetPort: intstr.FromString(EchoHTTPSPort)})
+	}
+	return svc
+}
+
+func (f *Framework) createEchoService(ctx context.Context, svc *corev1.Service) {
+	GinkgoHelper()
+	_, err := f.Clientset.CoreV1().Services(svc.Namespace).Create(ctx, svc, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred(), "create service %s/%s", svc.Namespace, svc.Name)
 }
 
 // PortTo is one port of a ServicePerBackend and the echo backend behind it.
@@ -200,45 +255,52 @@ type PortTo struct {
 // port per backend ("port-<n>"), and for each port an EndpointSlice
 // holding that backend's pods alone (their plain HTTP port): a Service
 // whose ports answer differently, so a request is traced to the port it
-// reached. The backends must be ready and in ns.
+// reached. The backends must be in ns.
 func (f *Framework) ServicePerBackend(ctx context.Context, ns, name string, ports ...PortTo) {
 	GinkgoHelper()
 	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}}
 	for _, p := range ports {
 		portName := fmt.Sprintf("port-%d", p.Port)
-		svc.Spec.Ports = append(svc.Spec.Ports, corev1.ServicePort{Name: portName, Port: p.Port, TargetPort: intstr.FromInt32(echoHTTPContainerPort)})
+		svc.Spec.Ports = append(svc.Spec.Ports, corev1.ServicePort{Name: portName, Port: p.Port, TargetPort: intstr.FromInt32(p.Echo.httpPort())})
 	}
-	_, err := f.Clientset.CoreV1().Services(ns).Create(ctx, svc, metav1.CreateOptions{})
-	Expect(err).NotTo(HaveOccurred(), "create service %s/%s", ns, name)
+	f.createEchoService(ctx, svc)
 	for _, p := range ports {
 		Expect(p.Echo.Namespace).To(Equal(ns), "backend %s of service %s/%s", p.Echo.Service, ns, name)
+		Expect(p.Echo.endpoints).To(HaveLen(len(p.Echo.Pods)), "pods of backend %s/%s", ns, p.Echo.Service)
 		portName := fmt.Sprintf("port-%d", p.Port)
-		slice := &discoveryv1.EndpointSlice{
-			ObjectMeta: metav1.ObjectMeta{Name: name + "-" + portName, Namespace: ns, Labels: map[string]string{
-				discoveryv1.LabelServiceName: name,
-				discoveryv1.LabelManagedBy:   "router-conformance-e2e",
-			}},
-			AddressType: discoveryv1.AddressTypeIPv4,
-			Ports:       []discoveryv1.EndpointPort{{Name: ptr.To(portName), Port: ptr.To(echoHTTPContainerPort), Protocol: ptr.To(corev1.ProtocolTCP)}},
+		f.createEndpointSlice(ctx, ns, name, name+"-"+portName,
+			[]discoveryv1.EndpointPort{{Name: ptr.To(portName), Port: ptr.To(p.Echo.httpPort()), Protocol: ptr.To(corev1.ProtocolTCP)}}, p.Echo.endpoints)
+	}
+}
+
+// createEndpointSlice creates EndpointSlice ns/name of Service service
+// (which has no selector): the suite's own, as a controller of
+// selectorless Services writes them.
+func (f *Framework) createEndpointSlice(ctx context.Context, ns, service, name string, ports []discoveryv1.EndpointPort, endpoints []discoveryv1.Endpoint) {
+	GinkgoHelper()
+	slice := &discoveryv1.EndpointSlice{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: map[string]string{
+			discoveryv1.LabelServiceName: service,
+			discoveryv1.LabelManagedBy:   "router-conformance-e2e",
+		}},
+		AddressType: discoveryv1.AddressTypeIPv4,
+		Ports:       ports,
+		Endpoints:   endpoints,
+	}
+	for _, ep := range endpoints {
+		if strings.Contains(ep.Addresses[0], ":") {
+			slice.AddressType = discoveryv1.AddressTypeIPv6
 		}
-		pods, err := f.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=" + p.Echo.Service})
-		Expect(err).NotTo(HaveOccurred())
-		for _, pod := range pods.Items {
-			if !slices.Contains(p.Echo.Pods, pod.Name) {
-				continue
-			}
-			Expect(pod.Status.PodIP).NotTo(BeEmpty(), "pod %s/%s has no IP", ns, pod.Name)
-			if strings.Contains(pod.Status.PodIP, ":") {
-				slice.AddressType = discoveryv1.AddressTypeIPv6
-			}
-			slice.Endpoints = append(slice.Endpoints, discoveryv1.Endpoint{
-				Addresses:  []string{pod.Status.PodIP},
-				Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-				TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: ns, Name: pod.Name, UID: pod.UID},
-			})
-		}
-		Expect(slice.Endpoints).To(HaveLen(len(p.Echo.Pods)), "pods of backend %s/%s", ns, p.Echo.Service)
-		_, err = f.Clientset.DiscoveryV1().EndpointSlices(ns).Create(ctx, slice, metav1.CreateOptions{})
-		Expect(err).NotTo(HaveOccurred(), "create EndpointSlice %s/%s", ns, slice.Name)
+	}
+	_, err := f.Clientset.DiscoveryV1().EndpointSlices(ns).Create(ctx, slice, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred(), "create EndpointSlice %s/%s", ns, name)
+}
+
+// podEndpoint is a ready pod as an EndpointSlice endpoint.
+func podEndpoint(p *corev1.Pod) discoveryv1.Endpoint {
+	return discoveryv1.Endpoint{
+		Addresses:  []string{p.Status.PodIP},
+		Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+		TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: p.Namespace, Name: p.Name, UID: p.UID},
 	}
 }

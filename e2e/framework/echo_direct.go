@@ -32,11 +32,13 @@ func (f *Framework) GetEcho(g Gomega, url string) echo.Response {
 	return body
 }
 
-// DeployEchoService deploys the echo backend (DeployEcho) and returns its
-// ClusterIP Service.
+// DeployEchoService deploys an echo backend of its own (DeployTLSEcho)
+// and returns its ClusterIP Service: one that selects its pod, so that the
+// cluster's own endpoints, DNS and Service proxy are what a check of the
+// platform reaches.
 func (f *Framework) DeployEchoService(ctx context.Context, ns string) *corev1.Service {
 	GinkgoHelper()
-	backend := f.DeployEcho(ctx, ns)
+	backend := f.DeployTLSEcho(ctx, ns)
 	svc, err := f.Clientset.CoreV1().Services(ns).Get(ctx, backend.Service, metav1.GetOptions{})
 	Expect(err).NotTo(HaveOccurred())
 	return svc

@@ -4,12 +4,15 @@ package framework
 // profile can do, and the environment (clients, addresses, images) that
 // the suite's set-up connects on each parallel process. It is built once
 // per process and handed to the specs when they are declared, so the
-// framework keeps no state of its own.
+// framework keeps no state of its own beyond what the process's set-up
+// starts (its echo pool).
 type Framework struct {
 	// Env is nil until Connect: specs use it only while they run.
 	*Env
 	Opts Options
 	Caps Capabilities
+	// echoPool is nil until StartEchoPool.
+	echoPool *echoPool
 }
 
 // New returns the framework of a run with completed, validated options.

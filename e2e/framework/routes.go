@@ -21,6 +21,10 @@ func (f *Framework) Host(ns, name string) string { return fmt.Sprintf("%s-%s.%s"
 // with a unique host; set its TLS, annotations and headers before creating
 // it.
 func (f *Framework) RouteTo(backend *Echo, name, port string) *routev1.Route {
+	GinkgoHelper()
+	if port == EchoHTTPSPort && backend.leased != nil {
+		Fail(fmt.Sprintf("route %s/%s: backend %s is a lease on the echo pool, which has no https port: deploy it with DeployTLSEcho or DeployEchoFor", backend.Namespace, name, backend.Service))
+	}
 	return &routev1.Route{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: backend.Namespace},
 		Spec: routev1.RouteSpec{
@@ -36,6 +40,7 @@ func (f *Framework) RouteTo(backend *Echo, name, port string) *routev1.Route {
 // HTTP; reencrypt and passthrough: the backend's own TLS), with the
 // backend's CA as destinationCACertificate for reencrypt.
 func (f *Framework) TerminatedRouteTo(backend *Echo, name string, termination routev1.TLSTerminationType, insecure routev1.InsecureEdgeTerminationPolicyType) *routev1.Route {
+	GinkgoHelper()
 	if termination == "" {
 		return f.RouteTo(backend, name, EchoHTTPPort)
 	}

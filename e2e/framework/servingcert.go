@@ -22,7 +22,7 @@ import (
 func (f *Framework) DeployServingCertEcho(ctx context.Context, ns, name string) (*Echo, *corev1.Secret) {
 	GinkgoHelper()
 	secretName := name + "-serving-cert"
-	f.createEchoService(ctx, ns, name, map[string]string{contract.ServingCertSecretAnnotation: secretName})
+	f.createEchoService(ctx, echoService(ns, name, true, map[string]string{contract.ServingCertSecretAnnotation: secretName}))
 	var secret *corev1.Secret
 	f.Eventually(ctx, func(g Gomega) {
 		s, err := f.Clientset.CoreV1().Secrets(ns).Get(ctx, secretName, metav1.GetOptions{})
