@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"crypto/x509"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -80,12 +81,14 @@ func describeRouteHosts(f *framework.Framework) {
 				host := f.Host(ns, "r")
 				backend := f.DeployEchoFor(ctx, ns, termination, host)
 				route := f.TerminatedRouteTo(backend, "r", termination, "")
-				roots := pki.Pool(backend.CA) // passthrough: the backend's own certificate
+				var roots *x509.CertPool
 				listener := "https"
 				if termination == routev1.TLSTerminationEdge {
 					ca := framework.NewRootCA("route CA " + ns)
 					framework.WithRouteCertificate(route, ca, host)
 					roots, listener = pki.Pool(ca), "http"
+				} else {
+					roots = pki.Pool(backend.CA) // passthrough: the backend's own certificate
 				}
 				f.CreateRoute(ctx, route)
 				for _, sni := range []string{host, strings.ToUpper(host)} {
