@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -17,6 +18,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/fixtures/echo"
 	"github.com/router-conformance/suite/pki"
 )
 
@@ -46,19 +48,33 @@ type Echo struct {
 	endpoints []discoveryv1.Endpoint
 }
 
-// Served checks that resp is a 200 from this very backend (its pods, and
-// on the echo pool its own ports, as the Gateway API suite's
-// CompareRoundTrip checks the backend): a stale route or another spec's
-// backend is no success.
+// Served checks that resp is a 200 from this very backend (Answered, as
+// the Gateway API suite's CompareRoundTrip checks the backend): a stale
+// route or another spec's backend is no success.
 func (e *Echo) Served(g Gomega, resp *httpclient.Response) {
 	g.ExpectWithOffset(1, resp.Status).To(Equal(http.StatusOK), "body: %s", resp.Body)
 	g.ExpectWithOffset(1, resp.Echo).NotTo(BeNil(), "the echo backend did not answer: %s", resp.Body)
-	g.ExpectWithOffset(1, resp.Echo.Namespace).To(Equal(e.podNamespace), "answered by another namespace's backend")
-	g.ExpectWithOffset(1, e.Pods).To(ContainElement(resp.Echo.Pod), "answered by a pod that is not this backend's")
-	if e.leased != nil {
-		g.ExpectWithOffset(1, resp.Echo.Port).To(BeEquivalentTo(e.leased[resp.Echo.Listener]),
-			"answered on the echo pool's %s port %d, not on this backend's: another spec's backend", resp.Echo.Listener, resp.Echo.Port)
+	g.ExpectWithOffset(1, e.Answered(resp.Echo)).To(BeTrue(), "answered by pod %s/%s on its %s port %d, which is not backend %s",
+		resp.Echo.Namespace, resp.Echo.Pod, resp.Echo.Listener, resp.Echo.Port, e)
+}
+
+// Answered tells whether this backend gave the answer a: one of its pods,
+// and on the echo pool its own port (another lease's port on the same pod
+// is another spec's backend).
+func (e *Echo) Answered(a *echo.Response) bool {
+	if a == nil || a.Namespace != e.podNamespace || !slices.Contains(e.Pods, a.Pod) {
+		return false
 	}
+	return e.leased == nil || int(e.leased[a.Listener]) == a.Port
+}
+
+// String names the backend and what may answer for it.
+func (e *Echo) String() string {
+	s := fmt.Sprintf("%s/%s (pods %s/%v", e.Namespace, e.Service, e.podNamespace, e.Pods)
+	if e.leased != nil {
+		s += fmt.Sprintf(", leased ports http %d, wire-names %d", e.leased[EchoHTTPPort], e.leased[EchoWireNamesPort])
+	}
+	return s + ")"
 }
 
 // httpPort is where the backend's pods serve its plain HTTP.
