@@ -109,13 +109,7 @@ const (
 // DeployEchoFor.
 func (f *Framework) DeployEcho(ctx context.Context, ns string) *Echo {
 	GinkgoHelper()
-	return f.DeployNamedEcho(ctx, ns, "echo")
-}
-
-// DeployNamedEcho is DeployEcho with the Service's name.
-func (f *Framework) DeployNamedEcho(ctx context.Context, ns, name string) *Echo {
-	GinkgoHelper()
-	return f.DeployEchoes(ctx, EchoIn(ns, name))[0]
+	return f.DeployEchoes(ctx, EchoIn(ns, "echo"))[0]
 }
 
 // EchoRef names an echo backend: its namespace, and its Service's (and a
@@ -282,7 +276,6 @@ func (f *Framework) ServicePerBackend(ctx context.Context, ns, name string, port
 	f.createEchoService(ctx, svc)
 	for _, p := range ports {
 		Expect(p.Echo.Namespace).To(Equal(ns), "backend %s of service %s/%s", p.Echo.Service, ns, name)
-		Expect(p.Echo.endpoints).To(HaveLen(len(p.Echo.Pods)), "pods of backend %s/%s", ns, p.Echo.Service)
 		portName := fmt.Sprintf("port-%d", p.Port)
 		f.createEndpointSlice(ctx, ns, name, name+"-"+portName,
 			[]discoveryv1.EndpointPort{{Name: ptr.To(portName), Port: ptr.To(p.Echo.httpPort()), Protocol: ptr.To(corev1.ProtocolTCP)}}, p.Echo.endpoints)
