@@ -152,7 +152,7 @@ help: ## list the targets and the variables, with their values
 
 .PHONY: test
 test: docker ## run every unit and integration test (installs haproxy for the router's; starts Docker for the image tests)
-	@clusters/host/ensure-packages.sh haproxy=haproxy chromium=chromium
+	@clusters/host/ensure-packages.sh haproxy=haproxy=$(call pinned,HAPROXY_VERSION) chromium=chromium
 	go test -count=1 ./...
 
 .PHONY: docker
