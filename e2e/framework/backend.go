@@ -10,7 +10,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	routev1 "github.com/openshift/api/route/v1"
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -158,14 +157,7 @@ func (f *Framework) DeployTLSEcho(ctx context.Context, ns string, extraHosts ...
 func (f *Framework) waitEcho(ctx context.Context, e *Echo) {
 	GinkgoHelper()
 	f.WaitDeploymentReady(ctx, e.Namespace, e.Service)
-	pods, err := f.Clientset.CoreV1().Pods(e.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "app=" + e.Service})
-	Expect(err).NotTo(HaveOccurred())
-	for _, p := range pods.Items {
-		if p.DeletionTimestamp == nil && podReady(&p) {
-			e.Pods = append(e.Pods, p.Name)
-			e.endpoints = append(e.endpoints, podEndpoint(&p))
-		}
-	}
+	e.Pods, e.endpoints = f.readyPods(ctx, e.Namespace, e.Service)
 	e.podNamespace = e.Namespace
 }
 
@@ -193,7 +185,6 @@ func (f *Framework) createEcho(ctx context.Context, ns, name string, extraHosts 
 // waiting.
 func (f *Framework) createEchoDeployment(ctx context.Context, ns, name, secret string) {
 	GinkgoHelper()
-	labels := map[string]string{"app": name}
 	c := f.ScratchContainer("echo", f.Image("echo"), "-http", fmt.Sprintf(":%d", echoHTTPContainerPort), "-https", ":8443", "-cert", "/tls/tls.crt", "-key", "/tls/tls.key",
 		"-wire-names", fmt.Sprintf(":%d", echoWireNamesContainerPort))
 	c.Ports = []corev1.ContainerPort{
@@ -203,20 +194,10 @@ func (f *Framework) createEchoDeployment(ctx context.Context, ns, name, secret s
 	}
 	c.ReadinessProbe = HTTPReadiness("/", echoHTTPContainerPort)
 	c.VolumeMounts = []corev1.VolumeMount{{Name: "tls", MountPath: "/tls", ReadOnly: true}}
-	_, err := f.Clientset.AppsV1().Deployments(ns).Create(ctx, &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: ptr.To[int32](1),
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec: corev1.PodSpec{
-					Containers: []corev1.Container{c},
-					Volumes:    []corev1.Volume{{Name: "tls", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: secret}}}},
-				},
-			},
-		},
-	}, metav1.CreateOptions{})
+	_, err := f.Clientset.AppsV1().Deployments(ns).Create(ctx, OneReplica(ns, name, corev1.PodSpec{
+		Containers: []corev1.Container{c},
+		Volumes:    []corev1.Volume{{Name: "tls", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: secret}}}},
+	}), metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "create deployment %s/%s", ns, name)
 }
 

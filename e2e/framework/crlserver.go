@@ -66,14 +66,7 @@ func (f *Framework) DeployCRLServer(ctx context.Context, ns string) *CRLServer {
 	c := f.ScratchContainer("crlserver", f.Image("crlserver"), "-listen", ":8080", "-configmaps", crlConfigMap)
 	c.Ports = []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}}
 	c.ReadinessProbe = HTTPReadiness(crlserver.HealthzPath, 8080)
-	f.CreateDeployment(ctx, &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "crlserver", Namespace: ns},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: ptr.To[int32](1),
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: corev1.PodSpec{ServiceAccountName: "crlserver", Containers: []corev1.Container{c}}},
-		},
-	})
+	f.CreateDeployment(ctx, OneReplica(ns, "crlserver", corev1.PodSpec{ServiceAccountName: "crlserver", Containers: []corev1.Container{c}}))
 	_, err = cs.CoreV1().Services(ns).Create(ctx, &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Name: "crl", Namespace: ns},
 		Spec: corev1.ServiceSpec{Selector: labels, Ports: []corev1.ServicePort{

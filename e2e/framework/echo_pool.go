@@ -7,7 +7,6 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -54,32 +53,12 @@ func (f *Framework) StartEchoPool(ctx context.Context) {
 	}}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "create the echo pool's namespace")
 	pool := &echoPool{namespace: ns.Name}
-	labels := map[string]string{"app": echoPoolName}
 	c := f.ScratchContainer("echo", f.Image("echo"), "-http", fmt.Sprintf(":%d", echoHTTPContainerPort), "-https", "",
 		"-http-range", fmt.Sprintf("%d-%d", echoPoolHTTPBase, echoPoolHTTPBase+echoPoolSize-1),
 		"-wire-names-range", fmt.Sprintf("%d-%d", echoPoolWireNamesBase, echoPoolWireNamesBase+echoPoolSize-1))
 	c.ReadinessProbe = HTTPReadiness("/", echoHTTPContainerPort)
-	_, err = f.Clientset.AppsV1().Deployments(pool.namespace).Create(ctx, &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: echoPoolName, Namespace: pool.namespace},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: ptr.To[int32](1),
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{c}},
-			},
-		},
-	}, metav1.CreateOptions{})
-	Expect(err).NotTo(HaveOccurred(), "create the echo pool %s/%s", pool.namespace, echoPoolName)
-	f.WaitDeploymentReady(ctx, pool.namespace, echoPoolName)
-	pods, err := f.Clientset.CoreV1().Pods(pool.namespace).List(ctx, metav1.ListOptions{LabelSelector: "app=" + echoPoolName})
-	Expect(err).NotTo(HaveOccurred())
-	for _, p := range pods.Items {
-		if p.DeletionTimestamp == nil && podReady(&p) {
-			pool.pods = append(pool.pods, p.Name)
-			pool.endpoints = append(pool.endpoints, podEndpoint(&p))
-		}
-	}
+	f.CreateDeployment(ctx, OneReplica(pool.namespace, echoPoolName, corev1.PodSpec{Containers: []corev1.Container{c}}))
+	pool.pods, pool.endpoints = f.readyPods(ctx, pool.namespace, echoPoolName)
 	Expect(pool.pods).NotTo(BeEmpty(), "the echo pool %s/%s has no ready pod", pool.namespace, echoPoolName)
 	f.echoPool = pool
 }

@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
@@ -66,6 +67,37 @@ func (f *Framework) CreatePod(ctx context.Context, pod *corev1.Pod) *corev1.Pod 
 		return notReadyReasons(ctx, f.Clientset, pod.Namespace, []corev1.Pod{*p})
 	})
 	return live
+}
+
+// OneReplica is Deployment ns/name of one pod labelled app=name, running
+// spec.
+func OneReplica(ns, name string, spec corev1.PodSpec) *appsv1.Deployment {
+	labels := map[string]string{"app": name}
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](1),
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: spec},
+		},
+	}
+}
+
+// readyPods are the ready pods of Deployment ns/app (labelled app=app),
+// by name and as EndpointSlice endpoints.
+func (f *Framework) readyPods(ctx context.Context, ns, app string) ([]string, []discoveryv1.Endpoint) {
+	GinkgoHelper()
+	pods, err := f.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=" + app})
+	Expect(err).NotTo(HaveOccurred())
+	var names []string
+	var endpoints []discoveryv1.Endpoint
+	for _, p := range pods.Items {
+		if p.DeletionTimestamp == nil && podReady(&p) {
+			names = append(names, p.Name)
+			endpoints = append(endpoints, podEndpoint(&p))
+		}
+	}
+	return names, endpoints
 }
 
 // CreateDeployment creates d and waits until all its replicas are ready.
