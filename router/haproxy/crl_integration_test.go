@@ -76,9 +76,9 @@ func TestCRLsAreDownloadedEnforcedAndRotated(t *testing.T) {
 	w.cfg.Routes = []haproxy.Route{w.routes()[1]}
 	w.start(t)
 	request := func(cert *tls.Certificate) (int, string) {
-		resp, err := w.get(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test", ClientCertificate: cert})
+		resp, alert, err := w.refusal(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test", ClientCertificate: cert})
 		if err != nil {
-			return 0, httpclient.Alert(err)
+			return 0, alert
 		}
 		return resp.Status, ""
 	}
@@ -185,7 +185,7 @@ func TestCRLsWithACAWithoutDistributionPoint(t *testing.T) {
 	if resp, err := w.get(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test", ClientCertificate: clientOf(withCDP)}); err != nil || resp.Status != 200 {
 		t.Errorf("client of the CA with a CRL: %+v %v, want 200", resp, err)
 	}
-	if _, err := w.get(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test", ClientCertificate: clientOf(without)}); httpclient.Alert(err) != "unknown certificate authority" {
+	if _, alert, err := w.refusal(t, httpclient.Request{HTTPS: true, Host: "edge.apps.test", ClientCertificate: clientOf(without)}); alert != "unknown certificate authority" {
 		t.Errorf("client of the CA without CRL: %v, want alert unknown certificate authority", err)
 	}
 }
