@@ -87,6 +87,7 @@ func describeClientTLSChange(f *framework.Framework) {
 		DescribeTable("applies it, and asks for a client certificate only while clientTLS is set",
 			func(ctx SpecContext, conn framework.Connection) {
 				jig := framework.NewClientTLSJig(ctx, f, "router-clienttls")
+				jig.Start(ctx) // served before clientTLS is set
 				ns := jig.Namespace
 				host := f.Host(ns, "edge")
 				backend := f.DeployEcho(ctx, ns)
@@ -240,10 +241,10 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 				cas = append(cas, a.CA)
 			}
 			c.caBundle = jig.ClientCAMap(ctx, "client-ca-"+ns, string(pki.Bundle(cas...)))
-			// One rollout for both: Required, and the IngressController's own
-			// dynamic action with the client certificate (the specs after
+			// The IngressController is created with both: Required, and its
+			// own dynamic action with the client certificate (the specs after
 			// change only clientTLS, so the action stays for the container).
-			jig.IC.Update(ctx, func(ic *operatorv1.IngressController) {
+			jig.Configure(ctx, func(ic *operatorv1.IngressController) {
 				ic.Spec.ClientTLS = framework.ClientTLS(operatorv1.ClientCertificatePolicyRequired, c.caBundle)
 				ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
 					Request: []operatorv1.IngressControllerHTTPHeader{framework.IngressControllerSetHeader(icDERHeader, "%{+Q}[ssl_c_der,base64]")},

@@ -196,7 +196,7 @@ func describeIngressControllerActions(f *framework.Framework) {
 		cert, err := leaf.TLSCertificate()
 		Expect(err).NotTo(HaveOccurred())
 		caMap := jig.ClientCAMap(ctx, "client-ca-"+jig.Namespace, string(ca.CertPEM))
-		jig.IC.Update(ctx, func(ic *operatorv1.IngressController) {
+		jig.Configure(ctx, func(ic *operatorv1.IngressController) {
 			ic.Spec.ClientTLS = operatorv1.ClientTLS{ClientCertificatePolicy: operatorv1.ClientCertificatePolicyRequired, ClientCA: configv1.ConfigMapNameReference{Name: caMap}}
 			ic.Spec.HTTPHeaders = &operatorv1.IngressControllerHTTPHeaders{Actions: operatorv1.IngressControllerHTTPHeaderActions{
 				Request: []operatorv1.IngressControllerHTTPHeader{

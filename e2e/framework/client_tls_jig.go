@@ -45,9 +45,13 @@ type ClientTLSJig struct {
 
 // NewClientTLSJig gives the spec (or the Ordered container, when called
 // in BeforeAll) its own IngressController and a namespace that it serves.
+// The IngressController is pending (PendingIngressController): the first
+// Configure or RequireClientTLS creates it with that clientTLS, one
+// rollout where creating it first would take two; Start creates it as it
+// is, for a spec that needs it before clientTLS.
 func NewClientTLSJig(ctx context.Context, f *Framework, prefix string) *ClientTLSJig {
 	GinkgoHelper()
-	ic := f.OwnIngressController(ctx)
+	ic := f.PendingIngressController(ctx)
 	return &ClientTLSJig{
 		f: f, IC: ic,
 		Namespace: f.SpecNamespaceWithLabels(ctx, prefix, ic.NamespaceLabels),
@@ -243,12 +247,30 @@ func (j *ClientTLSJig) ClientCAMap(ctx context.Context, name, bundle string) str
 }
 
 // RequireClientTLS sets the IngressController's clientTLS and waits for
-// the rollout.
+// the rollout (Configure).
 func (j *ClientTLSJig) RequireClientTLS(ctx context.Context, policy operatorv1.ClientCertificatePolicy, caMap string, patterns ...string) {
 	GinkgoHelper()
-	j.IC.Update(ctx, func(ic *operatorv1.IngressController) {
+	j.Configure(ctx, func(ic *operatorv1.IngressController) {
 		ic.Spec.ClientTLS = ClientTLS(policy, caMap, patterns...)
 	})
+}
+
+// Configure makes change to the jig's IngressController and waits until
+// its router runs it: created with it while pending, updated after.
+func (j *ClientTLSJig) Configure(ctx context.Context, change func(*operatorv1.IngressController)) {
+	GinkgoHelper()
+	if j.IC.Pending() {
+		j.IC.Start(ctx, change)
+		return
+	}
+	j.IC.Update(ctx, change)
+}
+
+// Start creates the jig's pending IngressController as it is, for a spec
+// that calls it before it sets clientTLS.
+func (j *ClientTLSJig) Start(ctx context.Context) {
+	GinkgoHelper()
+	j.IC.Start(ctx)
 }
 
 // ClientTLS is the clientTLS of policy with the CA bundle of ConfigMap

@@ -32,7 +32,11 @@ type IngressController struct {
 	// its namespaces with them (SpecNamespaceWithLabels). Nil for the
 	// default, which serves every namespace.
 	NamespaceLabels map[string]string
-	f               *Framework
+	// publish is a shard's endpoint publishing strategy; pending, until
+	// Start creates it (PendingIngressController).
+	publish *operatorv1.EndpointPublishingStrategy
+	pending bool
+	f       *Framework
 }
 
 // DefaultIngressController is the cluster's default IngressController.
@@ -69,12 +73,25 @@ func (f *Framework) OwnIngressControllerDecorator() []any {
 // default one is updated with them (and put back when the spec ends).
 func (f *Framework) OwnIngressController(ctx context.Context, changes ...func(*operatorv1.IngressController)) *IngressController {
 	GinkgoHelper()
+	own := f.PendingIngressController(ctx)
+	own.Start(ctx, changes...)
+	return own
+}
+
+// PendingIngressController is OwnIngressController before its router
+// exists: its name, the labels of the namespaces it is to serve and its
+// addresses, for a spec that must first create what its spec names (a
+// client CA ConfigMap for a namespace's CRL server): Start creates it
+// with that spec, in one rollout. Its deletion is registered here, so it
+// lasts as long as the spec or container that planned it, wherever Start
+// is called.
+func (f *Framework) PendingIngressController(ctx context.Context) *IngressController {
+	GinkgoHelper()
+	f.AwaitShardDeleted(ctx)
 	name := fmt.Sprintf("shard-%d", GinkgoParallelProcess())
-	labels := map[string]string{ShardLabel: name}
-	own := &IngressController{Name: name, NamespaceLabels: labels, f: f}
-	var publish *operatorv1.EndpointPublishingStrategy
+	own := &IngressController{Name: name, NamespaceLabels: map[string]string{ShardLabel: name}, pending: true, f: f}
 	if ports, ok := f.shardPorts(); ok {
-		publish = &operatorv1.EndpointPublishingStrategy{
+		own.publish = &operatorv1.EndpointPublishingStrategy{
 			Type:        operatorv1.HostNetworkStrategyType,
 			HostNetwork: &operatorv1.HostNetworkStrategy{HTTPPort: ports.HTTPPort, HTTPSPort: ports.HTTPSPort, StatsPort: ports.StatsPort},
 		}
@@ -83,49 +100,68 @@ func (f *Framework) OwnIngressController(ctx context.Context, changes ...func(*o
 		// Inside the cluster: no node port at all, its router-internal
 		// Service (cluster-ingress-operator makes one for every
 		// IngressController).
-		publish = &operatorv1.EndpointPublishingStrategy{Type: operatorv1.PrivateStrategyType}
+		own.publish = &operatorv1.EndpointPublishingStrategy{Type: operatorv1.PrivateStrategyType}
 		own.HTTPAddr, own.HTTPSAddr = InternalServiceAddr(name, 80), InternalServiceAddr(name, 443)
 	} else {
 		if !CurrentSpecReport().IsSerial {
 			Fail("OwnIngressController: this profile has no IngressController for the spec alone, so it would change the default one while other specs run: declare the spec (or its container) with f.OwnIngressControllerDecorator(), which makes it Serial here")
 		}
-		own := f.DefaultIngressController()
+		def := f.DefaultIngressController()
+		def.pending = true
+		return def
+	}
+	// Deleted when the spec (or container) ends; the next shard of this
+	// process waits until it is gone. Nothing to wait for when Start was
+	// never called.
+	DeferCleanup(f.startShardDeletion, name)
+	return own
+}
+
+// Pending says Start has not been called yet.
+func (ic *IngressController) Pending() bool { return ic.pending }
+
+// Start creates the pending IngressController with changes made to its
+// spec and waits until its router answers; the default one is updated
+// with them instead (and put back when the spec ends).
+func (ic *IngressController) Start(ctx context.Context, changes ...func(*operatorv1.IngressController)) {
+	GinkgoHelper()
+	if !ic.pending {
+		Fail(fmt.Sprintf("IngressController %s: Start called twice", ic.Name))
+	}
+	ic.pending = false
+	f := ic.f
+	if ic.Name == contract.DefaultIngressController {
 		if len(changes) > 0 {
-			own.Update(ctx, func(ic *operatorv1.IngressController) {
+			ic.Update(ctx, func(live *operatorv1.IngressController) {
 				for _, change := range changes {
-					change(ic)
+					change(live)
 				}
 			})
 		}
-		return own
+		return
 	}
-	ic := &operatorv1.IngressController{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: contract.OperatorNamespace},
+	spec := &operatorv1.IngressController{
+		ObjectMeta: metav1.ObjectMeta{Name: ic.Name, Namespace: contract.OperatorNamespace},
 		Spec: operatorv1.IngressControllerSpec{
-			Domain:                     name + "." + f.Domain,
+			Domain:                     ic.Name + "." + f.Domain,
 			Replicas:                   ptr.To[int32](1),
-			NamespaceSelector:          &metav1.LabelSelector{MatchLabels: labels},
-			EndpointPublishingStrategy: publish,
+			NamespaceSelector:          &metav1.LabelSelector{MatchLabels: ic.NamespaceLabels},
+			EndpointPublishingStrategy: ic.publish,
 		},
 	}
 	for _, change := range changes {
-		change(ic)
+		change(spec)
 	}
-	ics := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)
-	_, err := ics.Create(ctx, ic, metav1.CreateOptions{})
-	Expect(err).NotTo(HaveOccurred(), "create IngressController %s", name)
-	// The next shard of this process binds the same node ports: the
-	// router must be gone before the spec ends.
-	DeferCleanup(f.deleteIngressController, name)
-	own.waitSettled(ctx)
+	_, err := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Create(ctx, spec, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred(), "create IngressController %s", ic.Name)
+	ic.waitSettled(ctx)
 	// Settled is the operator's word; the router's own answer (its
 	// no-route 503) says the ports are live.
 	f.Eventually(ctx, func(g Gomega) {
-		resp, err := httpclient.Do(ctx, own.HTTP("nothing."+f.Domain, "/"))
+		resp, err := httpclient.Do(ctx, ic.HTTP("nothing."+f.Domain, "/"))
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(resp.Status).To(Equal(http.StatusServiceUnavailable))
-	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed(), "IngressController %s: its router's no-route answer at %s", name, own.HTTPAddr)
-	return own
+	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed(), "IngressController %s: its router's no-route answer at %s", ic.Name, ic.HTTPAddr)
 }
 
 // SharedIngressControllerDecorator is what a container that calls
@@ -171,20 +207,49 @@ func AllowInterNamespaceClaims(ic *operatorv1.IngressController) {
 	ic.Spec.RouteAdmission.NamespaceOwnership = operatorv1.InterNamespaceAllowedOwnershipCheck
 }
 
+// deleteIngressController deletes shard name and waits until it and its
+// router pods are gone.
 func (f *Framework) deleteIngressController(ctx SpecContext, name string) {
+	GinkgoHelper()
+	f.startShardDeletion(ctx, name)
+	f.AwaitShardDeleted(ctx)
+}
+
+// shardDeletion is a shard deleted at the end of spec.
+type shardDeletion struct{ name, spec string }
+
+// startShardDeletion deletes shard name without waiting: the process's
+// next shard (PendingIngressController) and the end of the process
+// (AwaitShardDeleted) wait for it to be gone, so that its router's
+// shutdown overlaps the specs in between.
+func (f *Framework) startShardDeletion(ctx SpecContext, name string) {
 	GinkgoHelper()
 	err := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Delete(ctx, name, metav1.DeleteOptions{})
 	Expect(err == nil || apierrors.IsNotFound(err)).To(BeTrue(), "delete IngressController %s: %v", name, err)
+	f.shardGoing = &shardDeletion{name: name, spec: CurrentSpecReport().FullText()}
+}
+
+// AwaitShardDeleted waits until the shard this process deleted last is
+// gone, its router pods too: the next shard binds the same ports, labels
+// its namespaces alike and is named alike (a router still stopping must
+// not write its status on the next spec's routes).
+func (f *Framework) AwaitShardDeleted(ctx context.Context) {
+	GinkgoHelper()
+	going := f.shardGoing
+	if going == nil {
+		return
+	}
 	// The operator's finalizer holds the IngressController until its
 	// router pods are gone (cluster-ingress-operator
 	// finalizer-ingresscontroller): gone means the ports are free.
 	f.Eventually(ctx, func(g Gomega) {
-		_, err := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Get(ctx, name, metav1.GetOptions{})
-		g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "IngressController %s still there (err %v)", name, err)
-		pods, err := f.Clientset.CoreV1().Pods(contract.RouterNamespace).List(ctx, metav1.ListOptions{LabelSelector: contract.RouterDeploymentLabel + "=" + name})
+		_, err := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Get(ctx, going.name, metav1.GetOptions{})
+		g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "IngressController %s still there (err %v)", going.name, err)
+		pods, err := f.Clientset.CoreV1().Pods(contract.RouterNamespace).List(ctx, metav1.ListOptions{LabelSelector: contract.RouterDeploymentLabel + "=" + going.name})
 		g.Expect(err).NotTo(HaveOccurred())
-		g.Expect(pods.Items).To(BeEmpty(), "router pods of IngressController %s", name)
-	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed())
+		g.Expect(pods.Items).To(BeEmpty(), "router pods of IngressController %s", going.name)
+	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed(), "IngressController %s, deleted when %q ended, is not gone", going.name, going.spec)
+	f.shardGoing = nil
 }
 
 // HTTP is a plain HTTP request for host through this IngressController.
@@ -216,6 +281,9 @@ func (ic *IngressController) EventuallyRouteNotAdmitted(ctx context.Context, r *
 // previous spec back when the spec ends; a shard goes away anyway.
 func (ic *IngressController) Update(ctx context.Context, change func(*operatorv1.IngressController)) {
 	GinkgoHelper()
+	if ic.pending {
+		Fail(fmt.Sprintf("IngressController %s does not exist yet: Start it with the change instead (PendingIngressController)", ic.Name))
+	}
 	ics := ic.f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)
 	if ic.Name == contract.DefaultIngressController {
 		// The spec exactly as stored, put back byte for byte: a typed
