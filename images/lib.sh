@@ -13,15 +13,31 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # the files (directories recursively, in name order) and of literal strings
 # (arguments starting with '-'). The same inputs always give the same hash.
 hash_inputs() {
-  local arg
+  local arg f rec item i=0
+  local -a items=() files=() sums=()
   for arg in "$@"; do
     case "$arg" in
-      -*) printf 'literal %s\n' "${arg#-}" ;;
+      -*) items+=("literal ${arg#-}") ;;
       *)
         [ -e "$arg" ] || die "hash_inputs: $arg does not exist"
-        find "$arg" -type f -print0 | LC_ALL=C sort -z | while IFS= read -r -d '' f; do
-          printf 'file %s %s\n' "$f" "$(sha256sum <"$f" | cut -c1-64)"
-        done ;;
+        if [ -f "$arg" ] && [ ! -L "$arg" ]; then
+          items+=("file $arg"); files+=("$arg")
+        else
+          while IFS= read -r -d '' f; do items+=("file $f"); files+=("$f"); done < <(find "$arg" -type f -print0 | LC_ALL=C sort -z)
+        fi ;;
+    esac
+  done
+  # One sha256sum for every file (a process or more per file took seconds
+  # per image), each NUL-ended record "<64 hex>  <name>" in input order;
+  # the lines hashed are the same as ever, so no tag moves.
+  if [ ${#files[@]} -gt 0 ]; then
+    while IFS= read -r -d '' rec; do sums+=("${rec:0:64}"); done < <(printf '%s\0' "${files[@]}" | xargs -0 sha256sum -z --)
+  fi
+  [ ${#sums[@]} -eq ${#files[@]} ] || die "hash_inputs: read ${#sums[@]} of ${#files[@]} files"
+  for item in "${items[@]}"; do
+    case "$item" in
+      "literal "*) printf '%s\n' "$item" ;;
+      *) printf '%s %s\n' "$item" "${sums[i]}"; i=$((i + 1)) ;;
     esac
   done | sha256sum | cut -c1-16
 }
