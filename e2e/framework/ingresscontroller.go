@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -239,6 +240,7 @@ func (f *Framework) AwaitShardDeleted(ctx context.Context) {
 	if going == nil {
 		return
 	}
+	start := time.Now()
 	// The operator's finalizer holds the IngressController until its
 	// router pods are gone (cluster-ingress-operator
 	// finalizer-ingresscontroller): gone means the ports are free.
@@ -249,6 +251,9 @@ func (f *Framework) AwaitShardDeleted(ctx context.Context) {
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(pods.Items).To(BeEmpty(), "router pods of IngressController %s", going.name)
 	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed(), "IngressController %s, deleted when %q ended, is not gone", going.name, going.spec)
+	// In the spec's captured output (report.json): how long a shard's
+	// deletion still held the next one up.
+	GinkgoWriter.Printf("IngressController %s of %q: gone after waiting %s\n", going.name, going.spec, time.Since(start).Round(10*time.Millisecond))
 	f.shardGoing = nil
 }
 
