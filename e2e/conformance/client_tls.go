@@ -87,7 +87,7 @@ func describeClientTLSChange(f *framework.Framework) {
 		DescribeTable("applies it, and asks for a client certificate only while clientTLS is set",
 			func(ctx SpecContext, conn framework.Connection) {
 				jig := framework.NewClientTLSJig(ctx, f, "router-clienttls")
-				jig.Start(ctx) // served before clientTLS is set
+				jig.IC.Start(ctx) // served before clientTLS is set
 				ns := jig.Namespace
 				host := f.Host(ns, "edge")
 				backend := f.DeployEcho(ctx, ns)

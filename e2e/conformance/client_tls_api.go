@@ -79,7 +79,7 @@ func describeClientTLSAPI(f *framework.Framework) {
 		// (the copy is made only once the source exists)
 		It("rolls nothing out while the client CA ConfigMap is missing, and Required once it is created", framework.ID("client-tls/missing-client-ca-not-rolled-out"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
 			jig := clientTLSEdgeJig(ctx, f, "ctls-missing-ca")
-			jig.Start(ctx) // served before clientTLS is set
+			jig.IC.Start(ctx) // served before clientTLS is set
 			noCert := jig.Request("")
 			servedUnasked := func(g Gomega, resp *httpclient.Response) {
 				jig.Echo.Served(g, resp)

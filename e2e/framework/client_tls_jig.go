@@ -47,8 +47,8 @@ type ClientTLSJig struct {
 // in BeforeAll) its own IngressController and a namespace that it serves.
 // The IngressController is pending (PendingIngressController): the first
 // Configure or RequireClientTLS creates it with that clientTLS, one
-// rollout where creating it first would take two; Start creates it as it
-// is, for a spec that needs it before clientTLS.
+// rollout where creating it first would take two; a spec that needs it
+// before clientTLS calls jig.IC.Start.
 func NewClientTLSJig(ctx context.Context, f *Framework, prefix string) *ClientTLSJig {
 	GinkgoHelper()
 	ic := f.PendingIngressController(ctx)
@@ -259,18 +259,11 @@ func (j *ClientTLSJig) RequireClientTLS(ctx context.Context, policy operatorv1.C
 // its router runs it: created with it while pending, updated after.
 func (j *ClientTLSJig) Configure(ctx context.Context, change func(*operatorv1.IngressController)) {
 	GinkgoHelper()
-	if j.IC.Pending() {
+	if j.IC.pending {
 		j.IC.Start(ctx, change)
 		return
 	}
 	j.IC.Update(ctx, change)
-}
-
-// Start creates the jig's pending IngressController as it is, for a spec
-// that calls it before it sets clientTLS.
-func (j *ClientTLSJig) Start(ctx context.Context) {
-	GinkgoHelper()
-	j.IC.Start(ctx)
 }
 
 // ClientTLS is the clientTLS of policy with the CA bundle of ConfigMap

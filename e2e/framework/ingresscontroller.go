@@ -118,9 +118,6 @@ func (f *Framework) PendingIngressController(ctx context.Context) *IngressContro
 	return own
 }
 
-// Pending says Start has not been called yet.
-func (ic *IngressController) Pending() bool { return ic.pending }
-
 // Start creates the pending IngressController with changes made to its
 // spec and waits until its router answers; the default one is updated
 // with them instead (and put back when the spec ends).
@@ -206,14 +203,6 @@ func AllowInterNamespaceClaims(ic *operatorv1.IngressController) {
 		ic.Spec.RouteAdmission = &operatorv1.RouteAdmissionPolicy{}
 	}
 	ic.Spec.RouteAdmission.NamespaceOwnership = operatorv1.InterNamespaceAllowedOwnershipCheck
-}
-
-// deleteIngressController deletes shard name and waits until it and its
-// router pods are gone.
-func (f *Framework) deleteIngressController(ctx SpecContext, name string) {
-	GinkgoHelper()
-	f.startShardDeletion(ctx, name)
-	f.AwaitShardDeleted(ctx)
 }
 
 // shardDeletion is a shard deleted at the end of spec.

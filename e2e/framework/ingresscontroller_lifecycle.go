@@ -31,5 +31,6 @@ func (ic *IngressController) Domain(ctx context.Context) string {
 func (ic *IngressController) Delete(ctx SpecContext) {
 	GinkgoHelper()
 	Expect(ic.Name).NotTo(Equal(contract.DefaultIngressController), "the default IngressController is never deleted")
-	ic.f.deleteIngressController(ctx, ic.Name)
+	ic.f.startShardDeletion(ctx, ic.Name)
+	ic.f.AwaitShardDeleted(ctx)
 }
