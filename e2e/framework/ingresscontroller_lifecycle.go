@@ -2,9 +2,11 @@ package framework
 
 import (
 	"context"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/router-conformance/suite/contract"
@@ -33,4 +35,45 @@ func (ic *IngressController) Delete(ctx SpecContext) {
 	Expect(ic.Name).NotTo(Equal(contract.DefaultIngressController), "the default IngressController is never deleted")
 	ic.f.startShardDeletion(ctx, ic.Name)
 	ic.f.AwaitShardDeleted(ctx)
+}
+
+// shardDeletion is a shard deleted at the end of spec.
+type shardDeletion struct{ name, spec string }
+
+// startShardDeletion deletes shard name without waiting: the process's
+// next shard (PendingIngressController) and the end of the process
+// (AwaitShardDeleted) wait for it to be gone, so that its router's
+// shutdown overlaps the specs in between.
+func (f *Framework) startShardDeletion(ctx SpecContext, name string) {
+	GinkgoHelper()
+	err := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Delete(ctx, name, metav1.DeleteOptions{})
+	Expect(err == nil || apierrors.IsNotFound(err)).To(BeTrue(), "delete IngressController %s: %v", name, err)
+	f.shardGoing = &shardDeletion{name: name, spec: CurrentSpecReport().FullText()}
+}
+
+// AwaitShardDeleted waits until the shard this process deleted last is
+// gone, its router pods too: the next shard binds the same ports, labels
+// its namespaces alike and is named alike (a router still stopping must
+// not write its status on the next spec's routes).
+func (f *Framework) AwaitShardDeleted(ctx context.Context) {
+	GinkgoHelper()
+	going := f.shardGoing
+	if going == nil {
+		return
+	}
+	start := time.Now()
+	// The operator's finalizer holds the IngressController until its
+	// router pods are gone (cluster-ingress-operator
+	// finalizer-ingresscontroller): gone means the ports are free.
+	f.Eventually(ctx, func(g Gomega) {
+		_, err := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Get(ctx, going.name, metav1.GetOptions{})
+		g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "IngressController %s still there (err %v)", going.name, err)
+		pods, err := f.Clientset.CoreV1().Pods(contract.RouterNamespace).List(ctx, metav1.ListOptions{LabelSelector: contract.RouterDeploymentLabel + "=" + going.name})
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(pods.Items).To(BeEmpty(), "router pods of IngressController %s", going.name)
+	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed(), "IngressController %s, deleted when %q ended, is not gone", going.name, going.spec)
+	// In the spec's captured output (report.json): how long a shard's
+	// deletion still held the next one up.
+	GinkgoWriter.Printf("IngressController %s of %q: gone after waiting %s\n", going.name, going.spec, time.Since(start).Round(10*time.Millisecond))
+	f.shardGoing = nil
 }
