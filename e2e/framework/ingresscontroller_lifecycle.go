@@ -74,6 +74,6 @@ func (f *Framework) AwaitShardDeleted(ctx context.Context) {
 	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed(), "IngressController %s, deleted when %q ended, is not gone", going.name, going.spec)
 	// In the spec's captured output (report.json): how long a shard's
 	// deletion still held the next one up.
-	GinkgoWriter.Printf("IngressController %s of %q: gone after waiting %s\n", going.name, going.spec, time.Since(start).Round(10*time.Millisecond))
+	GinkgoWriter.Printf("IngressController %s of %q: gone after waiting %s\n", going.name, going.spec, time.Since(start).Round(time.Millisecond))
 	f.shardGoing = nil
 }
