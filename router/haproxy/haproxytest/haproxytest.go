@@ -9,7 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -77,13 +79,42 @@ func pinned(t *testing.T) string {
 	return ""
 }
 
-// FreeAddr is a 127.0.0.1 address with a port nothing listens on now.
+// FreeAddr is a 127.0.0.1 address with a port nothing listens on now,
+// reserved for the rest of the test. The kernel hands a port it just
+// released to the next bind(0) of any process, and HAProxy binds with
+// SO_REUSEPORT: two test processes' HAProxys given the same port both bind
+// it and share its connections, so one frontend answers the other's
+// requests. An exclusive flock on a file named after the port, held until
+// the test ends, keeps every FreeAddr of every test process off a port
+// another has taken. The empty files stay: removing a held one would let
+// a second process lock a new file of the same name.
 func FreeAddr(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
+	dir := filepath.Join(os.TempDir(), "router-conformance-haproxytest-ports")
+	if err := os.MkdirAll(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	for range 100 {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := ln.Addr().(*net.TCPAddr)
+		lock, err := os.OpenFile(filepath.Join(dir, strconv.Itoa(addr.Port)), os.O_CREATE|os.O_RDWR, 0o666)
+		if err != nil {
+			ln.Close()
+			t.Fatal(err)
+		}
+		if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			// Another FreeAddr holds this port: its HAProxy binds it soon.
+			lock.Close()
+			ln.Close()
+			continue
+		}
+		ln.Close()
+		t.Cleanup(func() { lock.Close() })
+		return addr.String()
+	}
+	t.Fatal("no free port on 127.0.0.1 that no other test holds after 100 tries")
+	return ""
 }
