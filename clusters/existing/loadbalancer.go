@@ -37,7 +37,7 @@ type loadBalancer struct {
 	// Backends are the node addresses the default router's frontends
 	// balance over.
 	Backends []string
-	// Shards are the shard frontends, one pair per parallel process.
+	// Shards are the shard frontends, two pairs per parallel process.
 	Shards []Shard
 }
 

@@ -1,11 +1,16 @@
 package kind
 
-// Shard node ports: one pair (and a stats port) for each parallel process
-// of the suite, for an IngressController of its own that publishes with
-// the HostNetwork strategy. The pairs are mapped to 127.0.0.1 when the
-// cluster is created, so every way of creating it maps them.
+// Shard node ports: two pairs (each with a stats port) for each parallel
+// process of the suite, for an IngressController of its own that
+// publishes with the HostNetwork strategy. A process's shards alternate
+// between its two pairs, so a spec's new shard never waits for the
+// previous spec's router to stop and free its ports. The pairs are
+// mapped to 127.0.0.1 when the cluster is created, so every way of
+// creating it maps them.
 const (
-	ShardPairs     = 4
+	// MaxProcesses is the most parallel processes the pairs serve.
+	MaxProcesses   = 4
+	ShardPairs     = 2 * MaxProcesses
 	ShardHTTPBase  = 10080
 	ShardHTTPSBase = 10443
 	// The stats ports are bound on the node too, but only the kubelet's

@@ -166,9 +166,9 @@ func declareSuiteNodes(f *framework.Framework, p profile.Profile, reportNode str
 	})
 
 	SynchronizedAfterSuite(func(ctx SpecContext) {
-		// This process's last shard was deleted as its spec ended, and is
-		// seen gone here: the run leaves nothing of its own behind.
-		f.AwaitShardDeleted(ctx)
+		// This process's last shards were deleted as their specs ended,
+		// and are seen gone here: the run leaves nothing of its own behind.
+		f.AwaitShardsDeleted(ctx)
 		f.StopEchoPool(ctx)
 	}, func(ctx SpecContext) {
 		if up {

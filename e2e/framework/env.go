@@ -31,7 +31,7 @@ type Env struct {
 	HTTPAddr  string `json:"httpAddr"`
 	HTTPSAddr string `json:"httpsAddr"`
 	// Shards are the node ports a spec's own IngressController may
-	// publish on, one pair per parallel process (the kind profile's port
+	// publish on, one or two pairs per parallel process (nextShard; the kind profile's port
 	// mappings, or the existing profile's -shard-addrs).
 	Shards []ShardPorts `json:"shards,omitempty"`
 	// PrivateShards: a spec's own IngressController is published Private

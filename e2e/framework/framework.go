@@ -5,7 +5,7 @@ package framework
 // the suite's set-up connects on each parallel process. It is built once
 // per process and handed to the specs when they are declared, so the
 // framework keeps no state of its own beyond what the process's set-up
-// starts (its echo pool) and the process's shard still being deleted.
+// starts (its echo pool) and the process's shards still being deleted.
 type Framework struct {
 	// Env is nil until Connect: specs use it only while they run.
 	*Env
@@ -13,9 +13,12 @@ type Framework struct {
 	Caps Capabilities
 	// echoPool is nil until StartEchoPool.
 	echoPool *echoPool
-	// shardGoing is this process's shard deleted when its spec ended and
-	// not yet seen gone (startShardDeletion); nil when there is none.
-	shardGoing *shardDeletion
+	// shardsGoing are this process's shards deleted when their specs
+	// ended and not yet seen gone (startShardDeletion), by name.
+	shardsGoing map[string]shardDeletion
+	// shardTurn counts this process's shards: they alternate between its
+	// pairs (nextShard).
+	shardTurn int
 }
 
 // New returns the framework of a run with completed, validated options.

@@ -86,10 +86,9 @@ func (f *Framework) OwnIngressController(ctx context.Context, changes ...func(*o
 // is called.
 func (f *Framework) PendingIngressController(ctx context.Context) *IngressController {
 	GinkgoHelper()
-	f.AwaitShardDeleted(ctx)
-	name := fmt.Sprintf("shard-%d", GinkgoParallelProcess())
+	name, ports, hasPorts := f.nextShard()
 	own := &IngressController{Name: name, NamespaceLabels: map[string]string{ShardLabel: name}, pending: true, f: f}
-	if ports, ok := f.shardPorts(); ok {
+	if hasPorts {
 		own.publish = &operatorv1.EndpointPublishingStrategy{
 			Type:        operatorv1.HostNetworkStrategyType,
 			HostNetwork: &operatorv1.HostNetworkStrategy{HTTPPort: ports.HTTPPort, HTTPSPort: ports.HTTPSPort, StatsPort: ports.StatsPort},
@@ -109,8 +108,12 @@ func (f *Framework) PendingIngressController(ctx context.Context) *IngressContro
 		def.pending = true
 		return def
 	}
+	// The shard of this name an earlier spec of this process deleted is
+	// gone before this one is made: its ports and name are free, and its
+	// router writes no status on this spec's routes.
+	f.awaitShardDeleted(ctx, name)
 	// Deleted when the spec (or container) ends; the next shard of this
-	// process waits until it is gone. Nothing to wait for when Start was
+	// name waits until it is gone. Nothing to wait for when Start was
 	// never called.
 	DeferCleanup(f.startShardDeletion, name)
 	return own

@@ -2,6 +2,8 @@ package framework
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -34,31 +36,43 @@ func (ic *IngressController) Delete(ctx SpecContext) {
 	GinkgoHelper()
 	Expect(ic.Name).NotTo(Equal(contract.DefaultIngressController), "the default IngressController is never deleted")
 	ic.f.startShardDeletion(ctx, ic.Name)
-	ic.f.AwaitShardDeleted(ctx)
+	ic.f.awaitShardDeleted(ctx, ic.Name)
 }
 
 // shardDeletion is a shard deleted at the end of spec.
-type shardDeletion struct{ name, spec string }
+type shardDeletion struct{ spec string }
 
 // startShardDeletion deletes shard name without waiting: the process's
-// next shard (PendingIngressController) and the end of the process
-// (AwaitShardDeleted) wait for it to be gone, so that its router's
-// shutdown overlaps the specs in between.
+// next shard of that name (PendingIngressController) and the end of the
+// process (AwaitShardsDeleted) wait for it to be gone, so that its
+// router's shutdown overlaps the specs in between.
 func (f *Framework) startShardDeletion(ctx SpecContext, name string) {
 	GinkgoHelper()
 	err := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Delete(ctx, name, metav1.DeleteOptions{})
 	Expect(err == nil || apierrors.IsNotFound(err)).To(BeTrue(), "delete IngressController %s: %v", name, err)
-	f.shardGoing = &shardDeletion{name: name, spec: CurrentSpecReport().FullText()}
+	if f.shardsGoing == nil {
+		f.shardsGoing = map[string]shardDeletion{}
+	}
+	f.shardsGoing[name] = shardDeletion{spec: CurrentSpecReport().FullText()}
 }
 
-// AwaitShardDeleted waits until the shard this process deleted last is
-// gone, its router pods too: the next shard binds the same ports, labels
-// its namespaces alike and is named alike (a router still stopping must
-// not write its status on the next spec's routes).
-func (f *Framework) AwaitShardDeleted(ctx context.Context) {
+// AwaitShardsDeleted waits until every shard this process deleted is
+// gone: the run leaves nothing of its own behind.
+func (f *Framework) AwaitShardsDeleted(ctx context.Context) {
 	GinkgoHelper()
-	going := f.shardGoing
-	if going == nil {
+	for _, name := range slices.Sorted(maps.Keys(f.shardsGoing)) {
+		f.awaitShardDeleted(ctx, name)
+	}
+}
+
+// awaitShardDeleted waits until shard name, if this process deleted it,
+// is gone, its router pods too: the next shard of that name binds the
+// same ports and labels its namespaces alike (a router still stopping
+// must not write its status on the next spec's routes).
+func (f *Framework) awaitShardDeleted(ctx context.Context, name string) {
+	GinkgoHelper()
+	going, ok := f.shardsGoing[name]
+	if !ok {
 		return
 	}
 	start := time.Now()
@@ -66,14 +80,14 @@ func (f *Framework) AwaitShardDeleted(ctx context.Context) {
 	// router pods are gone (cluster-ingress-operator
 	// finalizer-ingresscontroller): gone means the ports are free.
 	f.Eventually(ctx, func(g Gomega) {
-		_, err := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Get(ctx, going.name, metav1.GetOptions{})
-		g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "IngressController %s still there (err %v)", going.name, err)
-		pods, err := f.Clientset.CoreV1().Pods(contract.RouterNamespace).List(ctx, metav1.ListOptions{LabelSelector: contract.RouterDeploymentLabel + "=" + going.name})
+		_, err := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Get(ctx, name, metav1.GetOptions{})
+		g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "IngressController %s still there (err %v)", name, err)
+		pods, err := f.Clientset.CoreV1().Pods(contract.RouterNamespace).List(ctx, metav1.ListOptions{LabelSelector: contract.RouterDeploymentLabel + "=" + name})
 		g.Expect(err).NotTo(HaveOccurred())
-		g.Expect(pods.Items).To(BeEmpty(), "router pods of IngressController %s", going.name)
-	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed(), "IngressController %s, deleted when %q ended, is not gone", going.name, going.spec)
+		g.Expect(pods.Items).To(BeEmpty(), "router pods of IngressController %s", name)
+	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed(), "IngressController %s, deleted when %q ended, is not gone", name, going.spec)
 	// In the spec's captured output (report.json): how long a shard's
 	// deletion still held the next one up.
-	GinkgoWriter.Printf("IngressController %s of %q: gone after waiting %s\n", going.name, going.spec, time.Since(start).Round(time.Millisecond))
-	f.shardGoing = nil
+	GinkgoWriter.Printf("IngressController %s of %q: gone after waiting %s\n", name, going.spec, time.Since(start).Round(time.Millisecond))
+	delete(f.shardsGoing, name)
 }

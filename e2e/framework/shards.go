@@ -11,20 +11,38 @@ const ShardLabel = "router-conformance/shard"
 
 // ShardPorts are one pair of node ports a spec's own IngressController
 // publishes on, and the host addresses they are mapped to. The profile
-// gives each parallel process one pair: a process runs one spec, or one
-// Ordered container, at a time.
+// gives each parallel process one pair or two: a process runs one spec,
+// or one Ordered container, at a time.
 type ShardPorts struct {
 	HTTPPort, HTTPSPort, StatsPort int32
 	HTTPAddr, HTTPSAddr            string
 }
 
-// shardPorts are this process's pair, if the profile has one for it.
-func (f *Framework) shardPorts() (ShardPorts, bool) {
-	i := GinkgoParallelProcess() - 1
-	if f.Env == nil || i >= len(f.Shards) {
-		return ShardPorts{}, false
+// nextShard is the name of this process's next shard and its pair, if
+// the profile has one for it. Process i has the i-th pair; where the
+// profile has two per process (or publishes shards without ports, inside
+// the cluster), its shards alternate between the i-th and the
+// (processes+i)-th, so a new shard never waits for the previous spec's
+// router to stop and free its ports and name. A shard is named after its
+// pair, and labels the namespaces it serves with that name.
+func (f *Framework) nextShard() (string, ShardPorts, bool) {
+	suite, _ := GinkgoConfiguration()
+	processes := max(1, suite.ParallelTotal)
+	var shards []ShardPorts
+	private := false
+	if f.Env != nil {
+		shards, private = f.Shards, f.PrivateShards
 	}
-	return f.Shards[i], true
+	i := GinkgoParallelProcess() - 1
+	if alternate := len(shards) >= 2*processes || (len(shards) == 0 && private); alternate && f.shardTurn%2 == 1 {
+		i += processes
+	}
+	f.shardTurn++
+	name := fmt.Sprintf("shard-%d", i+1)
+	if i >= len(shards) {
+		return name, ShardPorts{}, false
+	}
+	return name, shards[i], true
 }
 
 // CheckParallelism refuses more parallel processes than the profile has

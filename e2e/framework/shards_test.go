@@ -41,3 +41,41 @@ func TestOwnIngressControllerDecoratorIsAlwaysADecoration(t *testing.T) {
 		}
 	}
 }
+
+// A process's shards alternate between its two pairs, named after the
+// pair, where the profile has two per process (outside a parallel run:
+// one process); with one pair each, every shard is the process's own.
+func TestShardsAlternateBetweenTwoPairsPerProcess(t *testing.T) {
+	pair := func(i int32) ShardPorts {
+		return ShardPorts{HTTPPort: 10080 + i, HTTPSPort: 10443 + i, StatsPort: 11936 + i}
+	}
+	type shard struct {
+		name  string
+		ports ShardPorts
+		ok    bool
+	}
+	turns := func(f *Framework) []shard {
+		var out []shard
+		for range 3 {
+			name, ports, ok := f.nextShard()
+			out = append(out, shard{name, ports, ok})
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name string
+		env  *Env
+		want []shard
+	}{
+		{"two pairs", &Env{Shards: []ShardPorts{pair(0), pair(1)}}, []shard{{"shard-1", pair(0), true}, {"shard-2", pair(1), true}, {"shard-1", pair(0), true}}},
+		{"one pair", &Env{Shards: []ShardPorts{pair(0)}}, []shard{{"shard-1", pair(0), true}, {"shard-1", pair(0), true}, {"shard-1", pair(0), true}}},
+		{"inside the cluster, no ports", &Env{PrivateShards: true}, []shard{{"shard-1", ShardPorts{}, false}, {"shard-2", ShardPorts{}, false}, {"shard-1", ShardPorts{}, false}}},
+		{"no shards", &Env{}, []shard{{"shard-1", ShardPorts{}, false}, {"shard-1", ShardPorts{}, false}, {"shard-1", ShardPorts{}, false}}},
+	} {
+		f := New(Options{}, Capabilities{})
+		f.Env = c.env
+		if got := turns(f); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: got %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}

@@ -24,7 +24,7 @@ import (
 // nothing; the fixture images (images.Components marked Fixture) are
 // built here and must be made available to the cluster under the printed
 // tags (kind load, a registry, ...). With -shard-addrs (node ports a load
-// balancer fronts, a pair per parallel process) a spec gets an
+// balancer fronts, one or two pairs per parallel process) a spec gets an
 // IngressController of its own there, as on the kind profile.
 type existingProfile struct {
 	opts framework.Options
@@ -39,8 +39,9 @@ func (p *existingProfile) Capabilities() framework.Capabilities {
 		Platform: reports.PlatformCluster,
 		// Inside the cluster a new IngressController is reachable: it is
 		// published Private and reached through its Service. Outside, it
-		// is when the cluster fronts shard ports (-shard-addrs): one pair
-		// per parallel process, so no more processes than pairs.
+		// is when the cluster fronts shard ports (-shard-addrs): at least
+		// one pair per parallel process, so no more processes than pairs
+		// (with two each, a process's shards alternate between them).
 		OwnIngressControllers: p.opts.InCluster || len(p.opts.ShardAddrs) > 0,
 		MaxParallel:           len(p.opts.ShardAddrs),
 	}

@@ -33,7 +33,7 @@ func (p *kindProfile) Capabilities() framework.Capabilities {
 	return framework.Capabilities{
 		Profile:               framework.KindProfile,
 		OwnIngressControllers: true,
-		MaxParallel:           kind.ShardPairs,
+		MaxParallel:           kind.MaxProcesses,
 		KindHarness:           true,
 		OwnsCluster:           true,
 		ReferenceRouter:       p.opts.RouterImage == "",

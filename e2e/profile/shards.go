@@ -8,7 +8,7 @@ import (
 )
 
 // readShardPorts reads back where kind mapped the shard node ports
-// (kind.SuitePorts): one pair per parallel process.
+// (kind.SuitePorts): two pairs per parallel process.
 func readShardPorts(hostPort func(nodePort int32) (string, error)) ([]framework.ShardPorts, error) {
 	var out []framework.ShardPorts
 	for i := int32(0); i < kind.ShardPairs; i++ {
