@@ -53,8 +53,9 @@ func (f *Framework) failureDir(specText string) string {
 	return filepath.Join(f.Opts.ReportDir, "failures", unsafeChars.ReplaceAllString(specText, "_"))
 }
 
-// DumpNamespace writes the namespace's pods, their logs and its events to
-// <report-dir>/failures/<spec>/, for whoever reads a failed run.
+// DumpNamespace writes the namespace's pods, their logs, its Routes and
+// its events to <report-dir>/failures/<spec>/, for whoever reads a
+// failed run.
 func (f *Framework) DumpNamespace(ctx context.Context, ns string) {
 	dir := f.failureDir(CurrentSpecReport().FullText())
 	if pods, err := f.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{}); err == nil {
@@ -69,6 +70,13 @@ func (f *Framework) DumpNamespace(ctx context.Context, ns string) {
 				}
 				writeDump(dir, fmt.Sprintf("log-%s-%s.txt", p.Name, c.Name), logs)
 			}
+		}
+	}
+	// The Routes with every router's status entry: which router admitted
+	// or refused what is gone once the namespace is.
+	if routes, err := f.Routes.RouteV1().Routes(ns).List(ctx, metav1.ListOptions{}); err == nil {
+		if b, err := json.MarshalIndent(routes, "", "  "); err == nil {
+			writeDump(dir, fmt.Sprintf("routes-%s.json", ns), b)
 		}
 	}
 	f.writeEvents(ctx, dir, ns)
