@@ -14,8 +14,9 @@ type Framework struct {
 	// echoPool is nil until StartEchoPool.
 	echoPool *echoPool
 	// shardsGoing are this process's shards deleted when their specs
-	// ended and not yet seen gone (startShardDeletion), by name.
-	shardsGoing map[string]shardDeletion
+	// ended and not yet seen gone (startShardDeletion): the full text of
+	// the spec that deleted each, by shard name.
+	shardsGoing map[string]string
 	// shardTurn counts this process's shards: they alternate between its
 	// pairs (nextShard).
 	shardTurn int

@@ -39,9 +39,6 @@ func (ic *IngressController) Delete(ctx SpecContext) {
 	ic.f.awaitShardDeleted(ctx, ic.Name)
 }
 
-// shardDeletion is a shard deleted at the end of spec.
-type shardDeletion struct{ spec string }
-
 // startShardDeletion deletes shard name without waiting: the process's
 // next shard of that name (PendingIngressController) and the end of the
 // process (AwaitShardsDeleted) wait for it to be gone, so that its
@@ -51,9 +48,9 @@ func (f *Framework) startShardDeletion(ctx SpecContext, name string) {
 	err := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Delete(ctx, name, metav1.DeleteOptions{})
 	Expect(err == nil || apierrors.IsNotFound(err)).To(BeTrue(), "delete IngressController %s: %v", name, err)
 	if f.shardsGoing == nil {
-		f.shardsGoing = map[string]shardDeletion{}
+		f.shardsGoing = map[string]string{}
 	}
-	f.shardsGoing[name] = shardDeletion{spec: CurrentSpecReport().FullText()}
+	f.shardsGoing[name] = CurrentSpecReport().FullText()
 }
 
 // AwaitShardsDeleted waits until every shard this process deleted is
@@ -71,7 +68,7 @@ func (f *Framework) AwaitShardsDeleted(ctx context.Context) {
 // must not write its status on the next spec's routes).
 func (f *Framework) awaitShardDeleted(ctx context.Context, name string) {
 	GinkgoHelper()
-	going, ok := f.shardsGoing[name]
+	spec, ok := f.shardsGoing[name]
 	if !ok {
 		return
 	}
@@ -85,9 +82,9 @@ func (f *Framework) awaitShardDeleted(ctx context.Context, name string) {
 		pods, err := f.Clientset.CoreV1().Pods(contract.RouterNamespace).List(ctx, metav1.ListOptions{LabelSelector: contract.RouterDeploymentLabel + "=" + name})
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(pods.Items).To(BeEmpty(), "router pods of IngressController %s", name)
-	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed(), "IngressController %s, deleted when %q ended, is not gone", name, going.spec)
+	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed(), "IngressController %s, deleted when %q ended, is not gone", name, spec)
 	// In the spec's captured output (report.json): how long a shard's
 	// deletion still held the next one up.
-	GinkgoWriter.Printf("IngressController %s of %q: gone after waiting %s\n", name, going.spec, time.Since(start).Round(time.Millisecond))
+	GinkgoWriter.Printf("IngressController %s of %q: gone after waiting %s\n", name, spec, time.Since(start).Round(time.Millisecond))
 	delete(f.shardsGoing, name)
 }
