@@ -136,7 +136,12 @@ func declareSuiteNodes(f *framework.Framework, p profile.Profile, reportNode str
 		Expect(f.CheckParallelism(suiteConfig.ParallelTotal)).To(Succeed())
 		start := time.Now()
 		up = true
-		env, err := p.Up(ctx, logf)
+		// Each set-up line says when it came, so that the console shows
+		// where the set-up's time goes.
+		stamped := func(format string, args ...any) {
+			logf("[%s] "+format, append([]any{time.Since(start).Round(time.Second)}, args...)...)
+		}
+		env, err := p.Up(ctx, stamped)
 		Expect(err).NotTo(HaveOccurred(), "bring up the %s profile", f.Opts.Profile)
 		logf("%s profile ready in %s", f.Opts.Profile, time.Since(start).Round(time.Second))
 		return env.Marshal()

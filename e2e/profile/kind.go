@@ -128,12 +128,24 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 	if err != nil {
 		return nil, nil, err
 	}
+	// The component images are built (or found cached) while kind
+	// creates the cluster: neither needs the other.
+	pinCtx, stopPinning := context.WithCancel(ctx)
+	defer stopPinning()
+	pinning := make(chan pinnedComponents, 1)
+	go func() { pinning <- pinComponents(pinCtx, src) }()
 	c, err := kind.Up(ctx, kind.Options{
 		Name: o.ClusterName, RepoRoot: root, NodeImage: nodeImage, Reuse: o.Reuse, ReplaceStale: true, Timeouts: o.Timeouts, Logf: logf,
 		Ports: kind.SuitePorts(0, 0),
 	})
 	if err != nil {
+		stopPinning()
+		<-pinning
 		return c, nil, err
+	}
+	components := <-pinning
+	if components.err != nil {
+		return c, nil, components.err
 	}
 	env := &framework.Env{Kubeconfig: c.Kubeconfig, NodeName: c.NodeName(), FixturePullPolicy: corev1.PullNever, Images: map[string]string{}}
 	// Every image is named by its content from here on: the router by
@@ -147,20 +159,13 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 		return c, nil, fmt.Errorf("the router image %s: %w", routerRef, err)
 	}
 	load := map[string]string{pinnedRouter: router.ID}
-	for _, s := range images.Components {
-		ref, err := src.image(ctx, s)
-		if err != nil {
-			return c, nil, err
-		}
-		tag, id, err := images.Pin(ctx, s.Name, ref)
-		if err != nil {
-			return c, nil, fmt.Errorf("the %s image %s: %w", s.Name, ref, err)
-		}
-		env.Images[s.Name], load[tag] = tag, id
+	for name, tag := range components.tags {
+		env.Images[name], load[tag] = tag, components.ids[tag]
 	}
 	if node, err := images.Inspect(ctx, c.NodeImage); err == nil {
 		env.NodeImage = framework.RouterImage{Ref: node.Ref, ID: node.ID}
 	}
+	logf("loading %d images into the nodes", len(load))
 	if err := c.LoadImagesByID(ctx, load); err != nil {
 		return c, nil, err
 	}
@@ -192,6 +197,31 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 	}
 	env.Domain = install.DefaultDomain
 	return c, env, nil
+}
+
+// pinnedComponents: each component image's tag by its content (name ->
+// tag) and that content's ID (tag -> ID).
+type pinnedComponents struct {
+	tags, ids map[string]string
+	err       error
+}
+
+func pinComponents(ctx context.Context, src *imageSource) pinnedComponents {
+	p := pinnedComponents{tags: map[string]string{}, ids: map[string]string{}}
+	for _, s := range images.Components {
+		ref, err := src.image(ctx, s)
+		if err != nil {
+			p.err = err
+			return p
+		}
+		tag, id, err := images.Pin(ctx, s.Name, ref)
+		if err != nil {
+			p.err = fmt.Errorf("the %s image %s: %w", s.Name, ref, err)
+			return p
+		}
+		p.tags[s.Name], p.ids[tag] = tag, id
+	}
+	return p
 }
 
 // referenceRouterID is this checkout's reference router image ID when the

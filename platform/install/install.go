@@ -164,6 +164,7 @@ func Install(ctx context.Context, cfg *rest.Config, o Options) error {
 			return fmt.Errorf("%T %s/%s: %w", obj, obj.GetNamespace(), obj.GetName(), err)
 		}
 	}
+	o.Logf("applied: waiting until the router, the webhook and the reconciler serve")
 	return waitReady(ctx, cfg, r, o)
 }
 
@@ -178,6 +179,7 @@ func WaitReady(ctx context.Context, cfg *rest.Config, o Options) error {
 	if err != nil {
 		return err
 	}
+	o.Logf("applied: waiting until the router, the webhook and the reconciler serve")
 	return waitReady(ctx, cfg, r, o)
 }
 
