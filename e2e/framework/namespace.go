@@ -60,7 +60,7 @@ func (f *Framework) DumpNamespace(ctx context.Context, ns string) {
 	dir := f.failureDir(CurrentSpecReport().FullText())
 	if pods, err := f.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{}); err == nil {
 		if b, err := json.MarshalIndent(pods, "", "  "); err == nil {
-			writeDump(dir, "pods.json", b)
+			writeDump(dir, fmt.Sprintf("pods-%s.json", ns), b) // per namespace: a spec may have several
 		}
 		for _, p := range pods.Items {
 			for _, c := range p.Spec.Containers {
