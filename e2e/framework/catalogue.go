@@ -11,6 +11,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/reports"
 )
 
 // CatalogueEntry is one spec of the catalogue (docs/conformance-specs.md):
@@ -38,8 +39,8 @@ const (
 )
 
 // Catalogue reads the spec tree and the citations in the spec files
-// (paths in the report are absolute; root is the module root, for the
-// File column). A spec without both citations is a problem.
+// (root is the module root, for the File column). A spec without both
+// citations is a problem.
 func Catalogue(report types.Report, root string) ([]CatalogueEntry, error) {
 	comments := map[string][]string{} // file → its lines
 	var entries []CatalogueEntry
@@ -59,7 +60,7 @@ func Catalogue(report types.Report, root string) ([]CatalogueEntry, error) {
 		if info.Harness {
 			e.Level = "harness"
 		}
-		rel, err := filepath.Rel(root, s.LeafNodeLocation.FileName)
+		rel, err := filepath.Rel(root, sourceFile(root, s.LeafNodeLocation.FileName))
 		if err != nil {
 			rel = s.LeafNodeLocation.FileName
 		}
@@ -70,12 +71,13 @@ func Catalogue(report types.Report, root string) ([]CatalogueEntry, error) {
 			locations = append(locations, s.ContainerHierarchyLocations[i])
 		}
 		for _, loc := range locations {
-			lines, ok := comments[loc.FileName]
+			file := sourceFile(root, loc.FileName)
+			lines, ok := comments[file]
 			if !ok {
-				if lines, err = readLines(loc.FileName); err != nil {
+				if lines, err = readLines(file); err != nil {
 					return nil, err
 				}
-				comments[loc.FileName] = lines
+				comments[file] = lines
 			}
 			doc, up := citations(lines, loc.LineNumber)
 			if e.Document == "" {
@@ -302,4 +304,14 @@ func releasesMarkdown(entries []CatalogueEntry) string {
 // mdCell keeps a table cell on its row.
 func mdCell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+// sourceFile is a code location's file on disk: Go records it absolute,
+// or under -trimpath (make test's builds, reused from any checkout) as
+// the module path and the file's path in the module.
+func sourceFile(root, name string) string {
+	if rel, ok := strings.CutPrefix(name, reports.SuiteModule+"/"); ok && !filepath.IsAbs(name) {
+		return filepath.Join(root, filepath.FromSlash(rel))
+	}
+	return name
 }
