@@ -290,8 +290,11 @@ func (w *irWorld) checkStatus(t *testing.T) {
 		}
 	}
 	ds, _, _ := unstructured.NestedSlice(get("team", "foo").Object, "status", "delegationStatuses")
+	if len(ds) != 1 {
+		t.Fatalf("vertex delegationStatuses %v, want one", ds)
+	}
 	parent, _, _ := unstructured.NestedStringMap(ds[0].(map[string]any), "state", "connected", "parent")
-	if len(ds) != 1 || parent["name"] != "site" || parent["namespace"] != "web" || parent["prefix"] != "/foo" {
+	if parent["name"] != "site" || parent["namespace"] != "web" || parent["prefix"] != "/foo" {
 		t.Errorf("vertex delegationStatuses %v", ds)
 	}
 	writes := len(statusWrites(w.dyn.Actions()))

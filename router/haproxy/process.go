@@ -67,7 +67,7 @@ func (p *Process) Start(ctx context.Context) error {
 		p.mu.Unlock()
 		close(p.done)
 	}()
-	_, err := p.waitWorker(ctx, 0)
+	_, err := p.waitWorker(ctx, 0, nil)
 	return err
 }
 
@@ -81,20 +81,35 @@ func (p *Process) Reload(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := p.signalReload(); err != nil {
+		return err
+	}
+	_, err = p.waitWorker(ctx, before, p.signalReload)
+	return err
+}
+
+// reloadResignal: a reload that has shown no new worker this long is
+// signalled again. HAProxy 2.6's master can miss a SIGUSR2 that comes
+// just after its previous reload (seen once in make test: it listed the
+// new worker, then never acted on the next signal); a second reload of
+// the same configuration costs one more worker, nothing else.
+const reloadResignal = 3 * time.Second
+
+func (p *Process) signalReload() error {
 	p.mu.Lock()
 	cmd := p.cmd
 	p.mu.Unlock()
 	if err := cmd.Process.Signal(syscall.SIGUSR2); err != nil {
 		return fmt.Errorf("reload haproxy: %w", err)
 	}
-	_, err = p.waitWorker(ctx, before)
-	return err
+	return nil
 }
 
 // waitWorker waits until the master reports a current worker other than
-// not (0: any).
-func (p *Process) waitWorker(ctx context.Context, not int) (int, error) {
+// not (0: any), calling again (when not nil) every reloadResignal.
+func (p *Process) waitWorker(ctx context.Context, not int, again func() error) (int, error) {
 	deadline := time.Now().Add(20 * time.Second)
+	next := time.Now().Add(reloadResignal)
 	for {
 		select {
 		case <-p.done:
@@ -106,6 +121,12 @@ func (p *Process) waitWorker(ctx context.Context, not int) (int, error) {
 		}
 		if time.Now().After(deadline) {
 			return 0, errors.New("haproxy started no new worker within 20s")
+		}
+		if again != nil && time.Now().After(next) {
+			if err := again(); err != nil {
+				return 0, err
+			}
+			next = time.Now().Add(reloadResignal)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
