@@ -77,22 +77,28 @@ func (p *Process) Reload(ctx context.Context) error {
 	if err := CheckConfig(ctx, p.Binary, p.Dir); err != nil {
 		return err
 	}
-	before, err := p.worker(ctx)
+	before, err := p.showProc(ctx)
 	if err != nil {
 		return err
 	}
 	if err := p.signalReload(); err != nil {
 		return err
 	}
-	_, err = p.waitWorker(ctx, before, p.signalReload)
+	_, err = p.waitWorker(ctx, before.worker, func(now procState) error {
+		if now.masterReloads == before.masterReloads {
+			return p.signalReload()
+		}
+		return nil
+	})
 	return err
 }
 
-// reloadResignal: a reload that has shown no new worker this long is
-// signalled again. HAProxy 2.6's master can miss a SIGUSR2 that comes
-// just after its previous reload (seen once in make test: it listed the
-// new worker, then never acted on the next signal); a second reload of
-// the same configuration costs one more worker, nothing else.
+// reloadResignal: a reload signal the master has not acted on this long
+// (its reload count unchanged) is sent again. HAProxy 2.6's master once
+// missed a SIGUSR2 that came just after its previous reload (in make
+// test: it listed the new worker, then never reloaded again). A signal
+// the master did act on is never repeated, so no reload of an older
+// configuration follows the one waited for.
 const reloadResignal = 3 * time.Second
 
 func (p *Process) signalReload() error {
@@ -106,8 +112,9 @@ func (p *Process) signalReload() error {
 }
 
 // waitWorker waits until the master reports a current worker other than
-// not (0: any), calling again (when not nil) every reloadResignal.
-func (p *Process) waitWorker(ctx context.Context, not int, again func() error) (int, error) {
+// not (0: any). Every reloadResignal without one, stalled (when not nil)
+// is given what the master last reported.
+func (p *Process) waitWorker(ctx context.Context, not int, stalled func(procState) error) (int, error) {
 	deadline := time.Now().Add(20 * time.Second)
 	next := time.Now().Add(reloadResignal)
 	for {
@@ -116,14 +123,15 @@ func (p *Process) waitWorker(ctx context.Context, not int, again func() error) (
 			return 0, fmt.Errorf("haproxy exited: %v", p.err)
 		default:
 		}
-		if pid, err := p.worker(ctx); err == nil && pid != 0 && pid != not {
-			return pid, nil
+		now, err := p.showProc(ctx)
+		if err == nil && now.worker != 0 && now.worker != not {
+			return now.worker, nil
 		}
 		if time.Now().After(deadline) {
 			return 0, errors.New("haproxy started no new worker within 20s")
 		}
-		if again != nil && time.Now().After(next) {
-			if err := again(); err != nil {
+		if stalled != nil && err == nil && time.Now().After(next) {
+			if err := stalled(now); err != nil {
 				return 0, err
 			}
 			next = time.Now().Add(reloadResignal)
@@ -132,35 +140,44 @@ func (p *Process) waitWorker(ctx context.Context, not int, again func() error) (
 	}
 }
 
-// worker returns the PID of the current worker, from the master CLI's
-// "show proc".
-func (p *Process) worker(ctx context.Context) (int, error) {
+// procState is what the master CLI's "show proc" says: how many times
+// the master has reloaded, and its current worker's PID.
+type procState struct {
+	masterReloads int
+	worker        int
+}
+
+// showProc reads the master CLI's "show proc".
+func (p *Process) showProc(ctx context.Context) (procState, error) {
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "unix", p.masterSocket())
 	if err != nil {
-		return 0, err
+		return procState{}, err
 	}
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(2 * time.Second))
 	if _, err := conn.Write([]byte("show proc\n")); err != nil {
-		return 0, err
+		return procState{}, err
 	}
+	var st procState
 	sc := bufio.NewScanner(conn)
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
 		// "<PID> <type> <reloads> <uptime> <version>"; the first worker
 		// line lists the current worker, old ones follow a heading.
+		if len(f) >= 3 && f[1] == "master" {
+			_, _ = fmt.Sscan(f[2], &st.masterReloads)
+		}
 		if len(f) >= 2 && f[1] == "worker" {
-			var pid int
-			if _, err := fmt.Sscan(f[0], &pid); err == nil {
-				return pid, nil
+			if _, err := fmt.Sscan(f[0], &st.worker); err == nil {
+				return st, nil
 			}
 		}
 		if strings.HasPrefix(sc.Text(), "# old workers") {
 			break
 		}
 	}
-	return 0, errors.New("no current worker in show proc")
+	return procState{}, errors.New("no current worker in show proc")
 }
 
 // Stop ends HAProxy and its workers.
