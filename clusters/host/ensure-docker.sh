@@ -28,7 +28,16 @@ fi
 if ! pgrep -x dockerd >/dev/null 2>&1; then
   say "starting dockerd (log: $log)"
   # setsid: dockerd must outlive the make/CI process group that started it.
-  setsid nohup dockerd >"$log" 2>&1 </dev/null &
+  # It must not keep any other descriptor of its starter either (a lock a
+  # caller holds with flock, a CI runner's pipe it waits to close): the
+  # subshell closes every one above stderr before it becomes dockerd.
+  (
+    for fd in /proc/$BASHPID/fd/*; do
+      fd=${fd##*/}
+      if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi
+    done
+    exec setsid nohup dockerd >"$log" 2>&1 </dev/null
+  ) &
 fi
 
 for _ in $(seq 1 60); do
