@@ -192,6 +192,9 @@ func describeFixtureComponent(f *framework.Framework) {
 			holder.Spec.Host = custom
 			holder.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
 			holder = f.CreateRoute(ctx, holder)
+			// The component's Route is made with the component: stamped in
+			// the holder's second, the UIDs would decide which is older.
+			f.WaitCreatedAfter(ctx, holder)
 
 			c := framework.DeployComponentJig(ctx, f, "component-progress")
 			secret, _ := c.ServingSecret(c.NewCA(), "component-cert-"+c.Namespace, custom)
