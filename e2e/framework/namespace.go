@@ -12,6 +12,8 @@ import (
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	irv1 "github.com/router-conformance/suite/apis/contour/v1alpha1"
 )
 
 // SpecNamespace creates a namespace that belongs to the running spec:
@@ -53,9 +55,9 @@ func (f *Framework) failureDir(specText string) string {
 	return filepath.Join(f.Opts.ReportDir, "failures", unsafeChars.ReplaceAllString(specText, "_"))
 }
 
-// DumpNamespace writes the namespace's pods, their logs, its Routes and
-// its events to <report-dir>/failures/<spec>/, for whoever reads a
-// failed run.
+// DumpNamespace writes the namespace's pods, their logs, its Routes, its
+// IngressRoutes and its events to <report-dir>/failures/<spec>/, for
+// whoever reads a failed run.
 func (f *Framework) DumpNamespace(ctx context.Context, ns string) {
 	dir := f.failureDir(CurrentSpecReport().FullText())
 	if pods, err := f.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{}); err == nil {
@@ -77,6 +79,14 @@ func (f *Framework) DumpNamespace(ctx context.Context, ns string) {
 	if routes, err := f.Routes.RouteV1().Routes(ns).List(ctx, metav1.ListOptions{}); err == nil {
 		if b, err := json.MarshalIndent(routes, "", "  "); err == nil {
 			writeDump(dir, fmt.Sprintf("routes-%s.json", ns), b)
+		}
+	}
+	// The IngressRoutes with the router's status of each (a cluster
+	// without their CRD has none to write).
+	var irs irv1.IngressRouteList
+	if err := f.Resources.WithNamespace(ns).List(ctx, &irs); err == nil && len(irs.Items) > 0 {
+		if b, err := json.MarshalIndent(irs, "", "  "); err == nil {
+			writeDump(dir, fmt.Sprintf("ingressroutes-%s.json", ns), b)
 		}
 	}
 	f.writeEvents(ctx, dir, ns)
