@@ -101,6 +101,9 @@ func (p *Process) Reload(ctx context.Context) error {
 // configuration follows the one waited for.
 const reloadResignal = 3 * time.Second
 
+// workerWait bounds the wait for a new worker after a start or a reload.
+const workerWait = 20 * time.Second
+
 func (p *Process) signalReload() error {
 	p.mu.Lock()
 	cmd := p.cmd
@@ -115,7 +118,7 @@ func (p *Process) signalReload() error {
 // not (0: any). Every reloadResignal without one, stalled (when not nil)
 // is given what the master last reported.
 func (p *Process) waitWorker(ctx context.Context, not int, stalled func(procState) error) (int, error) {
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(workerWait)
 	next := time.Now().Add(reloadResignal)
 	for {
 		select {
@@ -128,7 +131,7 @@ func (p *Process) waitWorker(ctx context.Context, not int, stalled func(procStat
 			return now.worker, nil
 		}
 		if time.Now().After(deadline) {
-			return 0, errors.New("haproxy started no new worker within 20s")
+			return 0, fmt.Errorf("haproxy started no new worker within %s", workerWait)
 		}
 		if stalled != nil && err == nil && time.Now().After(next) {
 			if err := stalled(now); err != nil {
