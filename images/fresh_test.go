@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/router-conformance/suite/internal/dockertest"
 )
 
 // The attack: a component's cache tag moved to other content. A plain
@@ -33,7 +35,7 @@ func TestAFreshBuildIgnoresAPoisonedCacheTag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	poison := dockerImage(t, tag, "not the probe")
+	poison := dockertest.Image(t, tag, "not the probe")
 	if again, err := Build(ctx, root, probe); err != nil || again != tag {
 		t.Fatalf("cached build: %s %v", again, err)
 	} else if got, _ := Inspect(ctx, tag); got.ID != poison {

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/e2e/profile"
 	"github.com/router-conformance/suite/reports"
 )
 
@@ -30,6 +32,9 @@ type Options struct {
 	Reuse, Keep bool
 	Cluster     string
 	Profile     string
+	// RouterImage is -router-image: the kind profile's router under
+	// test, which must be in the local Docker engine.
+	RouterImage string
 	// Certify: make certify, ./run certify.
 	Certify bool
 	// Smoke runs the smoke label alone (make smoke): a filtered run, so
@@ -72,7 +77,9 @@ func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Wr
 	command := name[strings.LastIndex(name, " ")+1:]
 	o := Options{Name: name, Certify: command == "certify", Measure: command == "bench-router", Smoke: command == "smoke"}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	// A bad flag is one line (Main's); the flags are listed on -help only.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	procs := 4
 	if o.Measure {
 		procs = 1
@@ -110,11 +117,18 @@ func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Wr
 			p.onSet = func(v string) { o.Cluster = v }
 		case "profile":
 			p.onSet = func(v string) { o.Profile = v }
+		case "router-image":
+			p.onSet = func(v string) { o.RouterImage = v }
 		}
 		fs.Var(p, f.Name, f.Usage)
 	})
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(stderr, "Usage of %s:\n", name)
+		fs.SetOutput(stderr)
+		fs.PrintDefaults()
 		return Options{}, err
+	} else if err != nil {
+		return Options{}, fmt.Errorf("%w (%s -help lists them)", err, name)
 	}
 	if fs.NArg() > 0 {
 		return Options{}, fmt.Errorf("unexpected arguments %q: flags only (%s -help lists them)", fs.Args(), name)
@@ -150,6 +164,36 @@ func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Wr
 		o.SignKey = k
 	}
 	return o, nil
+}
+
+// checkSuite reads the suite's flags as the suite will (each value, the
+// -config file, the profile's rules, -procs against the profile's ports),
+// so that a bad one is refused in one line before anything is built or
+// compiled, not by every Ginkgo process after. images is the manifest the
+// binaries pass (-images), "" when the suite builds its images.
+func checkSuite(o Options, images string) error {
+	args := slices.Clone(o.Suite)
+	if images != "" {
+		args = append(args, "-images="+images)
+	}
+	if o.Certify {
+		args = append(args, "-certify")
+	}
+	fs := flag.NewFlagSet("suite", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fl := framework.RegisterFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	opts, err := fl.Options()
+	if err != nil {
+		return err
+	}
+	p, _, err := profile.Validated(opts)
+	if err != nil {
+		return err
+	}
+	return p.Capabilities().CheckParallelism(o.Procs)
 }
 
 // prebuilt are the suite flags that hand a run images built elsewhere

@@ -55,6 +55,9 @@ func Main(where string, b Binaries, setByBinaries []string, args []string, stdou
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitPassed
 		}
+		if err == nil {
+			err = checkSuite(o, b.Images)
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "%s %s: %v\n", where, cmd, err)
 			return ExitUsage

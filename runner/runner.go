@@ -11,6 +11,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -25,6 +26,7 @@ import (
 	"github.com/router-conformance/suite/clusters/kind"
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/images"
 	"github.com/router-conformance/suite/reports"
 )
 
@@ -110,6 +112,16 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 			return ExitUsage
 		}
 		if err := verifyModules(ctx, b); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			return ExitUsage
+		}
+	}
+	// The kind profile never pulls: a router image that is not in the
+	// local Docker engine is said before anything is built or loaded
+	// (any other failure to ask Docker is the profile's to report).
+	if o.RouterImage != "" && (o.Profile == "" || o.Profile == framework.KindProfile) {
+		var notLocal images.ErrNotLocal
+		if _, err := images.Inspect(ctx, o.RouterImage); errors.As(err, &notLocal) {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			return ExitUsage
 		}

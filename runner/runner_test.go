@@ -3,6 +3,9 @@ package runner
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/images"
+	"github.com/router-conformance/suite/internal/dockertest"
 	"github.com/router-conformance/suite/reports"
 )
 
@@ -178,6 +183,72 @@ func TestParseFlags(t *testing.T) {
 		_, err := ParseFlags("certify", []string{flag, "x"}, nil, &stderr)
 		if want := flag + ": a certification runs the images this checkout builds"; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("certify %s: %v, want %q...", flag, err, want)
+		}
+	}
+}
+
+// A bad suite flag is refused by the run path in one line, exit status 2,
+// before anything is built or compiled: a value the suite cannot read,
+// the profile's rules, more processes than the profile has ports for. The
+// control: the same flags with good values pass.
+func TestBadSuiteFlagsAreOneLineBeforeAnything(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-procs", "abc"}, `x e2e: invalid value "abc" for flag -procs: parse error (x e2e -help lists them)`},
+		{[]string{"-timeout-converge", "abc"}, `x e2e: -timeout-converge "abc": time: invalid duration "abc"`},
+		{[]string{"-procs", "5"}, "x e2e: 5 parallel processes, but the kind profile maps IngressController ports for 4: run with PROCS=4 or fewer (ginkgo --procs)"},
+		{[]string{"-profile", "existing", "-router-image", "r:1"}, "x e2e: -router-image and -node-image apply to the kind profile only: on an existing cluster the router is already deployed"},
+		{[]string{"-features", "hst"}, `x e2e: -features: "hst" is no feature of the conformance table (contract/features.go)`},
+	} {
+		var stdout, stderr bytes.Buffer
+		status := Main("x", Binaries{Ginkgo: []string{"/nonexistent/ginkgo"}}, nil, append([]string{"e2e"}, tc.args...), &stdout, &stderr)
+		if status != ExitUsage || stderr.String() != tc.want+"\n" || stdout.Len() != 0 {
+			t.Errorf("%q: status %d, stderr %q, stdout %q; want 2 and %q", tc.args, status, stderr.String(), stdout.String(), tc.want)
+		}
+	}
+	o, err := ParseFlags("x e2e", []string{"-procs", "4", "-timeout-converge", "45s", "-features", "hsts", "-router-image", "r:1"}, nil, io.Discard)
+	if err == nil {
+		err = checkSuite(o, "")
+	}
+	if err != nil || o.RouterImage != "r:1" {
+		t.Errorf("good flags: %v, router image %q", err, o.RouterImage)
+	}
+	// make e2e-existing's flags: the lab's cluster, four shard pairs.
+	var pairs []string
+	for i := range 4 {
+		pairs = append(pairs, fmt.Sprintf("%d=127.0.0.1:%d,%d=127.0.0.1:%d,%d", 10080+i, 20080+i, 10443+i, 20443+i, 11936+i))
+	}
+	lab := []string{"-procs", "4", "-profile", "existing", "-kubeconfig", "k", "-http-addr", "127.0.0.1:1", "-https-addr", "127.0.0.1:2",
+		"-domain", "apps.lab.test", "-image-repository", "127.0.0.1:5000/conformance", "-shard-addrs", strings.Join(pairs, " "), "-allow-disruptive"}
+	if o, err = ParseFlags("x e2e", lab, nil, io.Discard); err == nil {
+		err = checkSuite(o, "")
+	}
+	if err != nil {
+		t.Errorf("the lab's flags: %v", err)
+	}
+}
+
+// The kind profile never pulls: a -router-image that is not in the local
+// Docker engine is refused in one line before the binaries are readied;
+// the control, an image that is there, gets as far as readying them.
+func TestARouterImageNotInDockerIsRefusedFirst(t *testing.T) {
+	const present, absent = "router-conformance/runner-test:present", "router-conformance/runner-test:absent"
+	dockertest.Image(t, present, "a router")
+	notReadied := errors.New("readied")
+	b := Binaries{Ginkgo: []string{"/nonexistent/ginkgo"}, Prepare: func(context.Context) error { return notReadied }}
+	for ref, want := range map[string]struct {
+		status int
+		stderr string
+	}{
+		absent:  {ExitUsage, "e2e: " + images.ErrNotLocal{Ref: absent}.Error() + "\n"},
+		present: {ExitNotPass, "e2e: readied\n"},
+	} {
+		var stdout, stderr bytes.Buffer
+		status := Run(context.Background(), b, Options{Procs: 1, Repeat: 1, ReportDir: t.TempDir(), RouterImage: ref}, &stdout, &stderr)
+		if status != want.status || stderr.String() != want.stderr {
+			t.Errorf("%s: status %d, stderr %q; want %d, %q", ref, status, stderr.String(), want.status, want.stderr)
 		}
 	}
 }

@@ -2,33 +2,24 @@ package kind
 
 import (
 	"context"
-	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/router-conformance/suite/internal/dockertest"
 )
 
 // A tag the run recorded with one content and that names another by load
 // time is refused before any node gets it; the unmoved tag (the control)
 // passes.
 func TestAMovedTagIsNeverLoaded(t *testing.T) {
-	if err := exec.Command("docker", "info").Run(); err != nil {
-		t.Fatalf("no Docker engine answers: run make test, which starts one (clusters/host/ensure-docker.sh): %v", err)
-	}
 	ctx := context.Background()
 	const tag = "router-conformance/load-test:moving"
-	cmd := exec.Command("docker", "import", "-", tag)
-	cmd.Stdin = strings.NewReader(strings.Repeat("\x00", 1024)) // an empty tar
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("docker import: %v", err)
-	}
-	id := strings.TrimSpace(string(out))
-	t.Cleanup(func() { _ = exec.Command("docker", "rmi", "-f", id).Run() })
+	id := dockertest.Image(t, tag, "the recorded content")
 	if err := unmoved(ctx, map[string]string{tag: id}); err != nil {
 		t.Fatalf("the recorded content refused: %v", err)
 	}
 	recorded := "sha256:" + strings.Repeat("ab", 32)
-	err = unmoved(ctx, map[string]string{tag: recorded})
+	err := unmoved(ctx, map[string]string{tag: recorded})
 	if want := "image " + tag + " is " + id + " now, not " + recorded + " as the run recorded it: a tag moved during the run; rerun"; err == nil || err.Error() != want {
 		t.Errorf("got %v, want %q", err, want)
 	}

@@ -69,17 +69,8 @@ func DeclareMeasurement(opts framework.Options, specs func(*framework.Framework)
 // declare declares the suite nodes around specs; reportNode names the
 // ReportAfterSuite node that runs report.
 func declare(opts framework.Options, specs func(*framework.Framework), reportNode string, report func(*framework.Framework, Report)) (*framework.Framework, error) {
-	p, err := profile.New(opts)
+	p, opts, err := profile.Validated(opts)
 	if err != nil {
-		return nil, err
-	}
-	framework.Complete(&opts, p.Capabilities())
-	if err := framework.Validate(opts); err != nil {
-		return nil, err
-	}
-	// The profile works with the completed options (-in-cluster's
-	// addresses); its capabilities depend on nothing Complete fills.
-	if p, err = profile.New(opts); err != nil {
 		return nil, err
 	}
 	f := framework.New(opts, p.Capabilities())
@@ -133,7 +124,7 @@ func declareSuiteNodes(f *framework.Framework, p profile.Profile, reportNode str
 	var up bool
 	SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 		suiteConfig, _ := GinkgoConfiguration()
-		Expect(f.CheckParallelism(suiteConfig.ParallelTotal)).To(Succeed())
+		Expect(f.Caps.CheckParallelism(suiteConfig.ParallelTotal)).To(Succeed())
 		start := time.Now()
 		up = true
 		// Each set-up line says when it came, so that the console shows

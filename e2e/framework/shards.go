@@ -48,9 +48,11 @@ func (f *Framework) nextShard() (string, ShardPorts, bool) {
 // CheckParallelism refuses more parallel processes than the profile has
 // ports for: a process without a pair would fall back to the default
 // IngressController, and change it while other processes' specs use it.
-func (f *Framework) CheckParallelism(processes int) error {
-	if max := f.Caps.MaxParallel; max > 0 && processes > max {
-		return fmt.Errorf("%d parallel processes, but the %s profile maps IngressController ports for %d: run with PROCS=%d or fewer (ginkgo --procs)", processes, f.Caps.Profile, max, max)
+// The run path checks it before anything is built, the suite again with
+// Ginkgo's own count.
+func (c Capabilities) CheckParallelism(processes int) error {
+	if max := c.MaxParallel; max > 0 && processes > max {
+		return fmt.Errorf("%d parallel processes, but the %s profile maps IngressController ports for %d: run with PROCS=%d or fewer (ginkgo --procs)", processes, c.Profile, max, max)
 	}
 	return nil
 }

@@ -9,7 +9,7 @@ import (
 )
 
 func TestMoreProcessesThanShardPortsAreRefused(t *testing.T) {
-	kind := New(Options{}, Capabilities{Profile: KindProfile, OwnIngressControllers: true, MaxParallel: 4})
+	kind := Capabilities{Profile: KindProfile, OwnIngressControllers: true, MaxParallel: 4}
 	if err := kind.CheckParallelism(4); err != nil {
 		t.Errorf("4 processes on the kind profile: %v", err)
 	}
@@ -19,7 +19,7 @@ func TestMoreProcessesThanShardPortsAreRefused(t *testing.T) {
 	}
 	// A profile without own IngressControllers runs those specs Serial on
 	// the default IngressController: any parallelism will do.
-	if err := New(Options{}, Capabilities{Profile: ExistingProfile}).CheckParallelism(16); err != nil {
+	if err := (Capabilities{Profile: ExistingProfile}).CheckParallelism(16); err != nil {
 		t.Errorf("existing profile: %v", err)
 	}
 }

@@ -26,6 +26,24 @@ type Profile interface {
 	Down(ctx context.Context, failed bool, logf func(string, ...any)) error
 }
 
+// Validated is the profile o names, with o completed by its capabilities
+// and validated: what the suite declares itself with, and what the run
+// path checks a run's flags with before it builds anything.
+func Validated(o framework.Options) (Profile, framework.Options, error) {
+	p, err := New(o)
+	if err != nil {
+		return nil, o, err
+	}
+	framework.Complete(&o, p.Capabilities())
+	if err := framework.Validate(o); err != nil {
+		return nil, o, err
+	}
+	// The profile works with the completed options (-in-cluster's
+	// addresses); its capabilities depend on nothing Complete fills.
+	p, err = New(o)
+	return p, o, err
+}
+
 // New builds the profile the options name.
 func New(o framework.Options) (Profile, error) {
 	switch o.Profile {
