@@ -406,6 +406,12 @@ func verdict(reportDir string, status int, w io.Writer) int {
 	}
 	r := reports.ReadReport(reportDir)
 	line := string(r.Result) + " against OpenShift " + string(r.OpenShiftRelease)
+	if r.Reason != "" && (r.Result == reports.Error || r.Result == reports.Failed) {
+		// Why, as summary.md's first lines say it: the console's last
+		// line is enough to act on. (A partial run's reason lists every
+		// feature a filter left out: summary.md has it.)
+		line += ": " + r.Reason
+	}
 	if r.Result == "" {
 		line = "no report was written"
 	}

@@ -392,8 +392,10 @@ func TestTheExitStatusOfAPartialRun(t *testing.T) {
 		want int
 	}{
 		{"passed", reports.Report{Result: reports.Passed, Features: oneSpec(reports.Passed)}, ExitPassed},
+		{"failed", reports.Report{Result: reports.Failed, Reason: "features failed: router"}, ExitNotPass},
+		{"set-up failed", reports.Report{Result: reports.Error, Reason: "set-up failed: the cluster does not answer", Run: reports.RunOutcome{Error: true}}, ExitNotPass},
 		{"filtered, its spec passed", reports.Report{Result: reports.Partial, Run: reports.RunOutcome{LabelFilter: "router"}, Features: oneSpec(reports.Passed)}, ExitPassed},
-		{"not filtered", reports.Report{Result: reports.Partial, Features: oneSpec(reports.Passed)}, ExitNotPass},
+		{"not filtered", reports.Report{Result: reports.Partial, Reason: "core features not claimed: header-actions", Features: oneSpec(reports.Passed)}, ExitNotPass},
 		{"filtered, no spec ran", reports.Report{Result: reports.Partial, Run: reports.RunOutcome{LabelFilter: "router"}, Features: oneSpec(reports.Skipped)}, ExitNotPass},
 	} {
 		dir := t.TempDir()
@@ -404,8 +406,12 @@ func TestTheExitStatusOfAPartialRun(t *testing.T) {
 		if got := verdict(dir, ExitPassed, &out); got != tc.want {
 			t.Errorf("%s: exit status %d, want %d (%s)", tc.name, got, tc.want, out.String())
 		}
-		if !strings.HasPrefix(out.String(), "conformance: "+string(tc.r.Result)+" against OpenShift ") {
-			t.Errorf("%s: verdict line %q", tc.name, out.String())
+		want := "conformance: " + string(tc.r.Result) + " against OpenShift " + string(tc.r.OpenShiftRelease)
+		if tc.r.Result == reports.Error || tc.r.Result == reports.Failed {
+			want += ": " + tc.r.Reason // a partial run's is in summary.md
+		}
+		if want += " (" + filepath.Join(dir, reports.SummaryMD) + ")\n"; out.String() != want {
+			t.Errorf("%s: verdict line %q, want %q", tc.name, out.String(), want)
 		}
 	}
 }
