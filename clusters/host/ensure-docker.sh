@@ -6,15 +6,22 @@ set -euo pipefail
 
 log=${DOCKERD_LOG:-/var/log/dockerd-e2e.log}
 
-if docker info >/dev/null 2>&1; then
+if why=$(docker info 2>&1 >/dev/null); then
   exit 0
 fi
 
 say() { printf 'ensure-docker: %s\n' "$*" >&2; }
 
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-  say "no Docker engine answers 'docker info'."
-  say "Install and start Docker (https://docs.docker.com/engine/install/), or run as root on Debian/Ubuntu and this script installs docker.io for you."
+  # What to do depends on why: no CLI, an engine this user may not use
+  # (the common laptop case), or none running.
+  if ! command -v docker >/dev/null 2>&1; then
+    say "no docker command: install Docker (https://docs.docker.com/engine/install/), or run as root on Debian/Ubuntu and this script installs docker.io for you."
+  elif [[ $why == *"permission denied"* ]]; then
+    say "a Docker engine runs, but $(id -un) may not use its socket: add yourself to the docker group (sudo usermod -aG docker $(id -un)), log in again, and check 'docker info'. Docker said: ${why%%$'\n'*}"
+  else
+    say "no Docker engine answers 'docker info': start it (sudo systemctl start docker), or run as root on Debian/Ubuntu and this script starts one for you. Docker said: ${why%%$'\n'*}"
+  fi
   exit 1
 fi
 
