@@ -178,9 +178,14 @@ func readBundle(file string) (map[string][]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	// A file that does not unpack (another file, a truncated copy) is
+	// named as what it is not.
+	notBundle := func(err error) error {
+		return fmt.Errorf("%s is not a whole bundle of make certify (a gzip-compressed tar): %w", file, err)
+	}
 	gz, err := gzip.NewReader(f)
 	if err != nil {
-		return nil, err
+		return nil, notBundle(err)
 	}
 	tr := tar.NewReader(io.LimitReader(gz, maxBundleBytes))
 	contents := map[string][]byte{}
@@ -190,7 +195,7 @@ func readBundle(file string) (map[string][]byte, error) {
 			return contents, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, notBundle(err)
 		}
 		if hdr.Typeflag == tar.TypeDir {
 			continue
@@ -206,7 +211,7 @@ func readBundle(file string) (map[string][]byte, error) {
 		}
 		data, err := io.ReadAll(tr)
 		if err != nil {
-			return nil, err
+			return nil, notBundle(err)
 		}
 		contents[name] = data
 	}

@@ -340,6 +340,7 @@ func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
 	editRecord(&noContact, func(r *RunRecord) { r.Implementation.Contact = nil })
 
 	good := bundleOf(t, goodSuite())
+	notABundle, truncated := filepath.Join(t.TempDir(), "b.tar.gz"), filepath.Join(t.TempDir(), "cut.tar.gz")
 	for _, tc := range []struct {
 		name   string
 		bundle func() string
@@ -467,12 +468,21 @@ func TestVerifyBundleCatchesEveryTampering(t *testing.T) {
 		{"no implementation contact", func() string { return bundleOf(t, noContact) },
 			"implementation: missing contact"},
 		{"not a bundle", func() string {
-			p := filepath.Join(t.TempDir(), "b.tar.gz")
-			if err := os.WriteFile(p, []byte("conformance: passed"), 0o644); err != nil {
+			if err := os.WriteFile(notABundle, []byte("conformance: passed"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			return p
-		}, "bundle: gzip: invalid header"},
+			return notABundle
+		}, "bundle: " + notABundle + " is not a whole bundle of make certify (a gzip-compressed tar): gzip: invalid header"},
+		{"a truncated bundle (a download cut short)", func() string {
+			data, err := os.ReadFile(good)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(truncated, data[:len(data)/2], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return truncated
+		}, "bundle: " + truncated + " is not a whole bundle of make certify (a gzip-compressed tar): unexpected EOF"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := testVerifier.verify(tc.bundle())
