@@ -59,6 +59,11 @@ func FromGinkgo(r types.Report) (specs []SpecResult, run RunOutcome) {
 			specs = append(specs, spec)
 		case s.LeafNodeType.Is(types.NodeTypesForSuiteLevelNodes) && s.State.Is(types.SpecStateFailureStates):
 			line := suiteNodeStage(s.LeafNodeType) + " failed: " + failureLine(s)
+			if s.State.Is(types.SpecStateInterrupted) {
+				// Not a failure of its own: every process's node says so
+				// in its words, and Ginkgo's reason below says why.
+				line = "interrupted during " + suiteNodeStage(s.LeafNodeType)
+			}
 			if strings.Contains(line, echoedSetUpFailure) {
 				echoes = append(echoes, line)
 				continue

@@ -97,7 +97,18 @@ func TestFromGinkgoRunErrors(t *testing.T) {
 			r.SpecReports = append(r.SpecReports, types.SpecReport{LeafNodeType: types.NodeTypeAfterSuite, State: types.SpecStateInterrupted,
 				Failure: types.Failure{Message: "interrupted by user"}})
 			r.SpecialSuiteFailureReasons = []string{"Interrupted by User"}
-		}, "tear-down failed: interrupted by user; Interrupted by User"},
+		}, "interrupted during tear-down; Interrupted by User"},
+		{"an interrupted set-up (Ctrl-C), as each of four processes reports it", func(r *types.Report) {
+			r.SuiteSucceeded = false
+			for p := 1; p <= 4; p++ {
+				node := types.SpecReport{LeafNodeType: types.NodeTypeSynchronizedBeforeSuite, State: types.SpecStateInterrupted, ParallelProcess: p}
+				if p == 1 {
+					node.Failure = types.Failure{Message: "Interrupted by User"}
+				}
+				r.SpecReports = append(r.SpecReports, node)
+			}
+			r.SpecialSuiteFailureReasons = []string{"Interrupted by User"}
+		}, "interrupted during set-up; Interrupted by User"},
 		{"a failed report node", func(r *types.Report) {
 			r.SuiteSucceeded = false
 			r.SpecReports = append(r.SpecReports, types.SpecReport{LeafNodeType: types.NodeTypeReportAfterSuite, State: types.SpecStateFailed,
