@@ -49,6 +49,10 @@ func describeCRLDistributionPoints(f *framework.Framework) {
 				"not-a-crl":    {url: server.NotACRLURL()},
 				"expired":      {url: server.URL(expired.Key), crl: expired},
 				"first-good":   {url: server.URL(firstGood.Key), crl: firstGood},
+				// Active Directory Certificate Services lists its LDAP
+				// point first; it names no host, so nothing is ever
+				// contacted.
+				"ldap-first": {url: "ldap:///CN=Two%20points,O=Example?certificateRevocationList"},
 			}
 			var cas []*pki.CA
 			for name, first := range firsts {
@@ -104,6 +108,10 @@ func describeCRLDistributionPoints(f *framework.Framework) {
 			Entry("answers 503", framework.ID("client-tls/crl-second-distribution-point-after-error-status"), "error-status"),
 			Entry("answers 200 with a body that is not a CRL", framework.ID("client-tls/crl-second-distribution-point-after-not-a-crl"), "not-a-crl"),
 			Entry("serves an expired CRL", framework.ID("client-tls/crl-second-distribution-point-after-expired-crl"), "expired"),
+			// Upstream's getCRL takes only http: points; any other
+			// scheme is "unsupported distribution point type" and the
+			// next point is tried.
+			Entry("is an LDAP point (unsupported)", framework.ID("client-tls/crl-second-distribution-point-after-ldap"), "ldap-first"),
 		)
 
 		// Both distribution points serve a valid CRL, each revoking a

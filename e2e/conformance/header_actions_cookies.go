@@ -31,6 +31,18 @@ type cookieCase struct {
 	attributes  string
 }
 
+// cacheControlCase is one route of the Cache-Control action specs: its
+// termination, the frontend the request goes through, the value its
+// response action sets, whether cookies are disabled, and the
+// Cache-Control values the client gets, in order.
+type cacheControlCase struct {
+	termination routev1.TLSTerminationType
+	over        frontendPath
+	set         string
+	disable     bool
+	want        []string
+}
+
 // describeSessionCookie: the router's session cookie, and the
 // Cache-Control: private it adds with it, against a backend's public one
 // (default IngressController).
@@ -109,5 +121,64 @@ func describeSessionCookie(f *framework.Framework) {
 		// The backend answers the client itself, over its own TLS.
 		Entry("passthrough: no cookie", framework.ID("header-actions/session-cookie-none-passthrough"),
 			cookieCase{termination: routev1.TLSTerminationPassthrough, over: overFeSNI}),
+	)
+
+	// A route's response action on Cache-Control does not override the
+	// cookie's private: HAProxy runs the http-response rules (the route
+	// backend's, then the frontend's) before it inserts the server
+	// cookie, and nocache then adds Cache-Control: private to an answer
+	// that is still cacheable. A cacheable value set by the action gets
+	// private after it; an uncacheable one (no-store) gets none;
+	// disable_cookies leaves the action's value alone (the control). The
+	// backend's public value is what the action replaces.
+	//
+	// Document: the HTTP header actions enhancement, sections "How do
+	// Route headers interact with IngressController headers of the same
+	// value?" and "Does a custom header value defined in RouteSpec
+	// override the route annotation ?" (upstream does otherwise for the
+	// session cookie's Cache-Control)
+	// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+	// (the route backend: its .Route.Spec.HTTPHeaders.Actions.Response
+	// `http-response set-header`, and `cookie ... insert indirect nocache
+	// httponly` unless haproxy.router.openshift.io/disable_cookies);
+	// HAProxy's http_process_res_common (the http-response rules, then
+	// the server cookie; nocache adds "Cache-control: private" to a
+	// cacheable answer, http_check_response_for_cacheability)
+	DescribeTable("add the cookie's Cache-Control: private after a route's cacheable Cache-Control action",
+		func(ctx SpecContext, c cacheControlCase) {
+			ic := f.DefaultIngressController()
+			ns := f.SpecNamespaceWithLabels(ctx, "cache-control", ic.NamespaceLabels)
+			backend := f.DeployEchoFor(ctx, ns, c.termination)
+			route := f.TerminatedRouteTo(backend, "cache-control", c.termination, "")
+			route.Spec.HTTPHeaders = &routev1.RouteHTTPHeaders{Actions: routev1.RouteHTTPHeaderActions{
+				Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("Cache-Control", c.set)},
+			}}
+			if c.disable {
+				route.Annotations = map[string]string{contract.DisableCookiesAnnotation: "true"}
+			}
+			f.CreateRoute(ctx, route)
+			req := framework.WithHeader(c.over.request(ic, route.Spec.Host), echo.SetResponseHeader, "Cache-Control: "+publicCacheControl)
+			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+				backend.Served(g, resp)
+				cookies := HaveLen(1)
+				if c.disable {
+					cookies = BeEmpty()
+				}
+				g.Expect(resp.Header.Values("Set-Cookie")).To(cookies, "Set-Cookie")
+				g.Expect(resp.Header.Values("Cache-Control")).To(Equal(c.want), "Cache-Control")
+			})
+		},
+		Entry("edge", framework.ID("header-actions/route-cache-control-then-cookie-private-edge"),
+			cacheControlCase{termination: routev1.TLSTerminationEdge, over: overFeSNI, set: "max-age=60", want: []string{"max-age=60", "private"}}),
+		Entry("reencrypt", framework.ID("header-actions/route-cache-control-then-cookie-private-reencrypt"),
+			cacheControlCase{termination: routev1.TLSTerminationReencrypt, over: overFeSNI, set: "max-age=60", want: []string{"max-age=60", "private"}}),
+		Entry("edge, without SNI", framework.ID("header-actions/route-cache-control-then-cookie-private-edge-no-sni"),
+			cacheControlCase{termination: routev1.TLSTerminationEdge, over: overFeNoSNI, set: "max-age=60", want: []string{"max-age=60", "private"}}),
+		Entry("plain HTTP", framework.ID("header-actions/route-cache-control-then-cookie-private-over-http"),
+			cacheControlCase{over: overPublic, set: "max-age=60", want: []string{"max-age=60", "private"}}),
+		Entry("edge, an uncacheable value: no private", framework.ID("header-actions/route-cache-control-no-store-no-cookie-private"),
+			cacheControlCase{termination: routev1.TLSTerminationEdge, over: overFeSNI, set: "no-store", want: []string{"no-store"}}),
+		Entry("edge, cookies disabled", framework.ID("header-actions/route-cache-control-cookies-disabled"),
+			cacheControlCase{termination: routev1.TLSTerminationEdge, over: overFeSNI, set: "max-age=60", disable: true, want: []string{"max-age=60"}}),
 	)
 }

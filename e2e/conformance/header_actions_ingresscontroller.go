@@ -51,6 +51,7 @@ func describeIngressControllerActions(f *framework.Framework) {
 				Response: []operatorv1.IngressControllerHTTPHeader{
 					framework.IngressControllerSetHeader("X-Both", "from-ingresscontroller"),
 					framework.IngressControllerDeleteHeader("X-Backend-Leak"),
+					framework.IngressControllerSetHeader("Cache-Control", "max-age=60"),
 				},
 			}}
 		})
@@ -91,6 +92,29 @@ func describeIngressControllerActions(f *framework.Framework) {
 			},
 			Entry("edge", framework.ID("header-actions/ingresscontroller-precedence"), routev1.TLSTerminationEdge),
 			Entry("reencrypt", framework.ID("header-actions/ingresscontroller-precedence-reencrypt"), routev1.TLSTerminationReencrypt),
+		)
+
+		// The IngressController's Cache-Control replaces the route's
+		// (no-store, which alone would keep the cookie's private away,
+		// as header-actions/route-cache-control-no-store-no-cookie-private
+		// shows), and the session cookie's private still comes after it:
+		// the frontend's http-response rules run before HAProxy inserts
+		// the server cookie (describeSessionCookie has the upstream
+		// lines).
+		DescribeTable("are followed by the session cookie's Cache-Control: private",
+			func(ctx SpecContext, termination routev1.TLSTerminationType) {
+				req, backend := routeWithHeaders(ctx, f, own, "cache-control-ic", termination, routev1.RouteHTTPHeaderActions{
+					Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("Cache-Control", "no-store")},
+				})
+				req = framework.WithHeader(req, echo.SetResponseHeader, "Cache-Control: public")
+				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+					servedOver(g, backend, resp, termination)
+					g.Expect(resp.Header.Values("Set-Cookie")).To(HaveLen(1), "Set-Cookie")
+					g.Expect(resp.Header.Values("Cache-Control")).To(Equal([]string{"max-age=60", "private"}), "Cache-Control")
+				})
+			},
+			Entry("edge", framework.ID("header-actions/ingresscontroller-cache-control-then-cookie-private"), routev1.TLSTerminationEdge),
+			Entry("reencrypt", framework.ID("header-actions/ingresscontroller-cache-control-then-cookie-private-reencrypt"), routev1.TLSTerminationReencrypt),
 		)
 	})
 
