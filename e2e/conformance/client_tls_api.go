@@ -69,14 +69,22 @@ func describeClientTLSAPI(f *framework.Framework) {
 				map[string]any{"clientCertificatePolicy": "Required", "clientCA": map[string]any{"name": "client-ca"}, "allowedSubjectPatterns": []string{"("}}),
 		)
 
-		// Document: the Ingress client TLS enhancement, section "Validation"
+		// The ConfigMap is read from openshift-config alone: one of the
+		// same name beside the IngressController (openshift-ingress-operator,
+		// where the document puts it) is missing as far as the operator
+		// knows.
+		//
+		// Document: the Ingress client TLS enhancement, sections "Validation"
 		// (a missing ConfigMap: the router is not rolled out with the new
-		// settings until it exists)
+		// settings until it exists) and "Proposal" (the ConfigMap in the
+		// IngressController's namespace; upstream does otherwise)
 		// Upstream: cluster-ingress-operator
 		// pkg/operator/controller/ingress/controller.go (ensureIngressController:
 		// returns "failed to get client CA configmap" before
 		// ensureRouterDeployment) and pkg/operator/controller/clientca-configmap
-		// (the copy is made only once the source exists)
+		// (controller.go: the source ConfigMaps watched and read in
+		// SourceNamespace, openshift-config; the copy is made only once the
+		// source exists)
 		It("rolls nothing out while the client CA ConfigMap is missing, and Required once it is created", framework.ID("client-tls/missing-client-ca-not-rolled-out"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
 			jig := clientTLSEdgeJig(ctx, f, "ctls-missing-ca")
 			jig.IC.Start(ctx) // served before clientTLS is set
@@ -92,7 +100,8 @@ func describeClientTLSAPI(f *framework.Framework) {
 			Expect(err).NotTo(HaveOccurred())
 			jig.Issue("valid", ca, pki.Window{})
 			missing := "late-client-ca-" + jig.Namespace
-			By("clientTLS Required naming ConfigMap " + missing + ", which does not exist: accepted, and nothing rolls out")
+			jig.ClientCAMapIn(ctx, contract.OperatorNamespace, missing, string(ca.CertPEM))
+			By("clientTLS Required naming ConfigMap " + missing + ", which does not exist in " + contract.ConfigNamespace + " (only beside the IngressController): accepted, and nothing rolls out")
 			_, err = framework.Update(ctx, f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace), jig.IC.Name, func(ic *operatorv1.IngressController) {
 				ic.Spec.ClientTLS = framework.ClientTLS(operatorv1.ClientCertificatePolicyRequired, missing)
 			})

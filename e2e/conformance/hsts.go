@@ -348,13 +348,7 @@ func describeHSTS(f *framework.Framework) {
 			const wildHSTS, parentHSTS = "max-age=600;includeSubDomains", "max-age=31536000;includeSubDomains"
 			edge := func(backend *framework.Echo, name, host, hsts, certHost string) *routev1.Route {
 				GinkgoHelper()
-				r := f.TerminatedRouteTo(backend, name, routev1.TLSTerminationEdge, "")
-				r.Spec.Host, r.Spec.WildcardPolicy = host, routev1.WildcardPolicyNone
-				if hsts != "" {
-					r.Annotations = map[string]string{contract.HSTSAnnotation: hsts}
-				}
-				framework.WithRouteCertificate(r, ca, certHost)
-				return r
+				return hstsEdgeRoute(f, ca, backend, name, host, hsts, certHost)
 			}
 			wild := edge(wildBackend, "wild", "www."+parent, wildHSTS, "*."+parent)
 			wild.Spec.WildcardPolicy = routev1.WildcardPolicySubdomain
@@ -378,13 +372,79 @@ func describeHSTS(f *framework.Framework) {
 				{"the parent's route: its own backend and header", parent, exactBackend, []string{parentHSTS}},
 			} {
 				By(c.host + ": " + c.what)
-				req := framework.WithSNI.Over(own.HTTPS(c.host, "/"))
-				req.RootCAs = pki.Pool(ca) // only the routes' certificates verify
-				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-					c.backend.Served(g, resp)
-					framework.HeaderExpectations{"Strict-Transport-Security": c.hsts}.Check(g, resp.Header, "the client")
-				})
+				eventuallyHSTSFrom(ctx, f, own, ca, c.host, c.backend, c.hsts)
 			}
 		})
+
+		// The wildcard holds its subdomain, not its parent: a route of
+		// another namespace for a host under www.<parent>'s subdomain is
+		// refused (the control), while its route for <parent> itself is
+		// admitted and sends its own header. So another namespace can put
+		// an HSTS policy on the parent of a wildcard route with
+		// includeSubDomains, which the document says it cannot: the spec
+		// asserts upstream.
+		//
+		// Document: the HSTS admission enhancement, section "Continue to
+		// enable HSTS per-route (retain the existing feature
+		// functionality)" ("there is no way for another namespace to put
+		// an HSTS policy on foo.com"; upstream does otherwise)
+		// Upstream: openshift/router pkg/router/controller/host_admitter.go
+		// (HostAdmitter.addRoute and displacedRoutes: a wildcard claim is
+		// keyed by GetDomainForHost of its host, <parent>, while a route
+		// for <parent> is keyed under <parent>'s own parent; "a route in
+		// another namespace holds host" for a host under the claim)
+		It("lets another namespace put its own header on the parent of a wildcard route with includeSubDomains", framework.ID("hsts/wildcard-parent-from-another-namespace"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
+			own := f.OwnIngressController(ctx, framework.AllowWildcardRoutes)
+			owner := f.SpecNamespaceWithLabels(ctx, "hsts-wildcard-owner", own.NamespaceLabels)
+			other := f.SpecNamespaceWithLabels(ctx, "hsts-wildcard-other", own.NamespaceLabels)
+			parent := owner + "." + f.Domain
+			backends := f.DeployEchoes(ctx, framework.EchoIn(owner, "wild"), framework.EchoIn(other, "apex"))
+			wildBackend, otherBackend := backends[0], backends[1]
+			ca := framework.NewRootCA("hsts wildcard parent " + owner)
+			const wildHSTS, parentHSTS = "max-age=600;includeSubDomains", "max-age=31536000"
+			wild := hstsEdgeRoute(f, ca, wildBackend, "wild", "www."+parent, wildHSTS, "*."+parent)
+			wild.Spec.WildcardPolicy = routev1.WildcardPolicySubdomain
+			wild = f.CreateRouteNoWait(ctx, wild)
+			own.WaitAdmitted(ctx, wild)
+			f.WaitCreatedAfter(ctx, wild)
+			intruder := f.CreateRouteNoWait(ctx, hstsEdgeRoute(f, ca, otherBackend, "intruder", "abc."+parent, "", "abc."+parent))
+			apex := f.CreateRouteNoWait(ctx, hstsEdgeRoute(f, ca, otherBackend, "apex", parent, parentHSTS, parent))
+
+			By("the control: the other namespace's route under the subdomain is refused: " + contract.WildcardHostHeldByAnotherNamespace(intruder.Spec.Host))
+			own.EventuallyRouteNotAdmitted(ctx, intruder, contract.ReasonHostAlreadyClaimed, contract.WildcardHostHeldByAnotherNamespace(intruder.Spec.Host))
+			By("the other namespace's route for the parent itself is admitted")
+			own.WaitAdmitted(ctx, apex)
+			By(parent + ": the other namespace's backend and its header")
+			eventuallyHSTSFrom(ctx, f, own, ca, parent, otherBackend, []string{parentHSTS})
+			By(intruder.Spec.Host + ": the wildcard route's backend and header")
+			eventuallyHSTSFrom(ctx, f, own, ca, intruder.Spec.Host, wildBackend, []string{wildHSTS})
+		})
+	})
+}
+
+// hstsEdgeRoute is an edge route (wildcardPolicy None) for host with a
+// certificate of ca for certHost and, unless hsts is "", the hsts_header
+// annotation.
+func hstsEdgeRoute(f *framework.Framework, ca *pki.CA, backend *framework.Echo, name, host, hsts, certHost string) *routev1.Route {
+	GinkgoHelper()
+	r := f.TerminatedRouteTo(backend, name, routev1.TLSTerminationEdge, "")
+	r.Spec.Host, r.Spec.WildcardPolicy = host, routev1.WildcardPolicyNone
+	if hsts != "" {
+		r.Annotations = map[string]string{contract.HSTSAnnotation: hsts}
+	}
+	framework.WithRouteCertificate(r, ca, certHost)
+	return r
+}
+
+// eventuallyHSTSFrom waits until host, over TLS with SNI through ic and
+// verified by ca alone (the routes' certificates), is served by backend
+// with exactly the Strict-Transport-Security values hsts.
+func eventuallyHSTSFrom(ctx SpecContext, f *framework.Framework, ic *framework.IngressController, ca *pki.CA, host string, backend *framework.Echo, hsts []string) {
+	GinkgoHelper()
+	req := framework.WithSNI.Over(ic.HTTPS(host, "/"))
+	req.RootCAs = pki.Pool(ca)
+	f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+		backend.Served(g, resp)
+		framework.HeaderExpectations{"Strict-Transport-Security": hsts}.Check(g, resp.Header, "the client")
 	})
 }

@@ -236,12 +236,19 @@ func (f *Framework) DryRunClientTLS(ctx context.Context, clientTLS map[string]an
 // name.
 func (j *ClientTLSJig) ClientCAMap(ctx context.Context, name, bundle string) string {
 	GinkgoHelper()
-	cs := j.f.Clientset
-	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: contract.ConfigNamespace}, Data: map[string]string{contract.ClientCAKey: bundle}}
-	_, err := cs.CoreV1().ConfigMaps(contract.ConfigNamespace).Create(ctx, cm, metav1.CreateOptions{})
+	return j.ClientCAMapIn(ctx, contract.ConfigNamespace, name, bundle)
+}
+
+// ClientCAMapIn is ClientCAMap in another namespace: where the API does
+// not look, for a spec that shows it does not.
+func (j *ClientTLSJig) ClientCAMapIn(ctx context.Context, namespace, name, bundle string) string {
+	GinkgoHelper()
+	configMaps := j.f.Clientset.CoreV1().ConfigMaps(namespace)
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace}, Data: map[string]string{contract.ClientCAKey: bundle}}
+	_, err := configMaps.Create(ctx, cm, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func(ctx SpecContext) {
-		Expect(cs.CoreV1().ConfigMaps(contract.ConfigNamespace).Delete(ctx, name, metav1.DeleteOptions{})).To(Succeed())
+		Expect(configMaps.Delete(ctx, name, metav1.DeleteOptions{})).To(Succeed())
 	})
 	return name
 }
