@@ -346,17 +346,9 @@ func describeHSTS(f *framework.Framework) {
 			wildBackend, exactBackend := backends[0], backends[1]
 			ca := framework.NewRootCA("hsts wildcard beside " + ns)
 			const wildHSTS, parentHSTS = "max-age=600;includeSubDomains", "max-age=31536000;includeSubDomains"
-			edge := func(backend *framework.Echo, name, host, hsts, certHost string) *routev1.Route {
-				GinkgoHelper()
-				return hstsEdgeRoute(f, ca, backend, name, host, hsts, certHost)
-			}
-			wild := edge(wildBackend, "wild", "www."+parent, wildHSTS, "*."+parent)
-			wild.Spec.WildcardPolicy = routev1.WildcardPolicySubdomain
-			wild = f.CreateRouteNoWait(ctx, wild)
-			own.WaitAdmitted(ctx, wild)
-			f.WaitCreatedAfter(ctx, wild)
-			sibling := f.CreateRouteNoWait(ctx, edge(exactBackend, "sibling", "abc."+parent, "", "abc."+parent))
-			apex := f.CreateRouteNoWait(ctx, edge(exactBackend, "apex", parent, parentHSTS, parent))
+			createHSTSWildcard(ctx, f, own, ca, wildBackend, parent, wildHSTS)
+			sibling := f.CreateRouteNoWait(ctx, hstsEdgeRoute(f, ca, exactBackend, "sibling", "abc."+parent, "", "abc."+parent))
+			apex := f.CreateRouteNoWait(ctx, hstsEdgeRoute(f, ca, exactBackend, "apex", parent, parentHSTS, parent))
 			By("a route of the wildcard's namespace under its subdomain, and one for the parent, are admitted")
 			own.WaitAdmitted(ctx, sibling)
 			own.WaitAdmitted(ctx, apex)
@@ -402,11 +394,7 @@ func describeHSTS(f *framework.Framework) {
 			wildBackend, otherBackend := backends[0], backends[1]
 			ca := framework.NewRootCA("hsts wildcard parent " + owner)
 			const wildHSTS, parentHSTS = "max-age=600;includeSubDomains", "max-age=31536000"
-			wild := hstsEdgeRoute(f, ca, wildBackend, "wild", "www."+parent, wildHSTS, "*."+parent)
-			wild.Spec.WildcardPolicy = routev1.WildcardPolicySubdomain
-			wild = f.CreateRouteNoWait(ctx, wild)
-			own.WaitAdmitted(ctx, wild)
-			f.WaitCreatedAfter(ctx, wild)
+			createHSTSWildcard(ctx, f, own, ca, wildBackend, parent, wildHSTS)
 			intruder := f.CreateRouteNoWait(ctx, hstsEdgeRoute(f, ca, otherBackend, "intruder", "abc."+parent, "", "abc."+parent))
 			apex := f.CreateRouteNoWait(ctx, hstsEdgeRoute(f, ca, otherBackend, "apex", parent, parentHSTS, parent))
 
@@ -434,6 +422,19 @@ func hstsEdgeRoute(f *framework.Framework, ca *pki.CA, backend *framework.Echo, 
 	}
 	framework.WithRouteCertificate(r, ca, certHost)
 	return r
+}
+
+// createHSTSWildcard creates the edge wildcard (Subdomain) route "wild"
+// for www.<parent> with hsts and a certificate of ca for *.<parent>, waits
+// until ic admits it, and then until a route created next is stamped
+// after it (the older route holds the hosts).
+func createHSTSWildcard(ctx SpecContext, f *framework.Framework, ic *framework.IngressController, ca *pki.CA, backend *framework.Echo, parent, hsts string) {
+	GinkgoHelper()
+	wild := hstsEdgeRoute(f, ca, backend, "wild", "www."+parent, hsts, "*."+parent)
+	wild.Spec.WildcardPolicy = routev1.WildcardPolicySubdomain
+	wild = f.CreateRouteNoWait(ctx, wild)
+	ic.WaitAdmitted(ctx, wild)
+	f.WaitCreatedAfter(ctx, wild)
 }
 
 // eventuallyHSTSFrom waits until host, over TLS with SNI through ic and
