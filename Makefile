@@ -52,11 +52,6 @@ FOCUS ?=
 # the verdict and reported as one (junit.xml: a failed and a passed test
 # case of its name; summary.md; conformance.yaml). Never in make certify.
 FLAKE_ATTEMPTS ?=
-# PREBUILD=1 builds the node image and the component images before the
-# suite (make e2e-images), their progress on the console; PREBUILD= leaves
-# the builds to the suite's profile (the existing profile needs no node
-# image).
-PREBUILD ?= 1
 # Another router is judged: the reference router's image is not built.
 BUILD_IMAGES_ARGS = $(if $(ROUTER_IMAGE),-skip-reference-router)
 # The history.jsonl files make trend draws (a nightly job carries its own
@@ -138,7 +133,7 @@ CERTIFIER_KEY ?=
 .PHONY: help
 # The variables make help shows with their values (README.md: the common
 # ones; docs/running.md and docs/certification.md: the rest).
-HELP_VARIABLES := ROUTER_IMAGE FOCUS PROCS KEEP REUSE REPEAT FLAKE_ATTEMPTS PREBUILD OPENSHIFT_RELEASE ARGS CLUSTER REPORTS \
+HELP_VARIABLES := ROUTER_IMAGE FOCUS PROCS KEEP REUSE REPEAT FLAKE_ATTEMPTS OPENSHIFT_RELEASE ARGS CLUSTER REPORTS \
 	IMPLEMENTATION_ORGANIZATION IMPLEMENTATION_PROJECT IMPLEMENTATION_URL IMPLEMENTATION_CONTACT IMPLEMENTATION_VERSION \
 	BUNDLE ALLOW_DEV SIGN_KEY KEY CERTIFIER_KEY LAB_WORKERS LAB_REPLICAS HISTORY COLD
 # Every variable a target's description names, for help to expand.
@@ -193,7 +188,7 @@ smoke: docker ## run the cluster's own checks (the smoke label) through the run 
 	@$(RUN) smoke -procs=$(PROCS) -reports=$(REPORTS) $(SUITE_FLAGS)
 
 .PHONY: e2e
-e2e: docker $(if $(PREBUILD),e2e-images) ## bring up the hermetic cluster, run the conformance specs, write $(REPORTS)/, delete the cluster (REPEAT=N: N runs on one cluster, flakes counted)
+e2e: docker ## bring up the hermetic cluster, run the conformance specs, write $(REPORTS)/, delete the cluster (REPEAT=N: N runs on one cluster, flakes counted)
 	@$(RUN) e2e $(call run_flags,$(REPORTS)) $(SUITE_FLAGS)
 
 .PHONY: certify
@@ -201,7 +196,7 @@ certify: docker ## a certification run: the whole claimed suite once, then $(REP
 	@$(RUN) certify $(call run_flags,$(REPORTS)) $(if $(SIGN_KEY),-sign-key=$(SIGN_KEY)) $(SUITE_FLAGS)
 
 .PHONY: e2e-images
-e2e-images: docker ## build the node image and the component images make e2e needs, progress on the console (cached: a warm run builds nothing; ROUTER_IMAGE: no reference router)
+e2e-images: docker ## build the node image and the component images make e2e needs (as its run path does before Ginkgo starts), progress on the console (cached: a warm run builds nothing; ROUTER_IMAGE: no reference router)
 	@clusters/kind/nodeimage/build.sh >/dev/null
 	@go run ./images/cmd/build-images $(BUILD_IMAGES_ARGS) >/dev/null
 
@@ -268,7 +263,7 @@ verify: ## check a certification bundle: BUNDLE=<file.tar.gz>: CONSISTENT (its f
 	@$(RUN) verify $(if $(ALLOW_DEV),-allow-dev) $(if $(KEY),-key=$(KEY)) $(if $(CERTIFIER_KEY),-certifier-key=$(CERTIFIER_KEY)) $(BUNDLE)
 
 .PHONY: reproduce
-reproduce: docker $(if $(PREBUILD),e2e-images) ## rerun a bundle's run here and compare spec by spec: BUNDLE=<file.tar.gz>; SIGN_KEY=<certifier's key> writes the certifier's statement on a match (its router image docker-loaded; an existing profile's bundle: ARGS="-kubeconfig=... -http-addr=... -https-addr=... -domain=..."; ALLOW_DEV=1 for a development build; the rerun's kind cluster is CLUSTER)
+reproduce: docker ## rerun a bundle's run here and compare spec by spec: BUNDLE=<file.tar.gz>; SIGN_KEY=<certifier's key> writes the certifier's statement on a match (its router image docker-loaded; an existing profile's bundle: ARGS="-kubeconfig=... -http-addr=... -https-addr=... -domain=..."; ALLOW_DEV=1 for a development build; the rerun's kind cluster is CLUSTER)
 	@test -n "$(BUNDLE)" || { echo "error: set BUNDLE to a bundle made by make certify" >&2; exit 2; }
 	@$(RUN) reproduce $(if $(ALLOW_DEV),-allow-dev) $(if $(SIGN_KEY),-sign-key=$(SIGN_KEY)) -procs=$(PROCS) -reports=$(REPORTS)/reproduce $(BUNDLE) -cluster-name=$(CLUSTER) $(ARGS)
 

@@ -46,7 +46,7 @@ func (k *kitRunner) binaries() runner.Binaries {
 		Dir: k.dir, RepoRoot: k.dir, Images: filepath.Join(k.dir, ImagesJSON), Build: runner.StampedBuild(),
 		// A damaged copy is the common air-gap failure: checked before
 		// anything runs, then the images loaded.
-		Prepare: func(ctx context.Context) error {
+		Prepare: func(ctx context.Context, _ runner.Options) error {
 			if err := CheckSums(k.dir); err != nil {
 				return err
 			}

@@ -1,12 +1,17 @@
 package runner
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/router-conformance/suite/clusters/kind"
+	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/images"
 	"github.com/router-conformance/suite/reports"
 )
 
@@ -87,8 +92,41 @@ func (b Build) LDFlags() string {
 const MeasurementSuite = "./bench/routes"
 
 // SourceBinaries are a checkout's: Ginkgo from the module (go tool
-// ginkgo) compiles ./e2e with the build git describes stamped in.
+// ginkgo) compiles ./e2e with the build git describes stamped in. They
+// are readied by building the kind profile's images (prebuild).
 func SourceBinaries(root string) Binaries {
 	return Binaries{Ginkgo: []string{"go", "tool", "ginkgo"}, Suite: "./e2e", Compile: true,
-		Dir: root, RepoRoot: root, Build: SourceBuild(root)}
+		Dir: root, RepoRoot: root, Build: SourceBuild(root),
+		Prepare: func(ctx context.Context, o Options) error { return prebuild(ctx, root, o) }}
+}
+
+// prebuild builds, for a kind profile's run from a checkout, the node
+// image and the component images (the reference router too, unless
+// another router is judged) once the flags hold and before Ginkgo
+// starts, their progress on the console. Everything is cached by input
+// hash, so a warm run builds nothing; the suite checks them again in its
+// set-up (a run without the run path, go test ./e2e, relies on that). A
+// certification builds its images afresh in the suite itself, and images
+// given by hand (-node-image, -images) are not built here.
+func prebuild(ctx context.Context, root string, o Options) error {
+	if o.Certify || (o.Profile != "" && o.Profile != framework.KindProfile) {
+		return nil
+	}
+	given := func(flag string) bool {
+		return slices.ContainsFunc(o.Suite, func(a string) bool { return strings.HasPrefix(a, "-"+flag+"=") })
+	}
+	if !given("node-image") {
+		if _, err := kind.BuildNodeImage(ctx, root); err != nil {
+			return err
+		}
+	}
+	if given("images") {
+		return nil
+	}
+	build := images.BuildAll
+	if o.RouterImage != "" {
+		build = images.BuildComponents
+	}
+	_, err := build(ctx, root)
+	return err
 }

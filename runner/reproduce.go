@@ -40,7 +40,7 @@ func Reproduce(ctx context.Context, b Binaries, bundle string, allowDev bool, o 
 	if id == "" {
 		return refuse("the bundle names no router image ID: nothing to rerun")
 	}
-	if err := b.prepare(ctx); err != nil {
+	if err := b.prepare(ctx, o); err != nil {
 		return refuse("%v", err)
 	}
 	var flags []string

@@ -57,17 +57,18 @@ type Binaries struct {
 	// Build is the suite build (stamped when Compile, and what the
 	// verifier expects of a bundle).
 	Build Build
-	// Prepare, when set, readies the binaries once the run's options
-	// hold (the kit checks its checksums and loads its images).
-	Prepare func(context.Context) error
+	// Prepare, when set, readies the binaries for a run of options o once
+	// they hold (a checkout builds its images, the kit checks its
+	// checksums and loads its images).
+	Prepare func(ctx context.Context, o Options) error
 }
 
 // prepare readies the binaries (Prepare), when they need it.
-func (b Binaries) prepare(ctx context.Context) error {
+func (b Binaries) prepare(ctx context.Context, o Options) error {
 	if b.Prepare == nil {
 		return nil
 	}
-	return b.Prepare(ctx)
+	return b.Prepare(ctx, o)
 }
 
 // progress: while a node runs longer, Ginkgo says every minute what it
@@ -126,7 +127,7 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 			return ExitUsage
 		}
 	}
-	if err := b.prepare(ctx); err != nil {
+	if err := b.prepare(ctx, o); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return ExitNotPass
 	}

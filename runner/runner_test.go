@@ -237,7 +237,7 @@ func TestARouterImageNotInDockerIsRefusedFirst(t *testing.T) {
 	const present, absent = "router-conformance/runner-test:present", "router-conformance/runner-test:absent"
 	dockertest.Image(t, present, "a router")
 	notReadied := errors.New("readied")
-	b := Binaries{Ginkgo: []string{"/nonexistent/ginkgo"}, Prepare: func(context.Context) error { return notReadied }}
+	b := Binaries{Ginkgo: []string{"/nonexistent/ginkgo"}, Prepare: func(context.Context, Options) error { return notReadied }}
 	for ref, want := range map[string]struct {
 		status int
 		stderr string
