@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/router-conformance/suite/clusters/kind"
-	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/images"
 	"github.com/router-conformance/suite/reports"
 )
@@ -109,7 +108,7 @@ func SourceBinaries(root string) Binaries {
 // certification builds its images afresh in the suite itself, and images
 // given by hand (-node-image, -images) are not built here.
 func prebuild(ctx context.Context, root string, o Options) error {
-	if o.Certify || (o.Profile != "" && o.Profile != framework.KindProfile) {
+	if o.Certify || !o.onKind() {
 		return nil
 	}
 	given := func(flag string) bool {

@@ -63,6 +63,12 @@ type Options struct {
 	After io.Writer
 }
 
+// onKind says whether the run is on the kind profile (the default): the
+// profile whose cluster and images the run path owns.
+func (o Options) onKind() bool {
+	return o.Profile == "" || o.Profile == framework.KindProfile
+}
+
 // ownFlags are the suite flags the run path sets itself.
 var ownFlags = map[string]bool{"repo": true, "report-dir": true, "certify": true}
 

@@ -120,7 +120,7 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 	// The kind profile never pulls: a router image that is not in the
 	// local Docker engine is said before anything is built or loaded
 	// (any other failure to ask Docker is the profile's to report).
-	if o.RouterImage != "" && (o.Profile == "" || o.Profile == framework.KindProfile) {
+	if o.RouterImage != "" && o.onKind() {
 		var notLocal images.ErrNotLocal
 		if _, err := images.Inspect(ctx, o.RouterImage); errors.As(err, &notLocal) {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
@@ -173,7 +173,7 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 			}
 		}
 		// Only a cluster the kind profile made is the run's to delete.
-		if !o.Keep && !o.Reuse && (o.Profile == "" || o.Profile == framework.KindProfile) {
+		if !o.Keep && !o.Reuse && o.onKind() {
 			if err := deleteCluster(ctx, b, o.Cluster); err != nil {
 				fmt.Fprintf(consoleErr, "%s: %v\n", name, err)
 				status = ExitNotPass
