@@ -12,8 +12,8 @@
 //     SubjectKeyId), and a kept CRL is reused until it is due;
 //   - only a complete set is ever published: if one certificate gets no
 //     valid CRL the update fails and the previous file stays;
-//   - until the first complete download a placeholder CRL that expired
-//     long ago keeps mutual TLS closed.
+//   - until the first complete download a placeholder CRL of no CA of the
+//     bundle keeps mutual TLS closed ("unknown certificate authority").
 //
 // Deliberately better than upstream: upstream refreshes at nextUpdate
 // itself, which leaves HAProxy with an expired CRL (every client refused)
@@ -32,6 +32,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/hex"
 	"encoding/pem"
 	"errors"
@@ -143,38 +144,38 @@ func key(cert *x509.Certificate) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// WritePlaceholder writes, for every CA of the bundle, a CRL that expired
-// long ago and is signed by a throwaway key: HAProxy refuses every client
-// until the real CRLs are published. Only written while nothing real has
-// been published.
+// WritePlaceholder writes, as upstream's dummyCRL does, one CRL that
+// expired long ago, issued by a throwaway "Placeholder CA" that is no CA
+// of the bundle: HAProxy holds no CRL for any client's CA, so it refuses
+// every client with "unknown certificate authority" until the real CRLs
+// are published. Only written while nothing real has been published.
 func (m *Manager) WritePlaceholder() error {
-	cas, err := ReadBundle(m.CAFile)
+	der, err := placeholder()
 	if err != nil {
 		return err
 	}
-	var out bytes.Buffer
-	for _, ca := range cas {
-		der, err := placeholder(ca)
-		if err != nil {
-			return err
-		}
-		_ = pem.Encode(&out, &pem.Block{Type: "X509 CRL", Bytes: der})
-	}
-	return writeAtomic(m.CRLFile, out.Bytes())
+	return writeAtomic(m.CRLFile, pem.EncodeToMemory(&pem.Block{Type: "X509 CRL", Bytes: der}))
 }
 
-func placeholder(ca *x509.Certificate) ([]byte, error) {
+// PlaceholderIssuer is the placeholder CRL's issuer (upstream's dummyCRL
+// names the same common name).
+const PlaceholderIssuer = "Placeholder CA"
+
+func placeholder() ([]byte, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, err
 	}
-	issuer := *ca
-	issuer.PublicKey = key.Public()
-	issuer.KeyUsage |= x509.KeyUsageCRLSign
+	issuer := &x509.Certificate{
+		Subject:      pkix.Name{CommonName: PlaceholderIssuer},
+		SubjectKeyId: []byte{1},
+		KeyUsage:     x509.KeyUsageCRLSign,
+		PublicKey:    key.Public(),
+	}
 	epoch := time.Unix(0, 0).UTC()
 	return x509.CreateRevocationList(rand.Reader, &x509.RevocationList{
 		Number: big.NewInt(1), ThisUpdate: epoch, NextUpdate: epoch.Add(time.Hour),
-	}, &issuer, key)
+	}, issuer, key)
 }
 
 // Refresh makes sure every CA certificate that names a distribution point

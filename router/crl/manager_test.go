@@ -89,21 +89,21 @@ func crls(t *testing.T, path string) []*x509.RevocationList {
 	}
 }
 
-func TestPlaceholderIsExpiredAndUnverifiable(t *testing.T) {
+func TestPlaceholderNamesNoCAOfTheBundle(t *testing.T) {
 	m, _, root, inter := setup(t)
 	if err := m.WritePlaceholder(); err != nil {
 		t.Fatal(err)
 	}
 	got := crls(t, m.CRLFile)
-	if len(got) != 2 {
-		t.Fatalf("%d placeholder CRLs, want one per CA", len(got))
+	if len(got) != 1 {
+		t.Fatalf("%d placeholder CRLs, want one (upstream's dummyCRL)", len(got))
 	}
-	for i, ca := range []*pki.CA{root, inter} {
-		if !bytes.Equal(got[i].RawIssuer, ca.Cert.RawSubject) || !got[i].NextUpdate.Before(time.Now()) {
-			t.Errorf("placeholder %d: issuer %s, nextUpdate %s; want %s, in the past", i, got[i].Issuer, got[i].NextUpdate, ca.Cert.Subject)
-		}
-		if err := got[i].CheckSignatureFrom(ca.Cert); err == nil {
-			t.Errorf("placeholder %d verifies with the real CA: it would admit clients", i)
+	if got[0].Issuer.CommonName != PlaceholderIssuer || !got[0].NextUpdate.Before(time.Now()) {
+		t.Errorf("placeholder: issuer %s, nextUpdate %s; want CN=%s, in the past", got[0].Issuer, got[0].NextUpdate, PlaceholderIssuer)
+	}
+	for _, ca := range []*pki.CA{root, inter} {
+		if bytes.Equal(got[0].RawIssuer, ca.Cert.RawSubject) || got[0].CheckSignatureFrom(ca.Cert) == nil {
+			t.Errorf("the placeholder is a CRL of the bundle's CA %s: HAProxy would judge that CA's clients by it", ca.Cert.Subject)
 		}
 	}
 }

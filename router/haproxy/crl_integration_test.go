@@ -83,10 +83,10 @@ func TestCRLsAreDownloadedEnforcedAndRotated(t *testing.T) {
 		return resp.Status, ""
 	}
 
-	// Fail closed until the first download: OpenSSL looks at the
-	// placeholder's dates before its signature, so the alert is the one of
-	// an expired CRL.
-	if status, alert := request(valid); status != 0 || alert != "expired certificate" {
+	// Fail closed until the first download: the placeholder is no CA's
+	// CRL, so OpenSSL finds none for the client's CA (unable to get CRL),
+	// which it answers with the alert of an unknown CA, as behind upstream.
+	if status, alert := request(valid); status != 0 || alert != "unknown certificate authority" {
 		t.Fatalf("before any CRL was downloaded, a valid client got %d %q; want refused", status, alert)
 	}
 
