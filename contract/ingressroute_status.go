@@ -3,6 +3,7 @@ package contract
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -38,17 +39,19 @@ type StatusDescription struct {
 	Wordings      []Wording
 	// AnyWording: no upstream wording binds a router. Contour v1.0.1
 	// accepts the object (reports it valid) where the design document makes
-	// it invalid, and the document words no status; any non-empty
-	// description is accepted, and Wordings holds the reference router's
-	// for the record.
+	// it invalid, and the document words no status; any description that
+	// names the offending part (Names, in any case) is accepted, so an
+	// invalid status for another reason is not, and Wordings holds the
+	// reference router's for the record.
 	AnyWording bool
+	Names      string
 }
 
 // Matches reports whether a status description carries one of the
-// wordings (any non-empty description when AnyWording).
+// wordings (with AnyWording, any description that names Names).
 func (d StatusDescription) Matches(description string) bool {
 	if d.AnyWording {
-		return strings.TrimSpace(description) != ""
+		return strings.Contains(strings.ToLower(description), strings.ToLower(d.Names))
 	}
 	for _, w := range d.Wordings {
 		if strings.Contains(description, w.Text) {
@@ -64,7 +67,7 @@ func (d StatusDescription) String() string {
 		texts[i] = fmt.Sprintf("%q (%s)", w.Text, w.Source)
 	}
 	if d.AnyWording {
-		return d.CurrentStatus + ", " + d.Condition + ": any description (Contour v1.0.1 has none; the reference router's is " + strings.Join(texts, ", ") + ")"
+		return d.CurrentStatus + ", " + d.Condition + ": any description that names " + strconv.Quote(d.Names) + " (Contour v1.0.1 has none; the reference router's is " + strings.Join(texts, ", ") + ")"
 	}
 	return d.CurrentStatus + ", " + d.Condition + ": one of " + strings.Join(texts, ", ")
 }
@@ -246,18 +249,20 @@ func IngressRouteServiceAndDelegate(match string) StatusDescription {
 // IngressRouteNoServiceOrDelegate: the route matching match has neither a
 // service list nor a delegate. The design document makes it invalid ("one
 // of service or delegate"); Contour v1.0.1 skips the route and reports the
-// object valid, so any description is accepted.
+// object valid, so any description that names the route's match is
+// accepted.
 func IngressRouteNoServiceOrDelegate(match string) StatusDescription {
 	d := invalid(condNoServiceOrDelegate, referenceNoServiceOrDelegate.with(match))
-	d.AnyWording = true
+	d.AnyWording, d.Names = true, match
 	return d
 }
 
 // IngressRouteRoutesMissing: spec.routes is missing or empty. The design
 // document: "routes must _always_ be present and non empty"; Contour
-// v1.0.1 reports such an object valid, so any description is accepted.
+// v1.0.1 reports such an object valid, so any description that names
+// routes is accepted.
 func IngressRouteRoutesMissing() StatusDescription {
 	d := invalid(condRoutesMissing, referenceRoutesMissing.with())
-	d.AnyWording = true
+	d.AnyWording, d.Names = true, "routes"
 	return d
 }

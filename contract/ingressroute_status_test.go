@@ -128,8 +128,11 @@ func TestIngressRouteStatusTable(t *testing.T) {
 			}
 		}
 		if d.AnyWording {
-			if d.Matches("") || d.Matches("  ") {
-				t.Errorf("%s matches an empty description", d)
+			if d.Names == "" || d.Matches("") || d.Matches(`service "absent" not found`) {
+				t.Errorf("%s names nothing, or matches an empty or an unrelated description", d)
+			}
+			if !d.Matches("it has no " + strings.ToUpper(d.Names) + " at all") {
+				t.Errorf("%s does not match another wording that names %q", d, d.Names)
 			}
 		} else if d.Matches("valid IngressRoute") {
 			t.Errorf("%s matches an unrelated description", d)

@@ -27,7 +27,10 @@ func describeDelegationStatus(f *framework.Framework) {
 	// As shipped Contour writes status (v1.0.1 internal/k8s/status.go,
 	// CRDStatus.SetStatus, which compares currentStatus and description
 	// before it updates): the router writes status only on change, so a
-	// quiet object's resourceVersion stays put.
+	// quiet object's resourceVersion stays put. What the API shows is that
+	// nothing in the status churns (a timestamp, a reordered text): a write
+	// of the same content is dropped by the API server unseen, so the
+	// spec cannot tell it from no write.
 	//
 	// Document: the IngressRoute design document (Contour), section
 	// "Reporting status" (silent on when status is written, so shipped
@@ -35,7 +38,7 @@ func describeDelegationStatus(f *framework.Framework) {
 	// Upstream: projectcontour/contour v1.0.1 internal/k8s/status.go
 	// (CRDStatus.SetStatus and updateNeeded: compares currentStatus and
 	// description before it updates)
-	It("writes status only when it changes", framework.ID("delegation/status-written-on-change"), func(ctx SpecContext) {
+	It("writes status only when it changes: a quiet root's status is not rewritten", framework.ID("delegation/status-written-on-change"), func(ctx SpecContext) {
 		ns := f.SpecNamespace(ctx, "ir-status")
 		backend := f.DeployEcho(ctx, ns)
 		host := f.Host(ns, "www")
