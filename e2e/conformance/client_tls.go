@@ -308,8 +308,9 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 
 		// Upstream: mTLS is configured on fe_sni and fe_no_sni only; a
 		// passthrough route leaves public_ssl for its backend before them.
-		// With SNI only: public_ssl picks a passthrough route by SNI, so
-		// without SNI no passthrough route is reached at all.
+		// The passthrough route with SNI only: public_ssl picks a
+		// passthrough route by SNI, so without SNI no passthrough route is
+		// reached at all; the reencrypt route over both TLS frontends.
 		//
 		// Document: the Ingress client TLS enhancement, section "Implementing
 		// Basic Support for Client Certificate Verification" (the verify option
@@ -330,12 +331,15 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 				jig.Echo.Served(g, resp)
 				g.Expect(resp.Echo.Listener).To(Equal("https"))
 			})
-			By("a reencrypt route refuses it, and serves a valid client")
-			jig.EventuallyRefusedWithin(ctx, f.Opts.Timeouts.Converge, jig.IC.HTTPS(c.reencryptHost, "/"), "certificate required")
-			f.EventuallyResponds(ctx, framework.WithCert(jig.IC.HTTPS(c.reencryptHost, "/"), jig.Certs["valid"]), func(g Gomega, resp *httpclient.Response) {
-				jig.Echo.Served(g, resp)
-				g.Expect(http.Header(resp.Echo.Headers).Values("X-SSL-Client-CN")).To(Equal([]string{"valid"}))
-			})
+			for _, conn := range []framework.Connection{framework.WithSNI, framework.WithoutSNI} {
+				By("a reencrypt route refuses it, and serves a valid client: " + conn.Name)
+				reencrypt := conn.Over(jig.IC.HTTPS(c.reencryptHost, "/"))
+				jig.EventuallyRefusedWithin(ctx, f.Opts.Timeouts.Converge, reencrypt, "certificate required")
+				f.EventuallyResponds(ctx, framework.WithCert(reencrypt, jig.Certs["valid"]), func(g Gomega, resp *httpclient.Response) {
+					jig.Echo.Served(g, resp)
+					g.Expect(http.Header(resp.Echo.Headers).Values("X-SSL-Client-CN")).To(Equal([]string{"valid"}))
+				})
+			}
 		})
 
 		// cluster-ingress-operator test/e2e/client_tls_test.go, TestMTLSWithCRLs

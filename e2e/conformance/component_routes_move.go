@@ -180,10 +180,19 @@ func describeComponentRouteMove(f *framework.Framework) {
 		// pkg/router/template/util/haproxy/map_entry.go
 		// (generateCertConfigMapEntry, generateEdgeReencryptMapEntry)
 		It("the router serves the default host with its default certificate again, and the custom host no more", framework.ID("component-routes/move-default-host-again"), func(ctx SpecContext) {
+			By("the router's default certificate: what fe_no_sni presents for the default host")
+			var defaultCert *x509.Certificate
+			f.EventuallyResponds(ctx, framework.WithoutSNI.Over(f.HTTPS(c.DefaultHost, "/")), func(g Gomega, resp *httpclient.Response) {
+				c.Backend.Served(g, resp)
+				defaultCert = resp.TLS.PeerCertificates[0]
+			})
+			By("with SNI the default host gets the same certificate: the custom one is gone")
 			f.EventuallyResponds(ctx, f.HTTPS(c.DefaultHost, "/"), func(g Gomega, resp *httpclient.Response) {
 				c.Backend.Served(g, resp)
-				g.Expect(resp.TLS.PeerCertificates[0].CheckSignatureFrom(ca.Cert)).To(HaveOccurred(),
-					"the custom certificate must be gone, got %s", resp.TLS.PeerCertificates[0].Subject)
+				got := resp.TLS.PeerCertificates[0]
+				g.Expect(got.CheckSignatureFrom(ca.Cert)).To(HaveOccurred(), "the custom certificate must be gone, got %s", got.Subject)
+				g.Expect(got.Equal(defaultCert)).To(BeTrue(), "want the default certificate %s (serial %s), got %s (serial %s)",
+					defaultCert.Subject, defaultCert.SerialNumber, got.Subject, got.SerialNumber)
 			})
 			f.EventuallyResponds(ctx, f.HTTPS(custom, "/"), framework.NotServed)
 		})

@@ -146,6 +146,8 @@ func describeHeaderActions(f *framework.Framework) {
 						framework.RouteSetHeader("X-Literal", `it's "quoted" \ back; semi`),
 						framework.RouteSetHeader("X-Host-Lower", "%[req.hdr(host),lower]"),
 						framework.RouteSetHeader("X-Host-B64", "%[req.hdr(host),base64]"),
+						// Host arrives lower-cased already; X-Mixed shows lower.
+						framework.RouteSetHeader("X-Mixed-Lower", "%[req.hdr(X-Mixed),lower]"),
 						framework.RouteDeleteHeader("X-Client-Secret"),
 					},
 					Response: []routev1.RouteHTTPHeader{
@@ -155,6 +157,7 @@ func describeHeaderActions(f *framework.Framework) {
 					},
 				})
 				req = framework.WithHeader(req, "X-Client-Secret", "s3cret")
+				req = framework.WithHeader(req, "X-Mixed", "MiXeD")
 				req = framework.WithHeader(req, echo.SetResponseHeader, "X-Backend-Leak: internal")
 				req = framework.WithHeader(req, echo.SetResponseHeader, "X-Value: MiXeD")
 				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
@@ -166,6 +169,7 @@ func describeHeaderActions(f *framework.Framework) {
 						// Every frontend lowercases Host before any action
 						// (haproxy-config.template: set-header Host %[req.hdr(Host),lower]).
 						"X-Host-B64":      {base64.StdEncoding.EncodeToString([]byte(strings.ToLower(req.Host)))},
+						"X-Mixed-Lower":   {"mixed"},
 						"X-Client-Secret": nil,
 					}.Check(g, http.Header(resp.Echo.Headers), "the backend")
 					framework.HeaderExpectations{

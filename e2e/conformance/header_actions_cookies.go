@@ -54,9 +54,9 @@ func describeSessionCookie(f *framework.Framework) {
 	// and reencrypt routes that do not allow plain HTTP. HAProxy's nocache adds Cache-Control: private
 	// to that answer beside the backend's public value; both reach the
 	// client. disable_cookies=true leaves both out: the backend's value
-	// alone, the positive control that the answer was served and
-	// inspected. A passthrough route has no cookie: its backend is TCP and
-	// the router never sees the answer.
+	// alone, beside the positive control of the same route without the
+	// annotation on the same router. A passthrough route has no cookie:
+	// its backend is TCP and the router never sees the answer.
 	//
 	// Document: the HTTP header actions enhancement, section "Can we
 	// please make sure to only add the `cache-control: private` header if
@@ -81,6 +81,9 @@ func describeSessionCookie(f *framework.Framework) {
 			route := f.TerminatedRouteTo(backend, "cookies", c.termination, c.insecure)
 			if c.disable != "" {
 				route.Annotations = map[string]string{contract.DisableCookiesAnnotation: c.disable}
+				By("positive control: the same route without the annotation gets its cookie and private")
+				control := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "cookies-control", c.termination, c.insecure))
+				expectSessionCookie(ctx, f, c.over.request(ic, control.Spec.Host), backend, control, []string{publicCacheControl, "private"})
 			}
 			f.CreateRoute(ctx, route)
 			req := framework.WithHeader(c.over.request(ic, route.Spec.Host), echo.SetResponseHeader, "Cache-Control: "+publicCacheControl)
@@ -154,6 +157,11 @@ func describeSessionCookie(f *framework.Framework) {
 				Response: []routev1.RouteHTTPHeader{framework.RouteSetHeader("Cache-Control", c.set)},
 			}}
 			if c.disable {
+				By("positive control: the same route without the annotation gets its cookie and private")
+				control := route.DeepCopy()
+				control.Name, control.Spec.Host = "cache-control-on", f.Host(ns, "cache-control-on")
+				f.CreateRoute(ctx, control)
+				expectSessionCookie(ctx, f, c.over.request(ic, control.Spec.Host), backend, control, []string{c.set, "private"})
 				route.Annotations = map[string]string{contract.DisableCookiesAnnotation: "true"}
 			}
 			f.CreateRoute(ctx, route)
@@ -181,4 +189,19 @@ func describeSessionCookie(f *framework.Framework) {
 		Entry("edge, cookies disabled", framework.ID("header-actions/route-cache-control-cookies-disabled"),
 			cacheControlCase{termination: routev1.TLSTerminationEdge, over: overFeSNI, set: "max-age=60", disable: true, want: []string{"max-age=60"}}),
 	)
+}
+
+// expectSessionCookie: route answers req (the backend asked to send
+// Cache-Control: public) with one session cookie of its own name and
+// Cache-Control want: the positive control beside a route whose cookies
+// are disabled, on the same router.
+func expectSessionCookie(ctx SpecContext, f *framework.Framework, req httpclient.Request, backend *framework.Echo, route *routev1.Route, want []string) {
+	GinkgoHelper()
+	req = framework.WithHeader(req, echo.SetResponseHeader, "Cache-Control: "+publicCacheControl)
+	name := contract.DefaultCookieName(route.Namespace, route.Name)
+	f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+		backend.Served(g, resp)
+		g.Expect(resp.Header.Values("Set-Cookie")).To(HaveExactElements(HavePrefix(name+"=")), "Set-Cookie")
+		g.Expect(resp.Header.Values("Cache-Control")).To(Equal(want), "Cache-Control")
+	})
 }

@@ -116,8 +116,8 @@ func describeIngressControllerValues(f *framework.Framework) {
 	// name and value URL-encoded into ROUTER_HTTP_REQUEST_HEADERS and
 	// ROUTER_HTTP_RESPONSE_HEADERS), openshift/router
 	// pkg/cmd/infra/router/template.go (parsing them back) and
-	// images/router/haproxy/conf/haproxy-config.template (frontends public
-	// and fe_sni: .HTTPRequestHeaders and .HTTPResponseHeaders, quoted;
+	// images/router/haproxy/conf/haproxy-config.template (frontends public,
+	// fe_sni and fe_no_sni: .HTTPRequestHeaders and .HTTPResponseHeaders, quoted;
 	// the response actions after the route backend's); openshift/router
 	// pkg/router/router_test.go (TestConfigTemplate: "Quotes in global HTTP
 	// response header")
@@ -137,6 +137,9 @@ func describeIngressControllerValues(f *framework.Framework) {
 					framework.IngressControllerSetHeader("X-SSL-Client-Cert", "%{+Q}[ssl_c_der,base64]"),
 					framework.IngressControllerDeleteHeader("Content-Language"),
 					framework.IngressControllerSetHeader("X-Target", "%[req.hdr(host),lower]"),
+					// Host is lower-cased by every frontend before the actions
+					// run; X-Mixed is not, so lower shows here.
+					framework.IngressControllerSetHeader("X-Target-Mixed", "%[req.hdr(X-Mixed),lower]"),
 					framework.IngressControllerSetHeader("Accept", "text/plain, text/html"),
 					framework.IngressControllerSetHeader("X-Colon", "a:b:c"),
 					framework.IngressControllerSetHeader("X-Literal", literalValue),
@@ -148,6 +151,7 @@ func describeIngressControllerValues(f *framework.Framework) {
 				req, backend := path.routeOver(ctx, f, own, "headers-ic-values", "values")
 				req = framework.WithHeader(req, "Content-Language", "en")
 				req = framework.WithHeader(req, "X-Client-Kept", "from-client")
+				req = framework.WithHeader(req, "X-Mixed", "MiXeD")
 				req = framework.WithHeader(req, echo.SetResponseHeader, "X-XSS-Protection: 1")
 				req = framework.WithHeader(req, echo.SetResponseHeader, "X-Value: MiXeD")
 				req = framework.WithHeader(req, echo.SetResponseHeader, "X-Frame-Options: SAMEORIGIN")
@@ -158,6 +162,7 @@ func describeIngressControllerValues(f *framework.Framework) {
 						"Content-Location": {"/my-first-blog-post"},
 						"Content-Language": nil,
 						"X-Target":         {strings.ToLower(req.Host)},
+						"X-Target-Mixed":   {"mixed"},
 						"Accept":           {"text/plain, text/html"},
 						"X-Colon":          {"a:b:c"},
 						"X-Literal":        {literalValue},
@@ -178,6 +183,7 @@ func describeIngressControllerValues(f *framework.Framework) {
 			},
 			Entry("plain route over plain HTTP (public)", framework.ID("header-actions/ingresscontroller-document-example-over-http"), overPublic),
 			Entry("edge route over TLS with SNI (fe_sni)", framework.ID("header-actions/ingresscontroller-document-example"), overFeSNI),
+			Entry("edge route over TLS without SNI (fe_no_sni)", framework.ID("header-actions/ingresscontroller-document-example-no-sni"), overFeNoSNI),
 		)
 	})
 }
@@ -350,6 +356,7 @@ func describeIngressControllerUniqueID(f *framework.Framework) {
 			},
 			Entry("plain route over plain HTTP (public)", framework.ID("header-actions/ingresscontroller-unique-id-after-set-over-http"), overPublic),
 			Entry("edge route over TLS with SNI (fe_sni)", framework.ID("header-actions/ingresscontroller-unique-id-after-set"), overFeSNI),
+			Entry("edge route over TLS without SNI (fe_no_sni)", framework.ID("header-actions/ingresscontroller-unique-id-after-set-no-sni"), overFeNoSNI),
 		)
 	})
 }

@@ -22,6 +22,7 @@ type hstsCase struct {
 	insecure    routev1.InsecureEdgeTerminationPolicyType
 	annotation  string
 	overHTTP    bool
+	conn        framework.Connection // over TLS: with SNI (fe_sni) unless WithoutSNI (fe_no_sni)
 	header      string
 }
 
@@ -55,12 +56,23 @@ func describeHSTS(f *framework.Framework) {
 				route := f.TerminatedRouteTo(backend, name, c.termination, c.insecure)
 				route.Annotations = map[string]string{contract.HSTSAnnotation: c.annotation}
 				f.CreateRoute(ctx, route)
-				req := f.HTTPS(host, "/")
+				req := c.conn.Over(f.HTTPS(host, "/"))
 				if c.overHTTP {
 					req = f.HTTP(host, "/")
 				}
 				if c.termination == routev1.TLSTerminationPassthrough {
 					req.RootCAs = pki.Pool(backend.CA)
+				}
+				if c.header == "" {
+					By("positive control: an edge route with max-age=600 on the same router gets its header")
+					controlBackend := f.DeployEchoes(ctx, framework.EchoIn(ns, "control"))[0]
+					control := f.TerminatedRouteTo(controlBackend, "control", routev1.TLSTerminationEdge, "")
+					control.Annotations = map[string]string{contract.HSTSAnnotation: "max-age=600"}
+					f.CreateRoute(ctx, control)
+					f.EventuallyResponds(ctx, c.conn.Over(f.HTTPS(control.Spec.Host, "/")), func(g Gomega, resp *httpclient.Response) {
+						controlBackend.Served(g, resp)
+						g.Expect(resp.Header.Values("Strict-Transport-Security")).To(Equal([]string{"max-age=600"}))
+					})
 				}
 				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
 					backend.Served(g, resp)
@@ -74,6 +86,11 @@ func describeHSTS(f *framework.Framework) {
 			Entry("edge, max-age", framework.ID("hsts/edge-max-age"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=31536000", header: "max-age=31536000"}),
 			Entry("edge, includeSubDomains and preload", framework.ID("hsts/edge-all-directives"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=31536000;includeSubDomains;preload", header: "max-age=31536000;includeSubDomains;preload"}),
 			Entry("reencrypt", framework.ID("hsts/reencrypt-max-age"), hstsCase{termination: routev1.TLSTerminationReencrypt, annotation: "max-age=600;includeSubDomains", header: "max-age=600;includeSubDomains"}),
+			// Without SNI the client reaches fe_no_sni (the default
+			// certificate), which picks the same route backend by Host.
+			Entry("edge, without SNI", framework.ID("hsts/edge-max-age-no-sni"), hstsCase{termination: routev1.TLSTerminationEdge, conn: framework.WithoutSNI, annotation: "max-age=31536000", header: "max-age=31536000"}),
+			Entry("reencrypt, without SNI", framework.ID("hsts/reencrypt-max-age-no-sni"), hstsCase{termination: routev1.TLSTerminationReencrypt, conn: framework.WithoutSNI, annotation: "max-age=600;includeSubDomains", header: "max-age=600;includeSubDomains"}),
+			Entry("no max-age, without SNI: no header", framework.ID("hsts/no-max-age-no-header-no-sni"), hstsCase{termination: routev1.TLSTerminationEdge, conn: framework.WithoutSNI, annotation: "includeSubDomains;preload"}),
 			Entry("directives in any case, spaces around ; and =", framework.ID("hsts/case-and-spaces-kept"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: "MAX-AGE = 600 ; INCLUDESUBDOMAINS", header: "MAX-AGE = 600 ; INCLUDESUBDOMAINS"}),
 			Entry("quoted max-age", framework.ID("hsts/quoted-max-age"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: `max-age="600"`, header: `max-age="600"`}),
 			Entry("directives before max-age", framework.ID("hsts/directives-before-max-age"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: "preload;max-age=600", header: "preload;max-age=600"}),

@@ -21,6 +21,7 @@ type policyCase struct {
 	termination routev1.TLSTerminationType
 	annotation  *string
 	refusal     *contract.Refusal // nil: admitted
+	compliant   string            // with refusal: an annotation the same policies admit (the positive control)
 }
 
 func annotation(v string) *string { return &v }

@@ -37,27 +37,43 @@ func describeHSTSPolicyAdmission(f *framework.Framework) {
 			ns := f.SpecNamespaceWithLabels(ctx, "hsts-policy", c.nsLabels)
 			// Admission only: nothing needs to answer.
 			backend := f.ServiceWithoutPods(ctx, ns)
-			f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, c.policies(f.Domain)))
-			route := f.RouteTo(backend, "r", framework.EchoHTTPPort)
-			route.Spec.Host = c.subdomain + route.Spec.Host
-			if c.termination != "" {
-				route.Spec.TLS = &routev1.TLSConfig{Termination: c.termination}
-			}
-			if c.annotation != nil {
-				route.Annotations = map[string]string{contract.HSTSAnnotation: *c.annotation}
+			// A sentinel policy leads the list, under a domain of its own
+			// that no route of the case is in (so the first-match rule is
+			// untouched): once a route under it is refused, admission holds
+			// the whole list, written in one update, and an admitted route
+			// below is judged against the case's policies.
+			sentinelDomain := "sentinel-" + ns + "." + f.Domain
+			sentinelPolicy := configv1.RequiredHSTSPolicy{DomainPatterns: []string{"*." + sentinelDomain}}
+			f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, append([]configv1.RequiredHSTSPolicy{sentinelPolicy}, c.policies(f.Domain)...)))
+			By("the policies are in effect: an edge route under the sentinel policy without the annotation is refused")
+			sentinel := f.RouteTo(backend, "sentinel", framework.EchoHTTPPort)
+			sentinel.Spec.Host = "r." + sentinelDomain
+			sentinel.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge}
+			f.EventuallyRouteRefused(ctx, sentinel, *refused(contract.HSTSMaxAgeMissingOrWrong))
+
+			route := func(name string, hsts *string) *routev1.Route {
+				r := f.RouteTo(backend, name, framework.EchoHTTPPort)
+				r.Spec.Host = c.subdomain + r.Spec.Host
+				if c.termination != "" {
+					r.Spec.TLS = &routev1.TLSConfig{Termination: c.termination}
+				}
+				if hsts != nil {
+					r.Annotations = map[string]string{contract.HSTSAnnotation: *hsts}
+				}
+				return r
 			}
 			if c.refusal == nil {
-				f.CreateAdmittedRoute(ctx, route)
+				f.CreateAdmittedRoute(ctx, route("r", c.annotation))
 				return
 			}
-			By("positive control: a compliant route in the same namespace is admitted")
-			f.CreateAdmittedRoute(ctx, f.RouteTo(backend, "control", framework.EchoHTTPPort))
-			f.EventuallyRouteRefused(ctx, route, *c.refusal)
+			f.EventuallyRouteRefused(ctx, route("r", c.annotation), *c.refusal)
+			By("positive control: the same route with an annotation the policies admit (" + c.compliant + ") is admitted")
+			f.CreateAdmittedRoute(ctx, route("control", annotation(c.compliant)))
 		},
 		Entry("max-age inside the range", framework.ID("hsts-policy/max-age-in-range"), policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1000")}),
-		Entry("max-age above the range", framework.ID("hsts-policy/max-age-above-range"), policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1001"), refusal: refused(contract.HSTSMaxAgeGreater(1000))}),
-		Entry("max-age below the range", framework.ID("hsts-policy/max-age-below-range"), policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationReencrypt, annotation: annotation("max-age=99"), refusal: refused(contract.HSTSMaxAgeLess(100))}),
-		Entry("no annotation in a required domain", framework.ID("hsts-policy/missing-annotation"), policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, refusal: refused(contract.HSTSMaxAgeMissingOrWrong)}),
+		Entry("max-age above the range", framework.ID("hsts-policy/max-age-above-range"), policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1001"), refusal: refused(contract.HSTSMaxAgeGreater(1000)), compliant: "max-age=1000"}),
+		Entry("max-age below the range", framework.ID("hsts-policy/max-age-below-range"), policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationReencrypt, annotation: annotation("max-age=99"), refusal: refused(contract.HSTSMaxAgeLess(100)), compliant: "max-age=100"}),
+		Entry("no annotation in a required domain", framework.ID("hsts-policy/missing-annotation"), policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, refusal: refused(contract.HSTSMaxAgeMissingOrWrong), compliant: "max-age=500"}),
 		// The HSTS admission enhancement's section "Continue to enable HSTS
 		// per-route" accepts a quoted max-age (the router template's
 		// $hstsPattern, which the router follows); the admission code of its
@@ -72,23 +88,23 @@ func describeHSTSPolicyAdmission(f *framework.Framework) {
 		// Upstream: openshift/openshift-apiserver
 		// pkg/route/apiserver/admission/requiredrouteannotations/admission.go
 		// (maxAgeRegExp `max-age=(\d+)`, hstsConfigFromRoute)
-		Entry(`a quoted max-age (the code, not the prose)`, framework.ID("hsts-policy/quoted-max-age-refused"), policyCase{policies: wildcard(nil), termination: routev1.TLSTerminationEdge, annotation: annotation(`max-age="500"`), refusal: refused(contract.HSTSMaxAgeMissingOrWrong)}),
-		Entry("a wildcard pattern matches across dots (filepath.Match)", framework.ID("hsts-policy/wildcard-across-dots"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), subdomain: "deep.", termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired)}),
+		Entry(`a quoted max-age (the code, not the prose)`, framework.ID("hsts-policy/quoted-max-age-refused"), policyCase{policies: wildcard(nil), termination: routev1.TLSTerminationEdge, annotation: annotation(`max-age="500"`), refusal: refused(contract.HSTSMaxAgeMissingOrWrong), compliant: "max-age=500"}),
+		Entry("a wildcard pattern matches across dots (filepath.Match)", framework.ID("hsts-policy/wildcard-across-dots"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), subdomain: "deep.", termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired), compliant: "max-age=1;preload"}),
 		Entry("an exact pattern for another host does not apply", framework.ID("hsts-policy/exact-pattern-other-host"), policyCase{policies: func(domain string) []configv1.RequiredHSTSPolicy {
 			return []configv1.RequiredHSTSPolicy{{DomainPatterns: []string{"exact." + domain}, PreloadPolicy: configv1.RequirePreloadPolicy}}
 		}, termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1")}),
 		Entry("RequirePreload met", framework.ID("hsts-policy/require-preload-met"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;preload")}),
-		Entry("RequirePreload unmet", framework.ID("hsts-policy/require-preload-unmet"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired)}),
-		Entry("RequireNoPreload", framework.ID("hsts-policy/require-no-preload"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequireNoPreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;preload"), refusal: refused(contract.HSTSPreloadForbidden)}),
-		Entry("RequireIncludeSubDomains", framework.ID("hsts-policy/require-include-subdomains"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.IncludeSubDomainsPolicy = configv1.RequireIncludeSubDomains }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSIncludeSubDomainsReq)}),
-		Entry("RequireNoIncludeSubDomains", framework.ID("hsts-policy/require-no-include-subdomains"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.IncludeSubDomainsPolicy = configv1.RequireNoIncludeSubDomains }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;includeSubDomains"), refusal: refused(contract.HSTSIncludeSubDomainsFor)}),
+		Entry("RequirePreload unmet", framework.ID("hsts-policy/require-preload-unmet"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequirePreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired), compliant: "max-age=1;preload"}),
+		Entry("RequireNoPreload", framework.ID("hsts-policy/require-no-preload"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.PreloadPolicy = configv1.RequireNoPreloadPolicy }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;preload"), refusal: refused(contract.HSTSPreloadForbidden), compliant: "max-age=1"}),
+		Entry("RequireIncludeSubDomains", framework.ID("hsts-policy/require-include-subdomains"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.IncludeSubDomainsPolicy = configv1.RequireIncludeSubDomains }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSIncludeSubDomainsReq), compliant: "max-age=1;includeSubDomains"}),
+		Entry("RequireNoIncludeSubDomains", framework.ID("hsts-policy/require-no-include-subdomains"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) { p.IncludeSubDomainsPolicy = configv1.RequireNoIncludeSubDomains }), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;includeSubDomains"), refusal: refused(contract.HSTSIncludeSubDomainsFor), compliant: "max-age=1"}),
 		Entry("NoOpinion allows either", framework.ID("hsts-policy/no-opinion-allows-either"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
 			p.PreloadPolicy, p.IncludeSubDomainsPolicy = configv1.NoOpinionPreloadPolicy, configv1.NoOpinionIncludeSubDomains
 		}), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;includeSubDomains;preload")}),
 		Entry("namespaceSelector matches", framework.ID("hsts-policy/namespace-selector-matches"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
 			p.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"hsts": "strict"}}
 			p.PreloadPolicy = configv1.RequirePreloadPolicy
-		}), nsLabels: map[string]string{"hsts": "strict"}, termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired)}),
+		}), nsLabels: map[string]string{"hsts": "strict"}, termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1"), refusal: refused(contract.HSTSPreloadRequired), compliant: "max-age=1;preload"}),
 		Entry("namespaceSelector does not match", framework.ID("hsts-policy/namespace-selector-no-match"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
 			p.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"hsts": "strict"}}
 			p.PreloadPolicy = configv1.RequirePreloadPolicy
@@ -327,9 +343,9 @@ func describeHSTSPolicyAdmission(f *framework.Framework) {
 		ns := f.SpecNamespace(ctx, "hsts-policy-int32")
 		backend := f.ServiceWithoutPods(ctx, ns) // admission only
 		f.AddRequiredHSTSPolicies(ctx, inNamespace(ns, wildcard(nil)(f.Domain)))
-		By("positive control: the largest 32-bit max-age is admitted")
-		f.CreateAdmittedRoute(ctx, edgeRouteWithHSTS(f, backend, "r", "max-age=2147483647"))
 		f.EventuallyRouteRefused(ctx, edgeRouteWithHSTS(f, backend, "over", "max-age=2147483648"), contract.HSTSMaxAgeOutOfRange("2147483648"))
+		By("positive control: the largest 32-bit max-age is admitted, under the same policy")
+		f.CreateAdmittedRoute(ctx, edgeRouteWithHSTS(f, backend, "r", "max-age=2147483647"))
 	})
 
 	// Document: the HSTS admission enhancement, section "Provide HSTS
@@ -347,8 +363,9 @@ func describeHSTSPolicyAdmission(f *framework.Framework) {
 			PreloadPolicy:  configv1.RequirePreloadPolicy,
 		}}))
 		route := edgeRouteWithHSTS(f, backend, "r", "max-age=1")
-		By("positive control: spec.host is outside the policy, so the route is admitted")
+		By("spec.host is outside the policy, so the route is admitted")
 		f.CreateAdmittedRoute(ctx, route)
+		control := f.CreateAdmittedRoute(ctx, edgeRouteWithHSTS(f, backend, "control", "max-age=1"))
 
 		By("another router reports the route under a host inside the policy")
 		_, err := framework.Update(ctx, framework.StatusWriter[*routev1.Route]{Client: f.Routes.RouteV1().Routes(ns)}, route.Name, func(live *routev1.Route) {
@@ -360,5 +377,10 @@ func describeHSTSPolicyAdmission(f *framework.Framework) {
 		f.EventuallyRouteUpdateRefused(ctx, ns, route.Name, func(r *routev1.Route) {
 			r.Annotations[contract.HSTSAnnotation] = "max-age=2"
 		}, contract.HSTSPreloadRequired)
+		By("positive control: the same change to a route without that status host is admitted, under the same policy")
+		_, err = framework.Update(ctx, f.Routes.RouteV1().Routes(ns), control.Name, func(live *routev1.Route) {
+			live.Annotations[contract.HSTSAnnotation] = "max-age=2"
+		})
+		Expect(err).NotTo(HaveOccurred(), "the same annotation change on route %s/%s, whose hosts are all outside the policy", ns, control.Name)
 	})
 }

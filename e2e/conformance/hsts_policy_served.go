@@ -51,16 +51,16 @@ func describeHSTSPolicyServed(f *framework.Framework) {
 		// annotation as it was is not checked; one that drops it changes
 		// it, and hstsConfigFromRoute finds no max-age)
 		It("checks an update only when it changes the annotation", framework.ID("hsts-policy/update-checked-on-change"), framework.JudgesPlatform, func(ctx SpecContext) {
-			By("an update that leaves the annotation alone is admitted")
+			By("an update that changes the annotation is checked (which shows the policy is in effect)")
+			f.EventuallyRouteUpdateRefused(ctx, ns, route.Name, func(r *routev1.Route) {
+				r.Annotations[contract.HSTSAnnotation] = "max-age=4000"
+			}, contract.HSTSMaxAgeGreater(1000))
+
+			By("an update that leaves the annotation alone is admitted, under the same policy")
 			_, err := framework.Update(ctx, f.Routes.RouteV1().Routes(ns), route.Name, func(live *routev1.Route) {
 				live.Labels = map[string]string{"touched": "yes"}
 			})
 			Expect(err).NotTo(HaveOccurred(), "an update of route %s/%s that leaves the HSTS annotation alone", ns, route.Name)
-
-			By("an update that changes the annotation is checked")
-			f.EventuallyRouteUpdateRefused(ctx, ns, route.Name, func(r *routev1.Route) {
-				r.Annotations[contract.HSTSAnnotation] = "max-age=4000"
-			}, contract.HSTSMaxAgeGreater(1000))
 
 			// Upstream: an update that drops the annotation changes it, and a
 			// route without one has no max-age (requiredrouteannotations/admission.go).
