@@ -52,6 +52,7 @@ func describeHSTSPolicyAdmission(f *framework.Framework) {
 			f.EventuallyRouteRefused(ctx, sentinel, *refused(contract.HSTSMaxAgeMissingOrWrong))
 
 			route := func(name string, hsts *string) *routev1.Route {
+				GinkgoHelper()
 				r := f.RouteTo(backend, name, framework.EchoHTTPPort)
 				r.Spec.Host = c.subdomain + r.Spec.Host
 				if c.termination != "" {
