@@ -331,7 +331,7 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 				jig.Echo.Served(g, resp)
 				g.Expect(resp.Echo.Listener).To(Equal("https"))
 			})
-			for _, conn := range []framework.Connection{framework.WithSNI, framework.WithoutSNI} {
+			for _, conn := range framework.TLSConnections {
 				By("a reencrypt route refuses it, and serves a valid client: " + conn.Name)
 				reencrypt := conn.Over(jig.IC.HTTPS(c.reencryptHost, "/"))
 				jig.EventuallyRefusedWithin(ctx, f.Opts.Timeouts.Converge, reencrypt, "certificate required")

@@ -66,9 +66,7 @@ func describeHSTS(f *framework.Framework) {
 				if c.header == "" {
 					By("positive control: an edge route with max-age=600 on the same router gets its header")
 					controlBackend := f.DeployEchoes(ctx, framework.EchoIn(ns, "control"))[0]
-					control := f.TerminatedRouteTo(controlBackend, "control", routev1.TLSTerminationEdge, "")
-					control.Annotations = map[string]string{contract.HSTSAnnotation: "max-age=600"}
-					f.CreateRoute(ctx, control)
+					control := f.CreateRoute(ctx, edgeRouteWithHSTS(f, controlBackend, "control", "max-age=600"))
 					f.EventuallyResponds(ctx, c.conn.Over(f.HTTPS(control.Spec.Host, "/")), func(g Gomega, resp *httpclient.Response) {
 						controlBackend.Served(g, resp)
 						g.Expect(resp.Header.Values("Strict-Transport-Security")).To(Equal([]string{"max-age=600"}))

@@ -79,6 +79,9 @@ var (
 	// upstream's fe_no_sni, the default certificate; the route is chosen
 	// by the Host header alone.
 	WithoutSNI = Connection{Name: "without SNI", noSNI: true}
+	// TLSConnections are both, for a spec that walks the TLS frontends in
+	// one body (a table has BothConnections).
+	TLSConnections = []Connection{WithSNI, WithoutSNI}
 )
 
 // Over returns r sent over c.
