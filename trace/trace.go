@@ -49,32 +49,56 @@ var kinds = []Kind{Behaviour, Validation, FailureMode, UserStory, TestPlan, Scen
 type Status string
 
 const (
-	Covered  Status = "covered"
-	Reasoned Status = "reasoned"
-	Gap      Status = "gap"
+	// Covered: a router or platform that breaks the statement as the
+	// document says fails a cited spec.
+	Covered Status = "covered"
+	// StandIn: the only specs judge the suite's own fixture (evidence of
+	// the fixture, not of a router or a platform).
+	StandIn Status = "stand-in"
+	// UpstreamDiffers: the specs assert upstream's behaviour against the
+	// document's words, which the statement keeps.
+	UpstreamDiffers Status = "upstream-differs"
+	Reasoned        Status = "reasoned"
+	Gap             Status = "gap"
 )
 
 // Statement is one testable claim and its answer: exactly one of Specs,
-// Reason and Gap.
+// Reason and Gap; Specs may be qualified by StandIn or UpstreamDiffers.
 type Statement struct {
 	// ID is stable ("<prefix>-NNN"): never renumbered, never reused.
 	ID string `json:"id"`
 	// Section is the document's heading, verbatim.
-	Section   string `json:"section,omitempty"`
-	Kind      Kind   `json:"kind"`
-	Statement string `json:"statement"`
+	Section string `json:"section,omitempty"`
+	// Sentences are the fingerprints of the document's sentences the
+	// statement comes from (a design document's statements only).
+	Sentences []string `json:"sentences,omitempty"`
+	Kind      Kind     `json:"kind"`
+	Statement string   `json:"statement"`
 	// Ref names an upstream test ("<repo> <file> <Test>") or a bug.
-	Ref    string            `json:"ref,omitempty"`
-	Specs  []contract.SpecID `json:"specs,omitempty"`
-	Reason string            `json:"reason,omitempty"`
-	Gap    string            `json:"gap,omitempty"`
+	Ref   string            `json:"ref,omitempty"`
+	Specs []contract.SpecID `json:"specs,omitempty"`
+	// StandIn says why the specs judge only the suite's own fixture.
+	StandIn string `json:"standIn,omitempty"`
+	// UpstreamDiffers names upstream's file and function and what they do
+	// instead of the document's words, which the specs assert.
+	UpstreamDiffers string `json:"upstreamDiffers,omitempty"`
+	Reason          string `json:"reason,omitempty"`
+	Gap             string `json:"gap,omitempty"`
 }
 
 // Status says how the statement is answered ("" when it is not, or more
 // than once: Check refuses both).
 func (s Statement) Status() Status {
 	var got []Status
-	if len(s.Specs) > 0 {
+	standIn, differs := strings.TrimSpace(s.StandIn) != "", strings.TrimSpace(s.UpstreamDiffers) != ""
+	switch {
+	case standIn && differs, (standIn || differs) && len(s.Specs) == 0:
+		return ""
+	case standIn:
+		got = append(got, StandIn)
+	case differs:
+		got = append(got, UpstreamDiffers)
+	case len(s.Specs) > 0:
 		got = append(got, Covered)
 	}
 	if strings.TrimSpace(s.Reason) != "" {
@@ -92,11 +116,32 @@ func (s Statement) Status() Status {
 // Document is one traced source: a design document, upstream's tests,
 // or upstream's bugs.
 type Document struct {
-	Key        string      `json:"document"`
-	Title      string      `json:"title"`
-	Source     string      `json:"source"`
-	Statements []Statement `json:"statements"`
+	Key   string `json:"document"`
+	Title string `json:"title"`
+	// Home is where the source lives in public (a design document's
+	// repository and path).
+	Home string `json:"home"`
+	// Digest is the sha256 of a design document's text, by which the
+	// check finds it among the documents (DocumentsEnv): a design
+	// document has one, upstream's tests and bugs none.
+	Digest string `json:"digest,omitempty"`
+	// Normative is how many of the document's sentences are normative
+	// (SentenceRule), so the page can say it without the documents.
+	Normative     int            `json:"normative,omitempty"`
+	Statements    []Statement    `json:"statements"`
+	NotStatements []NotStatement `json:"notStatements,omitempty"`
 }
+
+// NotStatement is a normative sentence that states nothing a router or
+// the platform around it could be held to, and why.
+type NotStatement struct {
+	Sentence string `json:"sentence"`
+	Reason   string `json:"reason"`
+}
+
+// Designed says whether the source is a design document (its statements
+// point at its sentences) rather than upstream's tests or bugs.
+func (d Document) Designed() bool { return d.Digest != "" }
 
 // Order is the order of the traced sources on the page: the five design
 // documents as shared/seeds numbers them, then upstream's tests and bugs.
@@ -131,18 +176,52 @@ func Load() ([]Document, error) {
 	return docs, nil
 }
 
-var idPattern = regexp.MustCompile(`^[a-z]+-[0-9]{3}$`)
+var (
+	idPattern          = regexp.MustCompile(`^[a-z]+-[0-9]{3}$`)
+	fingerprintPattern = regexp.MustCompile(`^[0-9a-f]{12}$`)
+	digestPattern      = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+)
 
 // Check says everything wrong with the trace: a malformed or repeated ID,
 // an unknown kind, an empty statement, a statement answered by nothing or
-// by more than one of specs, reason and gap, a spec ID that is not in the
-// published spec list (known).
+// by more than one of specs, reason and gap (or stand-in and
+// upstream-differs both, or either without specs), a spec ID that is not
+// in the published spec list (known); a design document's statement that
+// points at no sentence, a malformed fingerprint, a sentence both stated
+// and not a statement. Whether the fingerprints are the documents' own is
+// CheckAgainst's, which needs the documents.
 func Check(docs []Document, known map[contract.SpecID]bool) error {
 	var errs []error
 	seen := map[string]bool{}
 	for _, d := range docs {
-		if d.Title == "" || d.Source == "" {
-			errs = append(errs, fmt.Errorf("trace/%s.yaml: title and source are required", d.Key))
+		if d.Title == "" || d.Home == "" {
+			errs = append(errs, fmt.Errorf("trace/%s.yaml: title and home are required", d.Key))
+		}
+		if d.Digest != "" && !digestPattern.MatchString(d.Digest) {
+			errs = append(errs, fmt.Errorf("trace/%s.yaml: digest %q is not sha256:<64 hex digits>", d.Key, d.Digest))
+		}
+		stated := map[string]bool{}
+		for _, s := range d.Statements {
+			for _, fp := range s.Sentences {
+				stated[fp] = true
+			}
+		}
+		notStated := map[string]bool{}
+		for _, n := range d.NotStatements {
+			where := fmt.Sprintf("trace/%s.yaml not-a-statement %s", d.Key, n.Sentence)
+			switch {
+			case !d.Designed():
+				errs = append(errs, fmt.Errorf("%s: only a design document has sentences", where))
+			case !fingerprintPattern.MatchString(n.Sentence):
+				errs = append(errs, fmt.Errorf("%s: a sentence is named by 12 hex digits (go run ./trace/cmd/sentences)", where))
+			case strings.TrimSpace(n.Reason) == "":
+				errs = append(errs, fmt.Errorf("%s: say why it is not a statement", where))
+			case stated[n.Sentence]:
+				errs = append(errs, fmt.Errorf("%s: a statement points at it too", where))
+			case notStated[n.Sentence]:
+				errs = append(errs, fmt.Errorf("%s: listed twice", where))
+			}
+			notStated[n.Sentence] = true
 		}
 		if len(d.Statements) == 0 {
 			errs = append(errs, fmt.Errorf("trace/%s.yaml: no statements", d.Key))
@@ -163,7 +242,18 @@ func Check(docs []Document, known map[contract.SpecID]bool) error {
 				errs = append(errs, fmt.Errorf("%s: the statement is empty", where))
 			}
 			if s.Status() == "" {
-				errs = append(errs, fmt.Errorf("%s: give exactly one of specs, reason and gap", where))
+				errs = append(errs, fmt.Errorf("%s: give exactly one of specs, reason and gap (standIn or upstreamDiffers only beside specs, never both)", where))
+			}
+			switch {
+			case d.Designed() && len(s.Sentences) == 0:
+				errs = append(errs, fmt.Errorf("%s: point at the document's sentences it comes from (sentences: fingerprints of go run ./trace/cmd/sentences)", where))
+			case !d.Designed() && len(s.Sentences) > 0:
+				errs = append(errs, fmt.Errorf("%s: only a design document's statements point at sentences (upstream's are named by ref)", where))
+			}
+			for _, fp := range s.Sentences {
+				if !fingerprintPattern.MatchString(fp) {
+					errs = append(errs, fmt.Errorf("%s: sentence %q is not 12 hex digits", where, fp))
+				}
 			}
 			for _, id := range s.Specs {
 				if !known[id] {
@@ -177,16 +267,20 @@ func Check(docs []Document, known map[contract.SpecID]bool) error {
 
 // Counts are a document's statements by status.
 type Counts struct {
-	Statements, Covered, Reasoned, Gaps int
+	Normative, Statements, Covered, StandIn, UpstreamDiffers, Reasoned, NotStatements, Gaps int
 }
 
 // Count counts a document's statements by status.
 func (d Document) Count() Counts {
-	c := Counts{Statements: len(d.Statements)}
+	c := Counts{Normative: d.Normative, Statements: len(d.Statements), NotStatements: len(d.NotStatements)}
 	for _, s := range d.Statements {
 		switch s.Status() {
 		case Covered:
 			c.Covered++
+		case StandIn:
+			c.StandIn++
+		case UpstreamDiffers:
+			c.UpstreamDiffers++
 		case Reasoned:
 			c.Reasoned++
 		case Gap:
