@@ -39,6 +39,9 @@ REUSE ?=
 CLUSTER ?= router-conformance
 # ARGS passes more suite flags, e.g. ARGS="-config e2e/example-config.yaml".
 ARGS ?=
+# The folder of the five design documents the trace points into (make
+# test; default: ../shared/seeds beside the checkout, else skipped).
+DOCUMENTS ?=
 # ROUTER_IMAGE runs the specs against a local Docker image of another
 # router (never pulled) instead of the reference router.
 ROUTER_IMAGE ?=
@@ -150,7 +153,7 @@ test: docker ## run every unit and integration test (installs haproxy for the ro
 	@clusters/host/ensure-packages.sh haproxy=haproxy=$(call pinned,HAPROXY_VERSION) chromium=chromium
 	@# -trimpath: the compiled packages do not name this checkout's path, so a
 	@# fresh clone (CI) reuses the build cache of any other.
-	go test -trimpath -count=1 ./...
+	$(if $(DOCUMENTS),TRACE_DOCUMENTS=$(abspath $(DOCUMENTS))) go test -trimpath -count=1 ./...
 
 .PHONY: docker
 docker: ## make sure a Docker engine answers (installs docker.io as root on Debian)

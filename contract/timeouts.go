@@ -32,6 +32,11 @@ type Timeouts struct {
 	// downloads again 5 minutes after a failure (openshift/router
 	// pkg/router/crl/crl.go, errorBackoffTime). Default 5m30s.
 	CRLRefresh time.Duration `flag:"timeout-crl-refresh" key:"crlRefresh" usage:"a CRL change reaching the router (upstream retries a failed download after 5 minutes)"`
+	// MountedConfigMap bounds a ConfigMap edit reaching the files of a
+	// running pod that mounts it: the kubelet rewrites a ConfigMap volume
+	// on its periodic pod sync (syncFrequency, 1m by default, plus its
+	// cache's delay). Default 2m30s.
+	MountedConfigMap time.Duration `flag:"timeout-mounted-configmap" key:"mountedConfigMap" usage:"a ConfigMap edit reaching the files a running pod mounts (the kubelet's sync period)"`
 	// Poll is the interval between two attempts of a spec's wait.
 	// Default 250ms.
 	Poll time.Duration `flag:"poll-interval" key:"poll" usage:"the interval between two attempts of a wait"`
@@ -66,19 +71,20 @@ type Timeouts struct {
 // DefaultTimeouts are the documented waits.
 func DefaultTimeouts() Timeouts {
 	return Timeouts{
-		ClusterReady:  3 * time.Minute,
-		PodReady:      2 * time.Minute,
-		Converge:      30 * time.Second,
-		CRLRefresh:    5*time.Minute + 30*time.Second,
-		Poll:          250 * time.Millisecond,
-		Consecutive:   3,
-		ProvisionPoll: 500 * time.Millisecond,
-		Request:       10 * time.Second,
-		Dial:          2 * time.Second,
-		Diagnosis:     15 * time.Second,
-		SuiteSetUp:    75 * time.Minute,
-		SuiteTearDown: 5 * time.Minute,
-		Run:           85 * time.Minute,
+		ClusterReady:     3 * time.Minute,
+		PodReady:         2 * time.Minute,
+		Converge:         30 * time.Second,
+		CRLRefresh:       5*time.Minute + 30*time.Second,
+		MountedConfigMap: 2*time.Minute + 30*time.Second,
+		Poll:             250 * time.Millisecond,
+		Consecutive:      3,
+		ProvisionPoll:    500 * time.Millisecond,
+		Request:          10 * time.Second,
+		Dial:             2 * time.Second,
+		Diagnosis:        15 * time.Second,
+		SuiteSetUp:       75 * time.Minute,
+		SuiteTearDown:    5 * time.Minute,
+		Run:              85 * time.Minute,
 	}
 }
 

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"fmt"
 	"net/http"
 	"time"
 
@@ -8,6 +9,8 @@ import (
 	. "github.com/onsi/gomega"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	routev1 "github.com/openshift/api/route/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
@@ -125,6 +128,69 @@ func describeClientTLSChange(f *framework.Framework) {
 			},
 			framework.BothConnections("none, Required, none", "client-tls/required-change-applied", f.OwnIngressControllerDecorator()),
 		)
+
+		// The bundle is edited where the administrator keeps it, nothing
+		// else: the IngressController is not touched, and the router takes
+		// the edit without a new pod or a restart. Both connection kinds in
+		// one body: both binds name the one ca-file, and each entry would
+		// wait out the kubelet's sync of the mounted copy twice.
+		//
+		// Document: the Ingress client TLS enhancement, section "Proposal"
+		// (the IngressController verifies client certificates with the
+		// bundle of the ConfigMap clientCA names)
+		// Upstream: cluster-ingress-operator
+		// pkg/operator/controller/clientca-configmap/controller.go
+		// (ensureClientCAConfigMap: the copy in openshift-ingress follows
+		// the source) and pkg/operator/controller/ingress/deployment.go
+		// (desiredRouterDeployment: no hash of the bundle, so no rollout);
+		// openshift/router pkg/router/template/router.go
+		// (watchMutualTLSCert: a watch on the mounted directory, the CRL
+		// manager told of the new bundle, a reload)
+		It("takes an edit of the client CA ConfigMap in place: a CA added is trusted, one removed is not, with no restart", framework.ID("client-tls/client-ca-edited-in-place"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
+			jig := clientTLSEdgeJig(ctx, f, "ctls-ca-edit")
+			ns := jig.Namespace
+			first, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "First client CA " + ns}})
+			Expect(err).NotTo(HaveOccurred())
+			second, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Second client CA " + ns}})
+			Expect(err).NotTo(HaveOccurred())
+			jig.Issue("of-first", first, pki.Window{})
+			jig.Issue("of-second", second, pki.Window{})
+			caMap := jig.ClientCAMap(ctx, "edited-ca-"+ns, string(first.CertPEM))
+			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, caMap)
+			const unknownCA = "unknown certificate authority"
+			for _, conn := range framework.TLSConnections {
+				By(fmt.Sprintf("%s: the first CA's client is served; the second's is refused (%s)", conn.Name, unknownCA))
+				jig.EventuallyServedOver(ctx, conn, "of-first")
+				jig.EventuallyRefusedOver(ctx, conn, "of-second", unknownCA)
+			}
+			pods := routerPods(ctx, f, jig.IC.Name)
+			generation := jig.IC.Generation(ctx)
+			edit := func(bundle string) {
+				GinkgoHelper()
+				_, err := framework.Update(ctx, f.Clientset.CoreV1().ConfigMaps(contract.ConfigNamespace), caMap, func(cm *corev1.ConfigMap) {
+					cm.Data[contract.ClientCAKey] = bundle
+				})
+				Expect(err).NotTo(HaveOccurred())
+			}
+
+			By("the second CA added to the ConfigMap in place: its client is served, the first's still is")
+			edit(string(pki.Bundle(first, second)))
+			for _, conn := range framework.TLSConnections {
+				jig.EventuallyServedWithin(ctx, f.Opts.Timeouts.MountedConfigMap, jig.RequestOver(conn, "of-second"))
+				jig.EventuallyServedOver(ctx, conn, "of-first")
+			}
+
+			By("the first CA removed in place: its client is refused (" + unknownCA + "), the second's still served")
+			edit(string(second.CertPEM))
+			for _, conn := range framework.TLSConnections {
+				jig.EventuallyRefusedWithin(ctx, f.Opts.Timeouts.MountedConfigMap, jig.RequestOver(conn, "of-first"), unknownCA)
+				jig.EventuallyServedOver(ctx, conn, "of-second")
+			}
+
+			By("no rollout and no restart: the same router pods, the same restart counts, the IngressController unchanged")
+			Expect(routerPods(ctx, f, jig.IC.Name)).To(Equal(pods))
+			Expect(jig.IC.Generation(ctx)).To(Equal(generation))
+		})
 	})
 }
 
@@ -387,4 +453,26 @@ func describeClientTLSWithCRLs(f *framework.Framework) {
 
 		describeClientTLSPolicies(f, c)
 	})
+}
+
+// routerPods are the IngressController's router pods, each with the
+// restarts of its containers: what a rollout or a restart changes.
+func routerPods(ctx SpecContext, f *framework.Framework, ic string) map[string]int32 {
+	GinkgoHelper()
+	d, err := f.Clientset.AppsV1().Deployments(contract.RouterNamespace).Get(ctx, contract.RouterDeploymentName(ic), metav1.GetOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	selector, err := metav1.LabelSelectorAsSelector(d.Spec.Selector)
+	Expect(err).NotTo(HaveOccurred())
+	list, err := f.Clientset.CoreV1().Pods(contract.RouterNamespace).List(ctx, metav1.ListOptions{LabelSelector: selector.String()})
+	Expect(err).NotTo(HaveOccurred())
+	pods := map[string]int32{}
+	for _, p := range list.Items {
+		var restarts int32
+		for _, c := range p.Status.ContainerStatuses {
+			restarts += c.RestartCount
+		}
+		pods[p.Name] = restarts
+	}
+	Expect(pods).NotTo(BeEmpty(), "no router pod of %s", d.Name)
+	return pods
 }

@@ -38,6 +38,15 @@ type IngressController struct {
 	f       *Framework
 }
 
+// Generation is the IngressController's metadata.generation: any change
+// of its spec raises it.
+func (ic *IngressController) Generation(ctx context.Context) int64 {
+	GinkgoHelper()
+	live, err := ic.f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace).Get(ctx, ic.Name, metav1.GetOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	return live.Generation
+}
+
 // DefaultIngressController is the cluster's default IngressController.
 func (f *Framework) DefaultIngressController() *IngressController {
 	return &IngressController{Name: contract.DefaultIngressController, HTTPAddr: f.HTTPAddr, HTTPSAddr: f.HTTPSAddr, f: f}

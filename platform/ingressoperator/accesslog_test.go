@@ -26,7 +26,7 @@ func TestAccessLogToAContainerFollowsTheUpstreamOperator(t *testing.T) {
 			LogEmptyRequests: operatorv1.LoggingPolicyIgnore,
 		}}
 	})
-	s := desired(t, c, "")
+	s := desired(t, c)
 	got := env(s)
 	for name, want := range map[string]string{
 		"ROUTER_LOG_MAX_LENGTH":                "2048",
@@ -90,7 +90,7 @@ func TestAccessLogToAContainerFollowsTheUpstreamOperator(t *testing.T) {
 
 	// Logging removed: everything goes.
 	off := ic(nil)
-	Apply(d, off, desired(t, off, ""))
+	Apply(d, off, desired(t, off))
 	pod = d.Spec.Template.Spec
 	if len(pod.Containers) != 1 || len(pod.Containers[0].VolumeMounts) != 4 {
 		t.Errorf("after logging was removed: containers %d, router mounts %+v", len(pod.Containers), pod.Containers[0].VolumeMounts)
@@ -114,7 +114,7 @@ func TestAccessLogToSyslog(t *testing.T) {
 				Syslog: &operatorv1.SyslogLoggingDestinationParameters{Address: "10.0.0.1", Port: 514, Facility: "local2"}},
 		}}
 	})
-	s := desired(t, c, "")
+	s := desired(t, c)
 	got := env(s)
 	if got["ROUTER_SYSLOG_ADDRESS"] != "10.0.0.1:514" || got["ROUTER_LOG_FACILITY"] != "local2" || got["ROUTER_LOG_LEVEL"] != "info" || s.AccessLogSidecar {
 		t.Errorf("env %v, sidecar %v", got, s.AccessLogSidecar)

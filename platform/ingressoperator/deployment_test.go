@@ -143,7 +143,7 @@ func TestApplyingAnIngressControllerKeepsTheUpstreamDeployment(t *testing.T) {
 	c.Name = "default"
 	c.Spec.ClientTLS.ClientCertificatePolicy = operatorv1.ClientCertificatePolicyOptional
 	c.Spec.ClientTLS.ClientCA.Name = "ca"
-	if !Apply(d, c, desired(t, c, "bundle")) {
+	if !Apply(d, c, desired(t, c)) {
 		t.Fatal("Apply changed nothing")
 	}
 	spec := d.Spec.Template.Spec

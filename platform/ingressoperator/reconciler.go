@@ -138,7 +138,7 @@ func (r *Reconciler) reconcileRouter(ctx context.Context, ic *operatorv1.Ingress
 	if msg := validateClientTLS(ic); msg != "" {
 		return r.reject(ctx, ic, msg)
 	}
-	bundle, err := r.clientCABundle(ctx, ic)
+	err := r.clientCABundle(ctx, ic)
 	var unavailable *unavailableError
 	if errors.As(err, &unavailable) {
 		return r.report(ctx, ic, 0, false, true, unavailable.reason, unavailable.message)
@@ -146,7 +146,7 @@ func (r *Reconciler) reconcileRouter(ctx context.Context, ic *operatorv1.Ingress
 	if err != nil {
 		return err
 	}
-	settings, err := Desired(ic, bundle)
+	settings, err := Desired(ic)
 	if err != nil {
 		return r.report(ctx, ic, 0, false, false, "InvalidSpec", err.Error())
 	}
@@ -197,22 +197,25 @@ type unavailableError struct{ reason, message string }
 
 func (e *unavailableError) Error() string { return e.reason + ": " + e.message }
 
-// clientCABundle is the client CA bundle spec.clientTLS names, copied into
-// the router's namespace; empty without clientTLS.
-func (r *Reconciler) clientCABundle(ctx context.Context, ic *operatorv1.IngressController) (string, error) {
+// clientCABundle copies the client CA bundle spec.clientTLS names into
+// the router's namespace (nothing without clientTLS), where the router
+// mounts it: an edit of the bundle reaches the running router through
+// that copy (upstream: cluster-ingress-operator
+// pkg/operator/controller/clientca-configmap, ensureClientCAConfigMap).
+func (r *Reconciler) clientCABundle(ctx context.Context, ic *operatorv1.IngressController) error {
 	ref := ic.Spec.ClientTLS.ClientCA.Name
 	if ic.Spec.ClientTLS.ClientCertificatePolicy == "" {
-		return "", nil
+		return nil
 	}
 	src, err := r.Kube.CoreV1().ConfigMaps(ConfigNamespace).Get(ctx, ref, metav1.GetOptions{})
 	if err != nil {
-		return "", &unavailableError{"ClientCAUnavailable", fmt.Sprintf("client CA ConfigMap %s/%s: %v", ConfigNamespace, ref, err)}
+		return &unavailableError{"ClientCAUnavailable", fmt.Sprintf("client CA ConfigMap %s/%s: %v", ConfigNamespace, ref, err)}
 	}
 	bundle := src.Data[ClientCAKey]
 	if bundle == "" {
-		return "", &unavailableError{"ClientCAUnavailable", fmt.Sprintf("ConfigMap %s/%s has no %s", ConfigNamespace, ref, ClientCAKey)}
+		return &unavailableError{"ClientCAUnavailable", fmt.Sprintf("ConfigMap %s/%s has no %s", ConfigNamespace, ref, ClientCAKey)}
 	}
-	return bundle, r.syncClientCA(ctx, ic, bundle)
+	return r.syncClientCA(ctx, ic, bundle)
 }
 
 // routerDeployment is ic's live router Deployment; a shard's is created

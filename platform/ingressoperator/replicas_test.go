@@ -16,21 +16,21 @@ import (
 func TestApplyHonoursSpecReplicas(t *testing.T) {
 	d := RouterDeployment(RouterDeploymentOptions{IngressController: "default", Image: "router:1", Domain: "apps.example"})
 	unset := ic(nil)
-	if Apply(d, unset, desired(t, unset, "")) {
+	if Apply(d, unset, desired(t, unset)) {
 		t.Error("an IngressController without spec.replicas changed the installed router")
 	}
 	if *d.Spec.Replicas != 1 {
 		t.Errorf("replicas %d, want the installed 1", *d.Spec.Replicas)
 	}
 	two := ic(func(c *operatorv1.IngressController) { c.Spec.Replicas = ptr.To[int32](2) })
-	if !Apply(d, two, desired(t, two, "")) || *d.Spec.Replicas != 2 {
+	if !Apply(d, two, desired(t, two)) || *d.Spec.Replicas != 2 {
 		t.Fatalf("spec.replicas 2: replicas %d, or no change reported", *d.Spec.Replicas)
 	}
-	if Apply(d, two, desired(t, two, "")) {
+	if Apply(d, two, desired(t, two)) {
 		t.Error("applying the same spec.replicas again reported a change")
 	}
 	neg := ic(func(c *operatorv1.IngressController) { c.Spec.Replicas = ptr.To[int32](-1) })
-	if _, err := Desired(neg, ""); err == nil {
+	if _, err := Desired(neg); err == nil {
 		t.Error("spec.replicas -1 accepted")
 	}
 }
@@ -67,7 +67,7 @@ func TestApplyHonoursNodePlacement(t *testing.T) {
 	c := ic(func(c *operatorv1.IngressController) {
 		c.Spec.NodePlacement = &operatorv1.NodePlacement{NodeSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"node-role.kubernetes.io/worker": ""}}}
 	})
-	if !Apply(d, c, desired(t, c, "")) {
+	if !Apply(d, c, desired(t, c)) {
 		t.Fatal("no change reported")
 	}
 	if got := d.Spec.Template.Spec.NodeSelector; len(got) != 1 || got["node-role.kubernetes.io/worker"] != "" {
@@ -79,7 +79,7 @@ func TestApplyHonoursNodePlacement(t *testing.T) {
 	bad := ic(func(c *operatorv1.IngressController) {
 		c.Spec.NodePlacement = &operatorv1.NodePlacement{NodeSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "a", Operator: "Bogus"}}}}
 	})
-	if _, err := Desired(bad, ""); err == nil {
+	if _, err := Desired(bad); err == nil {
 		t.Error("an invalid node selector accepted")
 	}
 }

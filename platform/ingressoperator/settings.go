@@ -6,8 +6,6 @@
 package ingressoperator
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"sort"
 	"strings"
@@ -31,9 +29,6 @@ const (
 	RouterContainer   = contract.RouterContainer
 	ClientCAMountDir  = "/etc/pki/tls/client-ca"
 	clientCAVolume    = "client-ca"
-	// ClientCAHashAnnotation on the pod template rolls the router out when
-	// the bundle changes.
-	ClientCAHashAnnotation = "router-conformance.io/client-ca-hash"
 )
 
 // DeploymentName is the router Deployment of an IngressController.
@@ -61,7 +56,6 @@ var managedEnv = map[string]bool{
 type Settings struct {
 	Env      []corev1.EnvVar
 	ClientCA bool // mount the client CA ConfigMap
-	CAHash   string
 	// HostNetwork, when set, puts the router on the node's network with
 	// these ports (spec.endpointPublishingStrategy type HostNetwork).
 	HostNetwork *operatorv1.HostNetworkStrategy
@@ -92,12 +86,10 @@ type Settings struct {
 	SyslogImage      string
 }
 
-// Desired computes the router settings of ic; clientCA is the bundle the
-// IngressController's clientTLS.clientCA names (empty without clientTLS).
-// It fails on a spec the operator cannot render (a selector that does
+// Desired computes the router settings of ic. It fails on a spec the operator cannot render (a selector that does
 // not parse, HostNetwork ports that are not unique), as upstream's
 // desiredRouterDeployment does.
-func Desired(ic *operatorv1.IngressController, clientCA string) (Settings, error) {
+func Desired(ic *operatorv1.IngressController) (Settings, error) {
 	var s Settings
 	var err error
 	if s.Env, err = selectorEnv(ic); err != nil {
@@ -149,9 +141,11 @@ func Desired(ic *operatorv1.IngressController, clientCA string) (Settings, error
 		if len(tls.AllowedSubjectPatterns) > 0 {
 			s.Env = append(s.Env, corev1.EnvVar{Name: "ROUTER_MUTUAL_TLS_AUTH_FILTER", Value: "(?:" + strings.Join(tls.AllowedSubjectPatterns, "|") + ")"})
 		}
+		// The bundle itself is the mounted copy's: an edit of it reaches
+		// the running router through the kubelet, no rollout (upstream:
+		// desiredRouterDeployment has no hash of it; the router watches
+		// the mounted file).
 		s.ClientCA = true
-		sum := sha256.Sum256([]byte(clientCA))
-		s.CAHash = hex.EncodeToString(sum[:8])
 	}
 	if h := ic.Spec.HTTPHeaders; h != nil {
 		if req := h.Actions.Request; len(req) > 0 {
@@ -263,14 +257,6 @@ func Apply(d *appsv1.Deployment, ic *operatorv1.IngressController, s Settings) b
 		volumes = append(volumes, *current)
 	}
 	spec.Volumes = volumes
-	if d.Spec.Template.Annotations == nil {
-		d.Spec.Template.Annotations = map[string]string{}
-	}
-	if s.CAHash != "" {
-		d.Spec.Template.Annotations[ClientCAHashAnnotation] = s.CAHash
-	} else {
-		delete(d.Spec.Template.Annotations, ClientCAHashAnnotation)
-	}
 	return !equality.Semantic.DeepEqual(before, &d.Spec.Template) || !equality.Semantic.DeepEqual(beforeReplicas, d.Spec.Replicas)
 }
 

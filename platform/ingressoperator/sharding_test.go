@@ -46,7 +46,7 @@ func TestSelectorsRenderAsUpstream(t *testing.T) {
 		}
 		c.Spec.RouteSelector = &metav1.LabelSelector{}
 	})
-	got := env(desired(t, c, ""))
+	got := env(desired(t, c))
 	if got[NamespaceLabelsEnv] != "env in (a,b),shard=s" {
 		t.Errorf("NAMESPACE_LABELS = %q", got[NamespaceLabelsEnv])
 	}
@@ -54,17 +54,17 @@ func TestSelectorsRenderAsUpstream(t *testing.T) {
 		t.Errorf("ROUTE_LABELS = %q (set %v), want set and empty for an empty selector", v, ok)
 	}
 	c.Spec.RouteSelector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "x", Operator: "Bogus"}}}
-	if _, err := Desired(c, ""); err == nil || !strings.Contains(err.Error(), "invalid spec.routeSelector") {
+	if _, err := Desired(c); err == nil || !strings.Contains(err.Error(), "invalid spec.routeSelector") {
 		t.Errorf("invalid selector: %v", err)
 	}
-	if got := env(desired(t, ic(nil), "")); len(got) != 0 {
+	if got := env(desired(t, ic(nil))); len(got) != 0 {
 		t.Errorf("no selectors: %v", got)
 	}
 }
 
 func TestHostNetworkShardDeployment(t *testing.T) {
 	c := shard("s1", hostNetwork(10080, 10443, 11936))
-	d := ShardDeployment(c, "router:any", desired(t, c, ""))
+	d := ShardDeployment(c, "router:any", desired(t, c))
 	if d.Name != "router-s1" || d.Namespace != RouterNamespace || d.Labels[DeploymentLabel] != "s1" || d.Labels[OwningIngressControllerLabel] != "s1" {
 		t.Errorf("meta %s/%s labels %v", d.Namespace, d.Name, d.Labels)
 	}
@@ -109,7 +109,7 @@ func TestHostNetworkShardDeployment(t *testing.T) {
 		}
 	}
 	// A live copy is left alone by the next pass.
-	if Apply(d, c, desired(t, c, "")) {
+	if Apply(d, c, desired(t, c)) {
 		t.Error("a second Apply changed the shard's pod template")
 	}
 }
@@ -126,7 +126,7 @@ func TestHostNetworkPorts(t *testing.T) {
 	if hn, err := EffectiveHostNetwork(c); err != nil || hn.HTTPPort != 80 {
 		t.Errorf("no hostNetwork block: %+v %v", hn, err)
 	}
-	_, err = Desired(shard("s", hostNetwork(10080, 10080, 11936)), "")
+	_, err = Desired(shard("s", hostNetwork(10080, 10080, 11936)))
 	if err == nil || err.Error() != "the specified HTTPS, HTTP and Stats ports 10080, 10080, 11936 are not unique" {
 		t.Errorf("clash: %v", err)
 	}
@@ -139,7 +139,7 @@ func TestHostNetworkPorts(t *testing.T) {
 // exactly what the reconciler keeps.
 func TestDefaultRouterIsLeftAsInstallRendersIt(t *testing.T) {
 	d := render("router:any")
-	if Apply(d, ic(nil), desired(t, ic(nil), "")) {
+	if Apply(d, ic(nil), desired(t, ic(nil))) {
 		t.Errorf("Apply changed the default router's Deployment")
 	}
 	if d.Spec.Template.Spec.HostNetwork || d.Spec.Template.Spec.DNSPolicy != corev1.DNSClusterFirst {
@@ -175,7 +175,7 @@ func TestPrivateShardDeploymentAndService(t *testing.T) {
 	c := shard("s2", func(ic *operatorv1.IngressController) {
 		ic.Spec.EndpointPublishingStrategy = &operatorv1.EndpointPublishingStrategy{Type: operatorv1.PrivateStrategyType}
 	})
-	d := ShardDeployment(c, "router:any", desired(t, c, ""))
+	d := ShardDeployment(c, "router:any", desired(t, c))
 	spec := d.Spec.Template.Spec
 	if spec.HostNetwork {
 		t.Error("a Private shard is on the host network")

@@ -63,6 +63,10 @@ type Manager struct {
 	MinRefresh, MaxBackoff time.Duration
 	Logf                   func(format string, args ...any)
 
+	// bundleChanged wakes Run when the CA bundle changed (BundleChanged).
+	bundleChanged chan struct{}
+	once          sync.Once
+
 	mu        sync.Mutex
 	published bool
 	status    Status
@@ -352,6 +356,7 @@ func (m *Manager) publish(data []byte) (bool, error) {
 // success (but not sooner than MinRefresh), with doubling backoff after a
 // failure.
 func (m *Manager) Run(ctx context.Context) {
+	changed := m.changes()
 	minRefresh, maxBackoff := m.MinRefresh, m.MaxBackoff
 	if minRefresh <= 0 {
 		minRefresh = 5 * time.Second
@@ -387,8 +392,25 @@ func (m *Manager) Run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-time.After(wait):
+		case <-changed:
+			m.logf("crl: the client CA bundle changed: refreshing now")
 		}
 	}
+}
+
+// BundleChanged tells Run that the CA bundle changed: it refreshes at
+// once, downloading the CRLs of any CA it does not hold yet (upstream:
+// ManageCRLs on caUpdateChannel).
+func (m *Manager) BundleChanged() {
+	select {
+	case m.changes() <- struct{}{}:
+	default: // a refresh is already due
+	}
+}
+
+func (m *Manager) changes() chan struct{} {
+	m.once.Do(func() { m.bundleChanged = make(chan struct{}, 1) })
+	return m.bundleChanged
 }
 
 func writeAtomic(path string, data []byte) error {

@@ -7,6 +7,7 @@ package main
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	routeclient "github.com/openshift/client-go/route/clientset/versioned"
 	"k8s.io/apimachinery/pkg/labels"
@@ -332,6 +334,27 @@ func run() error {
 		// placeholder keeps mutual TLS closed.
 		m.OnPublish = func(ctx context.Context) error { return c.Reload(ctx) }
 		go m.Run(ctx)
+	}
+	if mtls := base.MutualTLS; mtls != nil {
+		// An edit of the client CA ConfigMap reaches the mounted file with
+		// no rollout: HAProxy reads ca-file again on a reload.
+		go crl.WatchBundle(ctx, mtls.CAFile, time.Second, log.Printf, func(cas []*x509.Certificate) {
+			if crl.Needed(cas) != (s.crlManager != nil) {
+				// The template's crl-file comes and goes with the
+				// distribution points (upstream: haveCRLs); this router
+				// decides it at start, so it starts again.
+				log.Printf("client CA bundle changed: it now %s CRL distribution points; restarting to apply", map[bool]string{true: "names", false: "names no"}[crl.Needed(cas)])
+				stop()
+				return
+			}
+			log.Printf("client CA bundle changed: %d CAs; reloading", len(cas))
+			if s.crlManager != nil {
+				s.crlManager.BundleChanged()
+			}
+			if err := c.Reload(ctx); err != nil {
+				log.Printf("reload for the new client CA bundle: %v", err)
+			}
+		})
 	}
 	log.Printf("router %s: http %s, https %s, stats %s, mutual TLS %v, default destination CA %q, routes %q, namespaces %q",
 		c.RouterName, base.HTTPBind, base.HTTPSBind, base.StatsBind, base.MutualTLS != nil, base.DefaultDestinationCA,
