@@ -144,14 +144,16 @@ func describeSharding(f *framework.Framework) {
 }
 
 // describeSelectorChange is one selector change of a shard: the routes
-// it no longer selects lose its status entry (the operator, clearedID),
-// the routes it now selects gain one (the router, admittedID).
+// it no longer selects lose its status entry (the operator, clearedID);
+// the routes it now selects gain one and are served by it, and those it
+// deselected are served no more (the router, admittedID).
 func describeSelectorChange(f *framework.Framework, change selectorChange, clearedID, admittedID string) {
 	Describe(string(change), Ordered, func() {
 		var (
 			shard              *framework.IngressController
 			next               map[string]string
 			oldRoute, newRoute *routev1.Route
+			oldEcho, newEcho   *framework.Echo
 		)
 		BeforeAll(func(ctx SpecContext) {
 			shard = f.OwnIngressController(ctx)
@@ -170,13 +172,15 @@ func describeSelectorChange(f *framework.Framework, change selectorChange, clear
 					ic.Spec.RouteSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"router-conformance/route": "old"}}
 				})
 			}
-			routeIn := func(ns, label string) *routev1.Route {
+			echoes := f.DeployEchoes(ctx, framework.EchoIn(oldNS, "echo"), framework.EchoIn(newNS, "echo"))
+			oldEcho, newEcho = echoes[0], echoes[1]
+			routeTo := func(e *framework.Echo, label string) *routev1.Route {
 				GinkgoHelper()
-				r := f.RouteTo(f.ServiceWithoutPods(ctx, ns), "r", framework.EchoHTTPPort)
+				r := f.RouteTo(e, "r", framework.EchoHTTPPort)
 				r.Labels = map[string]string{"router-conformance/route": label}
 				return f.CreateRoute(ctx, r)
 			}
-			oldRoute, newRoute = routeIn(oldNS, "old"), routeIn(newNS, "new")
+			oldRoute, newRoute = routeTo(oldEcho, "old"), routeTo(newEcho, "new")
 		})
 		admitted := func(ctx SpecContext, r *routev1.Route, want corev1.ConditionStatus) {
 			GinkgoHelper()
@@ -222,9 +226,16 @@ func describeSelectorChange(f *framework.Framework, change selectorChange, clear
 		// router's Admitted entry), from cluster-ingress-operator
 		// pkg/operator/controller/ingress/deployment.go
 		// (desiredRouterDeployment)
-		It("has the shard admit the routes it now selects", framework.ID(admittedID), func(ctx SpecContext) {
-			By("the newly selected route is admitted by the shard")
+		// On the wire: the shard serves the route it now selects and gives
+		// its no-route answer for the one it no longer selects, which the
+		// default router still serves (the backend is alive).
+		It("has the shard admit and serve the routes it now selects, and no longer serve those it deselected", framework.ID(admittedID), func(ctx SpecContext) {
+			By("the newly selected route is admitted and served by the shard")
 			admitted(ctx, newRoute, corev1.ConditionTrue)
+			f.EventuallyResponds(ctx, shard.HTTP(newRoute.Spec.Host, "/"), newEcho.Served)
+			By("the deselected route gets the shard's no-route answer; positive control: the default router serves it")
+			f.EventuallyResponds(ctx, shard.HTTP(oldRoute.Spec.Host, "/"), framework.NotServed)
+			f.EventuallyResponds(ctx, f.HTTP(oldRoute.Spec.Host, "/"), oldEcho.Served)
 		})
 	})
 }
