@@ -34,9 +34,15 @@ func describeClientTLSPolicies(f *framework.Framework, c *crlContainer) {
 	// images/router/haproxy/conf/haproxy-config.template (fe_sni and
 	// fe_no_sni: `acl cert_cn_matches ssl_c_s_dn -m reg`, `http-request
 	// deny unless cert_cn_matches`)
-	DescribeTable("enforces allowedSubjectPatterns: a matching subject is served, others get 403",
+	//
+	// A pattern never vouches for a CA: the client of a CA outside the
+	// bundle whose subject matches a pattern is still refused in the
+	// handshake (upstream: the bind's verify with the CA file comes
+	// before the http-request deny on the pattern; cluster-ingress-operator
+	// test/e2e client_tls_test.go TestClientTLS, up-006).
+	DescribeTable("enforces allowedSubjectPatterns: a matching subject is served, others get 403, an untrusted CA's matching subject is refused",
 		func(ctx SpecContext, conn framework.Connection) {
-			c.jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, c.caBundle, "/CN=valid$", "/CN=of-other-root$", "OU=Eng/CN=signed-by-chain-root")
+			c.jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, c.caBundle, "/CN=valid$", "/CN=of-other-root$", "OU=Eng/CN=signed-by-chain-root", "/CN=untrusted$")
 			for _, client := range []string{"valid", "of-other-root", "signed-by-chain-root.crl.pem"} {
 				c.jig.EventuallyServedOver(ctx, conn, client)
 			}
@@ -44,6 +50,7 @@ func describeClientTLSPolicies(f *framework.Framework, c *crlContainer) {
 				g.Expect(resp.Status).To(Equal(http.StatusForbidden))
 				g.Expect(resp.Echo).To(BeNil(), "the backend must not see a refused client")
 			})
+			c.jig.EventuallyRefusedOver(ctx, conn, "untrusted", "unknown certificate authority")
 		},
 		framework.BothConnections("three patterns", "client-tls/subject-patterns"),
 	)

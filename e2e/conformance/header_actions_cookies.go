@@ -21,13 +21,16 @@ const publicCacheControl = "max-age=7200, must-revalidate, public"
 // cookieCase is one route of the session cookie specs: its termination
 // and insecure policy, the frontend the request goes through (every one
 // reaches the same route backend, where the cookie is inserted), the
-// disable_cookies annotation ("" none) and the Set-Cookie attributes
-// expected after the value ("" for no cookie at all).
+// disable_cookies annotation ("" none), the cookie_name annotation and
+// the name it gives ("" for the route's default name), and the Set-Cookie
+// attributes expected after the value ("" for no cookie at all).
 type cookieCase struct {
 	termination routev1.TLSTerminationType
 	insecure    routev1.InsecureEdgeTerminationPolicyType
 	over        frontendPath
 	disable     string
+	cookieName  string
+	named       string
 	attributes  string
 }
 
@@ -85,9 +88,19 @@ func describeSessionCookie(f *framework.Framework) {
 				control := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "cookies-control", c.termination, c.insecure))
 				expectSessionCookie(ctx, f, c.over.request(ic, control.Spec.Host), backend, control, []string{publicCacheControl, "private"})
 			}
+			name := contract.DefaultCookieName(route.Namespace, route.Name)
+			if c.cookieName != "" {
+				route.Annotations = map[string]string{contract.CookieNameAnnotation: c.cookieName}
+				if c.named != "" {
+					name = c.named
+					By("positive control: the same route without the annotation gets its default name")
+					control := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "cookies-control", c.termination, c.insecure))
+					expectSessionCookie(ctx, f, c.over.request(ic, control.Spec.Host), backend, control, []string{publicCacheControl, "private"})
+				}
+			}
 			f.CreateRoute(ctx, route)
 			req := framework.WithHeader(c.over.request(ic, route.Spec.Host), echo.SetResponseHeader, "Cache-Control: "+publicCacheControl)
-			cookie := regexp.MustCompile("^" + contract.DefaultCookieName(route.Namespace, route.Name) + "=[^;]+" + regexp.QuoteMeta(c.attributes) + "$")
+			cookie := regexp.MustCompile("^" + regexp.QuoteMeta(name) + "=[^;]+" + regexp.QuoteMeta(c.attributes) + "$")
 			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
 				backend.Served(g, resp)
 				if c.attributes == "" {
@@ -121,6 +134,15 @@ func describeSessionCookie(f *framework.Framework) {
 			cookieCase{termination: routev1.TLSTerminationEdge, over: overFeNoSNI, disable: "true"}),
 		Entry("plain HTTP, cookies disabled", framework.ID("header-actions/session-cookie-disabled-over-http"),
 			cookieCase{over: overPublic, disable: "true"}),
+		// router.openshift.io/cookie_name names the cookie when it is a
+		// token of [a-zA-Z0-9_-] (the template's firstMatch), else the
+		// route keeps its default name.
+		Entry("edge, cookie_name", framework.ID("header-actions/session-cookie-named-edge"),
+			cookieCase{termination: routev1.TLSTerminationEdge, over: overFeSNI, cookieName: "sticky_Session-1", named: "sticky_Session-1", attributes: "; path=/; HttpOnly; Secure; SameSite=None"}),
+		Entry("plain HTTP, cookie_name", framework.ID("header-actions/session-cookie-named-over-http"),
+			cookieCase{over: overPublic, cookieName: "sticky_Session-1", named: "sticky_Session-1", attributes: "; path=/; HttpOnly"}),
+		Entry("edge, cookie_name not a token: the default name", framework.ID("header-actions/session-cookie-name-invalid-edge"),
+			cookieCase{termination: routev1.TLSTerminationEdge, over: overFeSNI, cookieName: "not a token!", attributes: "; path=/; HttpOnly; Secure; SameSite=None"}),
 		// The backend answers the client itself, over its own TLS.
 		Entry("passthrough: no cookie", framework.ID("header-actions/session-cookie-none-passthrough"),
 			cookieCase{termination: routev1.TLSTerminationPassthrough, over: overFeSNI}),

@@ -345,14 +345,21 @@ func describeIngressControllerUniqueID(f *framework.Framework) {
 			func(ctx SpecContext, path frontendPath) {
 				req, backend := path.routeOver(ctx, f, own, "headers-ic-unique-id", "unique-id")
 				req = framework.WithHeader(req, "X-Unique-Id", "from-client")
-				f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
+				var last string
+				requestID := func(g Gomega, resp *httpclient.Response) {
 					backend.Served(g, resp)
 					ids := http.Header(resp.Echo.Headers).Values("X-Unique-Id")
 					g.Expect(ids).To(HaveLen(2), "X-Unique-Id at the backend: the action's, then the request ID")
 					g.Expect(ids[0]).To(Equal("fixed"), "the action's value")
 					// The positive control of uniqueId: the router's own ID.
 					g.Expect(ids[1]).NotTo(BeElementOf("", "fixed", "from-client"), "the request ID")
-				})
+					last = ids[1]
+				}
+				f.EventuallyResponds(ctx, req, requestID)
+				first := last
+				By("the request ID is the request's own: the next request gets another (up-049)")
+				f.EventuallyResponds(ctx, req, requestID)
+				Expect(last).NotTo(Equal(first), "two requests got the same request ID")
 			},
 			Entry("plain route over plain HTTP (public)", framework.ID("header-actions/ingresscontroller-unique-id-after-set-over-http"), overPublic),
 			Entry("edge route over TLS with SNI (fe_sni)", framework.ID("header-actions/ingresscontroller-unique-id-after-set"), overFeSNI),

@@ -102,6 +102,9 @@ func describeHSTSPolicyAdmission(f *framework.Framework) {
 		Entry("NoOpinion allows either", framework.ID("hsts-policy/no-opinion-allows-either"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
 			p.PreloadPolicy, p.IncludeSubDomainsPolicy = configv1.NoOpinionPreloadPolicy, configv1.NoOpinionIncludeSubDomains
 		}), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;includeSubDomains;preload")}),
+		Entry("NoOpinion allows neither", framework.ID("hsts-policy/no-opinion-allows-neither"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
+			p.PreloadPolicy, p.IncludeSubDomainsPolicy = configv1.NoOpinionPreloadPolicy, configv1.NoOpinionIncludeSubDomains
+		}), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1")}),
 		Entry("namespaceSelector matches", framework.ID("hsts-policy/namespace-selector-matches"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
 			p.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"hsts": "strict"}}
 			p.PreloadPolicy = configv1.RequirePreloadPolicy
