@@ -331,6 +331,22 @@ func sharedHeaderLimits() []limitCase {
 		limit("a lone percent sign (a literal one is %%)", "header-actions/refuse-lone-percent", "header-actions/ingresscontroller-refuse-lone-percent",
 			requestActions(framework.RouteSetHeader("X-A", "100%%")), requestActions(framework.RouteSetHeader("X-A", "100%")),
 			contract.RouteHeaderValueNotAllowed("req.hdr"), contract.IngressControllerHeaderValueNotAllowed("req.hdr")),
+		// The value rule's format flags: %{...} holds [-+]?[QXE] flags,
+		// comma-separated (library-go permittedHeaderValueTemplate, the
+		// CRDs' CEL), and a fetcher's argument letters, digits and
+		// hyphens only.
+		limit("a format flag outside Q, X and E (%{+Z})", "header-actions/refuse-unlisted-format-flag", "header-actions/ingresscontroller-refuse-unlisted-format-flag",
+			requestActions(framework.RouteSetHeader("X-A", "%{+Q,-X,E}[req.hdr(X-B)]")), requestActions(framework.RouteSetHeader("X-A", "%{+Z}[req.hdr(X-B)]")),
+			contract.RouteHeaderValueNotAllowed("req.hdr"), contract.IngressControllerHeaderValueNotAllowed("req.hdr")),
+		limit("format flags not separated by commas (%{+Q+X})", "header-actions/refuse-format-flags-without-comma", "header-actions/ingresscontroller-refuse-format-flags-without-comma",
+			responseActions(framework.RouteSetHeader("X-A", "%{+Q,+X}[res.hdr(X-B)]")), responseActions(framework.RouteSetHeader("X-A", "%{+Q+X}[res.hdr(X-B)]")),
+			contract.RouteHeaderValueNotAllowed("res.hdr"), contract.IngressControllerHeaderValueNotAllowed("res.hdr")),
+		limit("a fetcher argument with an underscore (req.hdr(X_B))", "header-actions/refuse-fetcher-argument-underscore", "header-actions/ingresscontroller-refuse-fetcher-argument-underscore",
+			requestActions(framework.RouteSetHeader("X-A", "%[req.hdr(X-B9)]")), requestActions(framework.RouteSetHeader("X-A", "%[req.hdr(X_B)]")),
+			contract.RouteHeaderValueNotAllowed("req.hdr"), contract.IngressControllerHeaderValueNotAllowed("req.hdr")),
+		limit("an action without a type", "header-actions/refuse-action-without-type", "header-actions/ingresscontroller-refuse-action-without-type",
+			requestActions(framework.RouteDeleteHeader("X-A")), requestActions(headerAction("X-A", "", "")),
+			contract.RouteHeaderActionTypeUnsupported(""), contract.IngressControllerHeaderActionTypeUnsupported("")),
 		limit("an ssl_ fetcher other than ssl_c_der (ssl_c_s_dn)", "header-actions/refuse-ssl-fetcher-other-than-der", "header-actions/ingresscontroller-refuse-ssl-fetcher-other-than-der",
 			requestActions(framework.RouteSetHeader("X-A", "%{+Q}[ssl_c_der,base64]")), requestActions(framework.RouteSetHeader("X-A", "%{+Q}[ssl_c_s_dn]")),
 			contract.RouteHeaderValueNotAllowed("req.hdr"), contract.IngressControllerHeaderValueNotAllowed("req.hdr")),
