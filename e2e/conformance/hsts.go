@@ -109,6 +109,10 @@ func describeHSTS(f *framework.Framework) {
 			// pkg/router/template/template_helper.go (firstMatch: the pattern
 			// anchored as \A(?:...)\z)
 			Entry("a trailing ';': no header", framework.ID("hsts/trailing-semicolon-no-header"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=600;includeSubDomains;"}),
+			// Directives are set apart by ';': the pattern has spaces only
+			// around a ';', so a directive after a bare space is no
+			// directive and the value gets no header.
+			Entry("directives apart by a space only: no header", framework.ID("hsts/space-separated-no-header"), hstsCase{termination: routev1.TLSTerminationEdge, annotation: "max-age=600 includeSubDomains"}),
 			Entry("passthrough: never", framework.ID("hsts/passthrough-never"), hstsCase{termination: routev1.TLSTerminationPassthrough, annotation: "max-age=600"}),
 			Entry("plain HTTP route: never", framework.ID("hsts/plain-http-never"), hstsCase{annotation: "max-age=600", overHTTP: true}),
 			// Upstream sends it over HTTP too: plain HTTP reaches the same
