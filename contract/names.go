@@ -106,3 +106,12 @@ const (
 	ServiceCABundleConfigMap      = "service-ca-bundle"
 	ServiceCABundleKey            = "service-ca.crt"
 )
+
+// DomainConflictRejection is the Admitted=False message (reason Invalid)
+// of an IngressController whose domain an admitted one already has
+// (upstream: cluster-ingress-operator
+// pkg/operator/controller/ingress/controller.go validateDomainUniqueness,
+// one error of validate's aggregate).
+func DomainConflictRejection(admitted string) string {
+	return "conflicts with: " + admitted
+}

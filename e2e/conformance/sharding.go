@@ -6,6 +6,7 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 	routev1 "github.com/openshift/api/route/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/router-conformance/suite/contract"
@@ -136,6 +137,74 @@ func describeSharding(f *framework.Framework) {
 		// the shard's router writes on a route it now selects is the
 		// router's. Ordered, the operator's first: its spec makes the
 		// change, and one that fails skips the router's spec.
+		// Two IngressControllers never share a domain: the one admitted
+		// first keeps it, and another on it is not admitted (so it gets no
+		// router). The other is Private with a selector that picks no
+		// namespace, so an operator that admitted it anyway would publish
+		// nothing and serve nothing.
+		//
+		// Document: none (IngressController spec.domain, documented in
+		// openshift/api operator/v1 types_ingresscontroller.go; no seed
+		// design document covers it)
+		// Upstream: cluster-ingress-operator
+		// pkg/operator/controller/ingress/controller.go (validate:
+		// validateDomainUniqueness, "conflicts with: <name>"; admit:
+		// Admitted False, reason Invalid) and test/e2e/operator_test.go
+		// (TestUniqueDomainRejection)
+		It("does not admit an IngressController on the domain an admitted one has", framework.ID("sharding/domain-in-use-not-admitted"), framework.JudgesPlatform, func(ctx SpecContext) {
+			shard := f.OwnIngressController(ctx)
+			if shard.Name == contract.DefaultIngressController {
+				Skip("needs an IngressController of its own: this profile cannot reach a new IngressController's ports")
+			}
+			ics := f.Operator.OperatorV1().IngressControllers(contract.OperatorNamespace)
+			admittedCondition := func(g Gomega, name string) operatorv1.OperatorCondition {
+				live, err := ics.Get(ctx, name, metav1.GetOptions{})
+				g.Expect(err).NotTo(HaveOccurred())
+				g.Expect(live.Status.ObservedGeneration).To(Equal(live.Generation), "the operator has not observed %s", name)
+				for _, c := range live.Status.Conditions {
+					if c.Type == contract.IngressControllerAdmittedCondition {
+						return c
+					}
+				}
+				g.Expect(live.Status.Conditions).To(ContainElement(HaveField("Type", contract.IngressControllerAdmittedCondition)), "no Admitted condition on %s", name)
+				return operatorv1.OperatorCondition{}
+			}
+			By("positive control: the shard, on a domain of its own, is admitted")
+			domain := shard.Domain(ctx)
+			f.Eventually(ctx, func(g Gomega) {
+				g.Expect(admittedCondition(g, shard.Name)).To(HaveField("Status", operatorv1.ConditionTrue))
+			}).Should(Succeed())
+
+			By("another IngressController on the shard's domain: Admitted False, reason Invalid, " + contract.DomainConflictRejection(shard.Name))
+			dup := &operatorv1.IngressController{
+				ObjectMeta: metav1.ObjectMeta{Name: shard.Name + "-dup", Namespace: contract.OperatorNamespace},
+				Spec: operatorv1.IngressControllerSpec{
+					Domain:                     domain,
+					EndpointPublishingStrategy: &operatorv1.EndpointPublishingStrategy{Type: operatorv1.PrivateStrategyType},
+					NamespaceSelector:          &metav1.LabelSelector{MatchLabels: map[string]string{"router-conformance/no-namespace": shard.Name}},
+				},
+			}
+			_, err := ics.Create(ctx, dup, metav1.CreateOptions{})
+			Expect(err).NotTo(HaveOccurred())
+			DeferCleanup(func(ctx SpecContext) {
+				if err := ics.Delete(ctx, dup.Name, metav1.DeleteOptions{}); !apierrors.IsNotFound(err) {
+					Expect(err).NotTo(HaveOccurred())
+				}
+				f.Eventually(ctx, func(g Gomega) {
+					_, err := ics.Get(ctx, dup.Name, metav1.GetOptions{})
+					g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "IngressController %s still there (err %v)", dup.Name, err)
+				}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed())
+			})
+			f.Eventually(ctx, func(g Gomega) {
+				g.Expect(admittedCondition(g, dup.Name)).To(And(
+					HaveField("Status", operatorv1.ConditionFalse),
+					HaveField("Reason", contract.ReasonIngressControllerInvalid),
+					HaveField("Message", contract.DomainConflictRejection(shard.Name))))
+			}).Should(Succeed())
+			By("the shard keeps its domain, admitted")
+			Expect(admittedCondition(Default, shard.Name)).To(HaveField("Status", operatorv1.ConditionTrue))
+		})
+
 		Describe("a selector change", func() {
 			describeSelectorChange(f, namespaceSelectorChange, "sharding/namespace-selector-change", "sharding/namespace-selector-change-admitted")
 			describeSelectorChange(f, routeSelectorChange, "sharding/route-selector-change", "sharding/route-selector-change-admitted")

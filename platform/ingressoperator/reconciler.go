@@ -135,10 +135,17 @@ func (r *Reconciler) Reconcile(ctx context.Context, ic *operatorv1.IngressContro
 }
 
 func (r *Reconciler) reconcileRouter(ctx context.Context, ic *operatorv1.IngressController) error {
+	msg, err := r.validateDomainUniqueness(ctx, ic)
+	if err != nil {
+		return err
+	}
+	if msg != "" {
+		return r.reject(ctx, ic, msg)
+	}
 	if msg := validateClientTLS(ic); msg != "" {
 		return r.reject(ctx, ic, msg)
 	}
-	err := r.clientCABundle(ctx, ic)
+	err = r.clientCABundle(ctx, ic)
 	var unavailable *unavailableError
 	if errors.As(err, &unavailable) {
 		return r.report(ctx, ic, 0, false, true, unavailable.reason, unavailable.message)
@@ -315,6 +322,37 @@ func (r *Reconciler) writeStatus(ctx context.Context, ic *operatorv1.IngressCont
 	ic.Status.EndpointPublishingStrategy = eps
 	_, err := r.Operator.OperatorV1().IngressControllers(ic.Namespace).UpdateStatus(ctx, ic, metav1.UpdateOptions{})
 	return err
+}
+
+// validateDomainUniqueness refuses an IngressController whose domain an
+// admitted other one has: the first admitted keeps it (upstream:
+// cluster-ingress-operator pkg/operator/controller/ingress/controller.go
+// validateDomainUniqueness, comparing status.domain, which this operator
+// sets from spec.domain).
+func (r *Reconciler) validateDomainUniqueness(ctx context.Context, ic *operatorv1.IngressController) (string, error) {
+	if ic.Spec.Domain == "" {
+		return "", nil
+	}
+	list, err := r.Operator.OperatorV1().IngressControllers(ic.Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return "", err
+	}
+	for _, other := range list.Items {
+		if other.UID != ic.UID && other.Status.Domain == ic.Spec.Domain && admitted(&other) {
+			return contract.DomainConflictRejection(other.Name), nil
+		}
+	}
+	return "", nil
+}
+
+// admitted reports the Admitted condition True.
+func admitted(ic *operatorv1.IngressController) bool {
+	for _, c := range ic.Status.Conditions {
+		if c.Type == contract.IngressControllerAdmittedCondition {
+			return c.Status == operatorv1.ConditionTrue
+		}
+	}
+	return false
 }
 
 // validateClientTLS is the ingress operator's admission check of

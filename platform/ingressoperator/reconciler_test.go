@@ -362,3 +362,34 @@ func TestDeletedShardLosesItsClientCACopy(t *testing.T) {
 		t.Errorf("client CA copy left: %v", err)
 	}
 }
+
+// An IngressController on the domain an admitted one has is refused,
+// Admitted False with reason Invalid and upstream's message, and gets no
+// router; one on its own domain is admitted (the control).
+func TestADomainInUseIsRefused(t *testing.T) {
+	ctx := context.Background()
+	held := shard("holder", hostNetwork(10080, 10443, 11936))
+	held.UID, held.Spec.Domain = "uid-holder", "apps.example.test"
+	held.Status.Domain = held.Spec.Domain
+	held.Status.Conditions = []operatorv1.OperatorCondition{{Type: "Admitted", Status: operatorv1.ConditionTrue, Reason: "Valid"}}
+	dup := shard("dup", hostNetwork(11080, 11443, 12936))
+	dup.UID, dup.Spec.Domain = "uid-dup", held.Spec.Domain
+	own := shard("own", hostNetwork(12080, 12443, 13936))
+	own.UID, own.Spec.Domain = "uid-own", "own.example.test"
+	r := newReconciler([]*operatorv1.IngressController{held, dup, own}, render("router:under-test"))
+	for _, c := range []*operatorv1.IngressController{dup, own} {
+		if err := r.Reconcile(ctx, c.DeepCopy()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := condition(r.stored(t, "dup"), "Admitted")
+	if got.Status != operatorv1.ConditionFalse || got.Reason != "Invalid" || got.Message != "conflicts with: holder" {
+		t.Errorf("dup: Admitted %+v, want False, Invalid, conflicts with: holder", got)
+	}
+	if _, err := r.Kube.AppsV1().Deployments(RouterNamespace).Get(ctx, "router-dup", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("dup got a router Deployment (err %v)", err)
+	}
+	if got := condition(r.stored(t, "own"), "Admitted"); got.Status != operatorv1.ConditionTrue {
+		t.Errorf("own: Admitted %+v, want True", got)
+	}
+}
