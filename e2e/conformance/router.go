@@ -73,6 +73,7 @@ func describeRouter(f *framework.Framework) {
 		describeRoutePaths(f)
 		describeRouteHosts(f)
 		describeServiceCA(f)
+		describeExtendedValidation(f)
 	})
 }
 

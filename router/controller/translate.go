@@ -19,6 +19,8 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/router/haproxy"
 	"github.com/router-conformance/suite/router/headers"
@@ -63,7 +65,9 @@ func Translate(route *routev1.Route, service *corev1.Service, slices []*discover
 					chain = strings.TrimRight(chain, "\n") + "\n" + tlsCfg.CACertificate
 				}
 				if _, err := tls.X509KeyPair([]byte(chain), []byte(tlsCfg.Key)); err != nil {
-					return out, &Rejection{"ExtendedValidationFailed", fmt.Sprintf("spec.tls.certificate and spec.tls.key do not form a key pair: %v", err)}
+					// upstream: ExtendedValidateRoute, field.Invalid on
+					// spec.tls.key with the value redacted.
+					return out, &Rejection{contract.ReasonExtendedValidationFailed, field.Invalid(field.NewPath("spec", "tls", "key"), "redacted key data", err.Error()).Error()}
 				}
 				out.Certificate = []byte(strings.TrimRight(chain, "\n") + "\n" + strings.TrimRight(tlsCfg.Key, "\n") + "\n")
 			}
@@ -94,7 +98,7 @@ func Translate(route *routev1.Route, service *corev1.Service, slices []*discover
 	}
 	out.Endpoints = endpoints(route, service, slices)
 	if err := out.Validate(); err != nil {
-		return out, &Rejection{"ExtendedValidationFailed", err.Error()}
+		return out, &Rejection{contract.ReasonExtendedValidationFailed, err.Error()}
 	}
 	return out, nil
 }
