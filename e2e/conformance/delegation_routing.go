@@ -110,6 +110,38 @@ func describeDelegationRouting(f *framework.Framework) {
 		f.EventuallyResponds(ctx, f.HTTP(host, "/blog/team/page"), teamBackend.Served)
 	})
 
+	// A blank delegate namespace is the delegating object's own, not the
+	// root's: a vertex in another namespace that delegates with the
+	// namespace blank reaches its neighbour, while the IngressRoute of the
+	// same name in the root's namespace stays orphaned (the negative
+	// beside it; the vertex's own prefix is the positive control).
+	//
+	// Document: the IngressRoute design document (Contour), section
+	// "IngressRoute CRD" (delegate.namespace: if blank the current
+	// namespace is assumed)
+	// Upstream: projectcontour/contour v1.0.1 internal/dag/builder.go
+	// (processIngressRoutes: a delegate's empty namespace is the
+	// delegating IngressRoute's)
+	It("a vertex's delegate with a blank namespace is looked up in the vertex's own namespace, not the root's", framework.ID("delegation/vertex-blank-namespace-own"), func(ctx SpecContext) {
+		rootNS := f.SpecNamespace(ctx, "ir-blank-root")
+		teamNS := f.SpecNamespace(ctx, "ir-blank-team")
+		b := f.DeployEchoes(ctx, framework.EchoIn(rootNS, "decoy"), framework.EchoIn(teamNS, "echo"), framework.EchoIn(teamNS, "sub"))
+		decoy, teamBackend, subBackend := b[0], b[1], b[2]
+		host := f.Host(rootNS, "www")
+		f.CreateIngressRoute(ctx, rootRoute(rootNS, "root", host, delegateTo("/team", "team", teamNS)))
+		f.CreateIngressRoute(ctx, vertexRoute(teamNS, "team", toService("/team", teamBackend.Service), delegateTo("/team/sub", "sub", "")))
+		f.CreateIngressRoute(ctx, vertexRoute(teamNS, "sub", toService("/team/sub", subBackend.Service)))
+		f.CreateIngressRoute(ctx, vertexRoute(rootNS, "sub", toService("/team/sub", decoy.Service)))
+
+		By("positive control: the vertex in the team's namespace is served under its prefix")
+		f.EventuallyIngressRouteStatus(ctx, teamNS, "team", expectConnected("root", rootNS, "/team"))
+		f.EventuallyResponds(ctx, f.HTTP(host, "/team/page"), teamBackend.Served)
+		By("its blank-namespace delegate reaches its own namespace's sub; the root's namespace's sub stays orphaned")
+		f.EventuallyIngressRouteStatus(ctx, teamNS, "sub", expectConnected("team", teamNS, "/team/sub"))
+		f.EventuallyResponds(ctx, f.HTTP(host, "/team/sub/page"), subBackend.Served)
+		f.EventuallyIngressRouteStatus(ctx, rootNS, "sub", expectOrphaned)
+	})
+
 	// IngressRoute design document, section "IngressRoutes dispatch only
 	// to services in the same namespace": a route names services of its
 	// own object's namespace only, so a team cannot publish another
