@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"encoding/base64"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -310,6 +311,61 @@ func describeIngressControllerTuning(f *framework.Framework) {
 			want.Check(g, resp.Header, "the client")
 		})
 	})
+	// The buffer holds the client's own request too: a request header
+	// that does not fit bufsize less maxrewrite is refused before any
+	// backend sees it, and one that fits is served whole. The refusal is
+	// HAProxy's: 400 Bad request up to 3.1 (measured: 2.6 and 3.0; upstream's
+	// release-4.20 image runs 2.8), 431 Request Header Fields Too Large
+	// from 3.2 (upstream master's image), as upstream's own test accepts. Raised, the buffer takes what the
+	// default refuses; lowered, it refuses what the default takes. Each
+	// step has its control (the header that fits) beside its refusal.
+	//
+	// Document: none beyond hdr-121's tuning options (the buffer is the
+	// IngressController's spec.tuningOptions, openshift/api operator/v1
+	// types_ingresscontroller.go)
+	// Upstream: cluster-ingress-operator test/e2e/operator_test.go
+	// (TestHTTPHeaderBufferSize: a large request header refused by
+	// default, served once raised, refused again once lowered) and
+	// pkg/operator/controller/ingress/deployment.go (ROUTER_BUF_SIZE,
+	// ROUTER_MAX_REWRITE_SIZE); openshift/router
+	// images/router/haproxy/conf/haproxy-config.template (global:
+	// tune.bufsize 32768 and tune.maxrewrite 8192 by default)
+	It("takes a client's request header by the IngressController's buffer: refused past it (400 or 431), served within it, raised and lowered", framework.ID("header-actions/ingresscontroller-header-buffer-client-request"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
+		own := f.OwnIngressController(ctx)
+		req, backend := routeWithHeaders(ctx, f, own, "headers-client-buffer", "", routev1.RouteHTTPHeaderActions{})
+		for _, step := range []headerBufferCase{
+			{fits: 12000, tooLarge: 30000},                                  // the default room: 32768 - 8192
+			{bytes: 65536, maxRewrite: 16384, fits: 30000, tooLarge: 60000}, // raised: 49152
+			{bytes: 16384, maxRewrite: 4096, fits: 8000, tooLarge: 14000},   // lowered: 12288
+		} {
+			if step.bytes != 0 {
+				By(fmt.Sprintf("headerBufferBytes %d and headerBufferMaxRewriteBytes %d", step.bytes, step.maxRewrite))
+				own.Update(ctx, func(ic *operatorv1.IngressController) {
+					ic.Spec.TuningOptions.HeaderBufferBytes = step.bytes
+					ic.Spec.TuningOptions.HeaderBufferMaxRewriteBytes = step.maxRewrite
+				})
+			}
+			fits := strings.Repeat("v", step.fits)
+			By(fmt.Sprintf("a header of %d characters is served whole", step.fits))
+			f.EventuallyResponds(ctx, framework.WithHeader(req, "X-Client-Big", fits), func(g Gomega, resp *httpclient.Response) {
+				backend.Served(g, resp)
+				framework.HeaderExpectations{"X-Client-Big": {fits}}.Check(g, http.Header(resp.Echo.Headers), "the backend")
+			})
+			By(fmt.Sprintf("a header of %d characters is refused (400, or 431 from HAProxy 3.2), the backend never reached", step.tooLarge))
+			f.EventuallyResponds(ctx, framework.WithHeader(req, "X-Client-Big", strings.Repeat("v", step.tooLarge)), func(g Gomega, resp *httpclient.Response) {
+				g.Expect(resp.Status).To(BeElementOf(http.StatusBadRequest, http.StatusRequestHeaderFieldsTooLarge), "body: %s", resp.Body)
+				g.Expect(resp.Echo).To(BeNil(), "the backend answered")
+			})
+		}
+	})
+}
+
+// headerBufferCase is one step of the header buffer spec: the tuning it
+// sets (zero: the defaults), a client header that fits the request's room
+// (bufsize less maxrewrite) and one that does not.
+type headerBufferCase struct {
+	bytes, maxRewrite int32
+	fits, tooLarge    int
 }
 
 // describeIngressControllerUniqueID: the request-ID header
