@@ -44,6 +44,33 @@ func describeComponentRouteRBAC(f *framework.Framework) {
 			jig.ExpectAccess(ctx, "unlisted", contract.ConfigNamespace, route.Secret, false)
 		})
 
+		// An entry is (namespace, name): one logical name in two
+		// namespaces is two entries, each admitted by the CRD and each
+		// granted only its own Secret (the negatives: neither service
+		// account reads the other's; the positives: each reads its own).
+		//
+		// Document: the custom route configuration enhancement, section
+		// "Proposal" (componentRoutes keyed by namespace and name)
+		// Upstream: openshift/api config/v1 types_ingress.go
+		// (componentRoutes: x-kubernetes-list-map-keys namespace, name) and
+		// cluster-ingress-operator
+		// pkg/operator/controller/configurable-route/controller.go (a Role
+		// and RoleBinding per entry, named from its namespace and name)
+		It("tells entries apart by namespace: one name in two namespaces is two entries, each granted its own Secret", framework.ID("component-routes/rbac-same-name-two-namespaces"), framework.JudgesPlatform, func(ctx SpecContext) {
+			first, firstRoute := rbacComponentRoute(ctx, f, "component-first")
+			second, secondRoute := rbacComponentRoute(ctx, f, "component-second")
+			Expect(firstRoute.Name).To(Equal(secondRoute.Name), "one logical name")
+			first.Set(ctx, firstRoute.Spec(), firstRoute.Status(first.User("component")))
+			second.Set(ctx, secondRoute.Spec(), secondRoute.Status(second.User("component")))
+			first.EventuallyGrant(ctx, firstRoute, "component")
+			second.EventuallyGrant(ctx, secondRoute, "component")
+			By("each namespace's service account reads its own entry's Secret, not the other's")
+			first.ExpectAccess(ctx, "component", contract.ConfigNamespace, firstRoute.Secret, true)
+			second.ExpectAccess(ctx, "component", contract.ConfigNamespace, secondRoute.Secret, true)
+			first.ExpectAccess(ctx, "component", contract.ConfigNamespace, secondRoute.Secret, false)
+			second.ExpectAccess(ctx, "component", contract.ConfigNamespace, firstRoute.Secret, false)
+		})
+
 		// TestConfigurableRouteRBAC changes consumingUsers the other way.
 		//
 		// Document: the custom route configuration enhancement, section "Control loop to
