@@ -1,6 +1,7 @@
 package pki
 
 import (
+	"crypto"
 	"crypto/rand"
 	"crypto/x509"
 	"encoding/pem"
@@ -26,6 +27,9 @@ type CRLOptions struct {
 	// Number is the CRL number; zero means "one more than this CA's last".
 	Number  int64
 	Revoked []Revocation
+	// SignedBy, when set, signs the CRL instead of the CA's key: a CRL
+	// that names the CA as its issuer but does not verify against it.
+	SignedBy crypto.Signer
 }
 
 // CRL is a signed certificate revocation list.
@@ -81,12 +85,19 @@ func (ca *CA) IssueCRL(opts CRLOptions) (*CRL, error) {
 		}
 		entries = append(entries, x509.RevocationListEntry{SerialNumber: r.Serial, RevocationTime: at})
 	}
+	issuer, key := ca.Cert, ca.Key
+	if opts.SignedBy != nil {
+		// The CA's name and key identifier, another key's signature.
+		forged := *ca.Cert
+		forged.PublicKey = opts.SignedBy.Public()
+		issuer, key = &forged, opts.SignedBy
+	}
 	der, err := x509.CreateRevocationList(rand.Reader, &x509.RevocationList{
 		Number:                    big.NewInt(number),
 		ThisUpdate:                thisUpdate,
 		NextUpdate:                nextUpdate,
 		RevokedCertificateEntries: entries,
-	}, ca.Cert, ca.Key)
+	}, issuer, key)
 	if err != nil {
 		return nil, fmt.Errorf("pki: sign CRL of %q: %w", ca.Cert.Subject.CommonName, err)
 	}

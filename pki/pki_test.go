@@ -418,3 +418,30 @@ func TestNoDistributionPointWritesNoExtension(t *testing.T) {
 		t.Error("an empty distribution point was accepted")
 	}
 }
+
+// A CRL signed by another key names the CA as its issuer, with the CA's
+// key identifier, and does not verify against it; the CA's own does.
+func TestCRLSignedByAnotherKeyDoesNotVerify(t *testing.T) {
+	f := newFixture(t)
+	other, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "other"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged, err := f.root.IssueCRL(pki.CRLOptions{SignedBy: other.Key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if forged.Parsed.Issuer.String() != f.root.Cert.Subject.String() || !bytes.Equal(forged.Parsed.AuthorityKeyId, f.root.Cert.SubjectKeyId) {
+		t.Errorf("issuer %s, authority key %x: want the CA's %s, %x", forged.Parsed.Issuer, forged.Parsed.AuthorityKeyId, f.root.Cert.Subject, f.root.Cert.SubjectKeyId)
+	}
+	if err := forged.Parsed.CheckSignatureFrom(f.root.Cert); err == nil {
+		t.Error("a CRL signed by another key verifies against the CA")
+	}
+	genuine, err := f.root.IssueCRL(pki.CRLOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := genuine.Parsed.CheckSignatureFrom(f.root.Cert); err != nil {
+		t.Errorf("the CA's own CRL does not verify: %v", err)
+	}
+}

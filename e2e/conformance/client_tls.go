@@ -60,6 +60,7 @@ func describeClientTLS(f *framework.Framework) {
 		describeCRLFailClosed(f)
 		describeCRLUnreachable(f)
 		describeCRLDistributionPoints(f)
+		describeForgedCRL(f)
 	})
 }
 

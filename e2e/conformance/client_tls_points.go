@@ -181,3 +181,46 @@ func describeCRLDistributionPoints(f *framework.Framework) {
 		})
 	})
 }
+
+// describeForgedCRL: a CRL that names its CA but is signed by another key.
+func describeForgedCRL(f *framework.Framework) {
+	// A CRL at a CA's distribution point that names the
+	// CA but is signed by another key is no CRL of that CA: the CA's clients
+	// are refused, while another CA of the bundle, whose CRL is its own, has
+	// its client served (the positive control). The forged CRL revokes
+	// nothing, so only its signature can refuse them. Its own container: the
+	// refusal is the router's whole CRL state.
+	//
+	// Document: the Ingress client TLS enhancement, sections "Goals"
+	// (respect the client CAs' CRLs) and "Risks and Mitigations" (a CA
+	// without a valid and accessible CRL fails closed)
+	// Upstream: openshift/router pkg/router/crl/crl.go (getHTTPCRL parses and
+	// keeps any CRL whose nextUpdate is to come; no signature check) and
+	// images/router/haproxy/conf/haproxy-config.template (the bind's
+	// crl-file: OpenSSL checks the CRL's signature against the CA)
+	Describe("with a CRL that does not verify against its CA", f.OwnIngressControllerDecorator(), func() {
+		It("refuses the CA's clients; another CA's client, its CRL genuine, is served", framework.ID("client-tls/crl-not-verifying-refused"), func(ctx SpecContext) {
+			jig, server := framework.NewEdgeClientTLSJig(ctx, f, "crl-forged")
+			pub := &framework.Publisher{Server: server}
+			jig.CRLs = pub
+			validUntil := time.Now().Add(time.Hour) // not a wait: the CRLs' nextUpdate, data the router is given
+			signer, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Forger " + jig.Namespace}})
+			Expect(err).NotTo(HaveOccurred())
+			genuine := framework.NewCRLAuthority(server, nil, "Genuine CRL CA "+jig.Namespace, "genuine.crl.pem")
+			genuine.NextUpdate = validUntil
+			forged := framework.NewCRLAuthority(server, nil, "Forged CRL CA "+jig.Namespace, "forged.crl.pem")
+			forged.NextUpdate, forged.SignedBy = validUntil, signer.Key
+			jig.Issue("of-genuine", genuine.CA, pki.Window{})
+			jig.Issue("of-forged", forged.CA, pki.Window{})
+			pub.Add(genuine)
+			pub.Add(forged)
+			pub.PublishNow(ctx)
+			jig.RequireClientTLS(ctx, operatorv1.ClientCertificatePolicyRequired, jig.ClientCAMap(ctx, "forged-ca-"+jig.Namespace, string(pki.Bundle(genuine.CA, forged.CA))))
+
+			By("positive control: the client of the CA whose CRL is its own is served")
+			jig.EventuallyServed(ctx, "of-genuine")
+			By("the client of the CA whose CRL does not verify is refused")
+			jig.EventuallyRefused(ctx, "of-forged", "error decrypting message")
+		})
+	})
+}

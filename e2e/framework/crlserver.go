@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto"
 	"fmt"
 	"strings"
 	"sync"
@@ -175,8 +176,11 @@ type CRLAuthority struct {
 	// ThisUpdate, when set, is the fixed thisUpdate (before NextUpdate):
 	// with both in the past, an expired CRL.
 	ThisUpdate time.Time
-	revoked    []*pki.Leaf
-	revCAs     []*pki.CA
+	// SignedBy, when set, signs every CRL of this authority instead of
+	// its CA: a CRL that names the CA but does not verify against it.
+	SignedBy crypto.Signer
+	revoked  []*pki.Leaf
+	revCAs   []*pki.CA
 	// last is what the last publication of this authority's CRL held.
 	last publication
 }
@@ -232,7 +236,7 @@ func (p *Publisher) publish(ctx context.Context) error {
 		for _, c := range a.revCAs {
 			rev = append(rev, pki.Revoke(c.Cert)...)
 		}
-		opts := pki.CRLOptions{ThisUpdate: a.ThisUpdate, NextUpdate: a.NextUpdate, Revoked: rev}
+		opts := pki.CRLOptions{ThisUpdate: a.ThisUpdate, NextUpdate: a.NextUpdate, Revoked: rev, SignedBy: a.SignedBy}
 		if opts.NextUpdate.IsZero() {
 			opts.NextUpdate = time.Now().Add(p.Lifetime)
 		}
