@@ -102,4 +102,53 @@ func describeAccessLogCaptures(f *framework.Framework) {
 		Entry("over TLS with SNI (fe_sni)", framework.ID("header-actions/access-log-captures-client-value-sni"), f.OwnIngressControllerDecorator(), overFeSNI),
 		Entry("over TLS without SNI (fe_no_sni)", framework.ID("header-actions/access-log-captures-client-value-no-sni"), f.OwnIngressControllerDecorator(), overFeNoSNI),
 	)
+
+	// Upstream's own scenario: two request headers and a response header
+	// captured, each cut to its maxLength, in the IngressController's
+	// order, request block first. The echo backend answers
+	// application/json, cut to 9 characters; a request header longer than
+	// its maxLength is cut too. The positive control is the request's own
+	// values in the first block.
+	//
+	// Document: the HTTP header actions enhancement, section "API
+	// Extensions" (the IngressController's httpCaptureHeaders)
+	// Upstream: cluster-ingress-operator test/e2e/operator_test.go
+	// (TestHTTPHeaderCapture: request X-Test-Header-1 and -2 maxLength 15,
+	// response Content-type maxLength 9, the line holding "{foo|bar}
+	// {text/html}"), pkg/operator/controller/ingress/deployment.go
+	// (ROUTER_CAPTURE_HTTP_REQUEST_HEADERS and
+	// ROUTER_CAPTURE_HTTP_RESPONSE_HEADERS from serializeCaptureHeaders) and
+	// openshift/router images/router/haproxy/conf/haproxy-config.template
+	// (frontends public, fe_sni and fe_no_sni: `capture request header`
+	// and `capture response header ... len`)
+	DescribeTable("the access log captures the listed request and response headers, each cut to its maxLength",
+		func(ctx SpecContext, path frontendPath) {
+			own := f.OwnIngressController(ctx, framework.LogToContainerCapturing(operatorv1.IngressControllerCaptureHTTPHeaders{
+				Request: []operatorv1.IngressControllerCaptureHTTPHeader{
+					{Name: "X-Test-Header-1", MaxLength: 15},
+					{Name: "X-Test-Header-2", MaxLength: 15},
+				},
+				Response: []operatorv1.IngressControllerCaptureHTTPHeader{{Name: "Content-type", MaxLength: 9}},
+			}))
+			ns := f.SpecNamespaceWithLabels(ctx, "headers-capture", own.NamespaceLabels)
+			backend := f.DeployEcho(ctx, ns)
+			route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "capture", path.termination(), ""))
+			own.WaitAdmitted(ctx, route)
+			req := path.request(own, route.Spec.Host)
+			req.Path = "/accesslog/captures"
+			req = framework.WithHeader(req, "X-Test-Header-1", "foo")
+			req = framework.WithHeader(req, "X-Test-Header-2", "a-value-longer-than-fifteen")
+			f.EventuallyResponds(ctx, req, backend.Served)
+			own.EventuallyAccessLog(ctx, func(g Gomega, log framework.AccessLog) {
+				entries := log.Requests(req.Path)
+				g.Expect(entries).NotTo(BeEmpty(), "no access-log line for %s; the log:\n%v", req.Path, log.Lines)
+				for _, e := range entries {
+					g.Expect(e.Captures).To(Equal([][]string{{"foo", "a-value-longer-"}, {"applicati"}}), "the captures of %q", e.Line)
+				}
+			})
+		},
+		Entry("over plain HTTP (public)", framework.ID("header-actions/access-log-captures-response-over-http"), f.OwnIngressControllerDecorator(), overPublic),
+		Entry("over TLS with SNI (fe_sni)", framework.ID("header-actions/access-log-captures-response-sni"), f.OwnIngressControllerDecorator(), overFeSNI),
+		Entry("over TLS without SNI (fe_no_sni)", framework.ID("header-actions/access-log-captures-response-no-sni"), f.OwnIngressControllerDecorator(), overFeNoSNI),
+	)
 }

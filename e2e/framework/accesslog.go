@@ -21,10 +21,16 @@ import (
 // headers captured (spec.logging.access.httpCaptureHeaders.request), in
 // HAProxy's httplog format (no httpLogFormat).
 func LogToContainer(captureRequestHeaders ...operatorv1.IngressControllerCaptureHTTPHeader) func(*operatorv1.IngressController) {
+	return LogToContainerCapturing(operatorv1.IngressControllerCaptureHTTPHeaders{Request: captureRequestHeaders})
+}
+
+// LogToContainerCapturing is LogToContainer with request and response
+// headers captured (spec.logging.access.httpCaptureHeaders).
+func LogToContainerCapturing(captures operatorv1.IngressControllerCaptureHTTPHeaders) func(*operatorv1.IngressController) {
 	return func(ic *operatorv1.IngressController) {
 		ic.Spec.Logging = &operatorv1.IngressControllerLogging{Access: &operatorv1.AccessLogging{
 			Destination:        operatorv1.LoggingDestination{Type: operatorv1.ContainerLoggingDestinationType},
-			HTTPCaptureHeaders: operatorv1.IngressControllerCaptureHTTPHeaders{Request: captureRequestHeaders},
+			HTTPCaptureHeaders: captures,
 		}}
 	}
 }
