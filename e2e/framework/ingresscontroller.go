@@ -234,7 +234,7 @@ func (ic *IngressController) WaitAdmitted(ctx context.Context, r *routev1.Route)
 
 // EventuallyRouteNotAdmitted waits until this IngressController's
 // router has refused r with exactly reason and message.
-func (ic *IngressController) EventuallyRouteNotAdmitted(ctx context.Context, r *routev1.Route, reason, message string) {
+func (ic *IngressController) EventuallyRouteNotAdmitted(ctx context.Context, r *routev1.Route, reason string, message any) {
 	GinkgoHelper()
 	ic.f.eventuallyRouteNotAdmittedBy(ctx, ic.Name, r, reason, message)
 }

@@ -6,6 +6,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/types"
 	routev1 "github.com/openshift/api/route/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -161,21 +162,27 @@ func IngressEntry(r *routev1.Route, routerName string) *routev1.RouteIngress {
 // condition on r is False with exactly reason and message, as upstream's
 // status writer records a refusal (openshift/router
 // pkg/router/controller/status.go, StatusAdmitter.RecordRouteRejection).
-func (f *Framework) EventuallyRouteNotAdmitted(ctx context.Context, r *routev1.Route, reason, message string) {
+// message is the exact text, or a matcher where upstream's message is an
+// aggregate of which the spec names one part (ContainSubstring).
+func (f *Framework) EventuallyRouteNotAdmitted(ctx context.Context, r *routev1.Route, reason string, message any) {
 	GinkgoHelper()
 	f.eventuallyRouteNotAdmittedBy(ctx, contract.DefaultIngressController, r, reason, message)
 }
 
 // eventuallyRouteNotAdmittedBy is EventuallyRouteNotAdmitted for the
 // router routerName.
-func (f *Framework) eventuallyRouteNotAdmittedBy(ctx context.Context, routerName string, r *routev1.Route, reason, message string) {
+func (f *Framework) eventuallyRouteNotAdmittedBy(ctx context.Context, routerName string, r *routev1.Route, reason string, message any) {
 	GinkgoHelper()
+	matchMessage, ok := message.(types.GomegaMatcher)
+	if !ok {
+		matchMessage = Equal(message)
+	}
 	f.EventuallyRoute(ctx, r, func(g Gomega, live *routev1.Route) {
 		c := AdmittedConditionBy(live, routerName)
 		g.Expect(c).NotTo(BeNil(), "route %s/%s has no Admitted condition from router %s: %+v", r.Namespace, r.Name, routerName, live.Status)
 		g.Expect(c.Status).To(Equal(corev1.ConditionFalse), "route %s/%s: %+v", r.Namespace, r.Name, *c)
 		g.Expect(c.Reason).To(Equal(reason), "route %s/%s: %+v", r.Namespace, r.Name, *c)
-		g.Expect(c.Message).To(Equal(message), "route %s/%s: %+v", r.Namespace, r.Name, *c)
+		g.Expect(c.Message).To(matchMessage, "route %s/%s: %+v", r.Namespace, r.Name, *c)
 	})
 }
 

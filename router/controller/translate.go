@@ -7,6 +7,7 @@ package controller
 
 import (
 	"crypto/tls"
+	"encoding/pem"
 	"fmt"
 	"net"
 	"regexp"
@@ -20,6 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/client-go/util/cert"
 
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/router/haproxy"
@@ -59,6 +61,9 @@ func Translate(route *routev1.Route, service *corev1.Service, slices []*discover
 			out.InsecurePolicy = haproxy.PolicyRedirect
 		}
 		if out.Termination == haproxy.Edge || out.Termination == haproxy.Reencrypt {
+			if rej := extendedValidation(tlsCfg); rej != nil {
+				return out, rej
+			}
 			if tlsCfg.Certificate != "" || tlsCfg.Key != "" {
 				chain := tlsCfg.Certificate
 				if tlsCfg.CACertificate != "" {
@@ -73,6 +78,14 @@ func Translate(route *routev1.Route, service *corev1.Service, slices []*discover
 			}
 		}
 		if out.Termination == haproxy.Reencrypt {
+			if dest := tlsCfg.DestinationCACertificate; dest != "" {
+				// upstream: ExtendedValidateRoute parses it with
+				// client-go's cert.ParseCertsPEM.
+				if _, err := cert.ParseCertsPEM([]byte(dest)); err != nil {
+					return out, &Rejection{contract.ReasonExtendedValidationFailed, field.Invalid(field.NewPath("spec", "tls", "destinationCACertificate"),
+						"redacted destination ca certificate data", fmt.Sprintf("failed to parse destination CA certificate: %v", err)).Error()}
+				}
+			}
 			out.DestinationCA = []byte(tlsCfg.DestinationCACertificate)
 			// upstream: pkg/router/template/router.go, ServiceUnit.Hostname;
 			// checked (verifyhost) only against the default destination CA.
@@ -203,4 +216,32 @@ func readyAddrs(s *discoveryv1.EndpointSlice, port int32) []string {
 		}
 	}
 	return out
+}
+
+// extendedValidation is the first of upstream's checks of an edge or
+// reencrypt route's own PEM fields that fails, in upstream's order and
+// words (openshift/router pkg/router/routeapihelpers/validation.go
+// ExtendedValidateRoute: the CA certificate, the certificate, then a key
+// at all; the key pair is checked after).
+func extendedValidation(tlsCfg *routev1.TLSConfig) *Rejection {
+	path := field.NewPath("spec", "tls")
+	invalid := func(child, redacted, msg string) *Rejection {
+		return &Rejection{contract.ReasonExtendedValidationFailed, field.Invalid(path.Child(child), redacted, msg).Error()}
+	}
+	if tlsCfg.CACertificate != "" {
+		if _, err := cert.ParseCertsPEM([]byte(tlsCfg.CACertificate)); err != nil {
+			return invalid("caCertificate", "redacted ca certificate data", fmt.Sprintf("failed to parse CA certificate: %v", err))
+		}
+	}
+	if tlsCfg.Certificate != "" {
+		if _, err := cert.ParseCertsPEM([]byte(tlsCfg.Certificate)); err != nil {
+			return invalid("certificate", "redacted certificate data", err.Error())
+		}
+		// No PEM block in the key (nor a key in the certificate): upstream
+		// drops what is not PEM, and then has no key.
+		if block, _ := pem.Decode([]byte(tlsCfg.Key)); block == nil && !strings.Contains(tlsCfg.Certificate, "PRIVATE KEY") {
+			return invalid("key", "", "no key specified")
+		}
+	}
+	return nil
 }

@@ -122,6 +122,25 @@ func TestTranslateTerminationsHSTSAndRejections(t *testing.T) {
 			t.Errorf("%s: rejection %v, want reason %s", tc.name, rej, tc.reason)
 		}
 	}
+
+	// Upstream's messages, word for word, where one field is wrong.
+	for _, tc := range []struct {
+		name    string
+		tls     routev1.TLSConfig
+		message string
+	}{
+		{"key of another certificate", routev1.TLSConfig{Termination: routev1.TLSTerminationEdge, Certificate: string(leaf.CertPEM), Key: string(other.KeyPEM)},
+			contract.KeyPairMismatchRejection},
+		{"destination CA not PEM", routev1.TLSConfig{Termination: routev1.TLSTerminationReencrypt, DestinationCACertificate: "not a certificate"},
+			contract.DestinationCAUnparsableRejection},
+		{"destination CA with its line breaks written as \\n", routev1.TLSConfig{Termination: routev1.TLSTerminationReencrypt,
+			DestinationCACertificate: strings.ReplaceAll(string(ca.CertPEM), "\n", `\n`)}, contract.DestinationCAUnparsableRejection},
+	} {
+		r := route(func(r *routev1.Route) { r.Spec.TLS = &tc.tls })
+		if _, rej := Translate(r, service, slices); rej == nil || rej.Reason != contract.ReasonExtendedValidationFailed || rej.Message != tc.message {
+			t.Errorf("%s: rejection %+v, want %s: %s", tc.name, rej, contract.ReasonExtendedValidationFailed, tc.message)
+		}
+	}
 }
 
 // upstream's route backend takes the set-forwarded-headers annotation
