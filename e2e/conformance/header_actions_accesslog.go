@@ -134,6 +134,12 @@ func describeAccessLogCaptures(f *framework.Framework) {
 			backend := f.DeployEcho(ctx, ns)
 			route := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "capture", path.termination(), ""))
 			own.WaitAdmitted(ctx, route)
+			// Served first on another path: every logged request to the
+			// captures path then reaches the backend, whose answer has the
+			// Content-Type (the router's own 503 has none to capture).
+			warmUp := path.request(own, route.Spec.Host)
+			warmUp.Path = "/accesslog/warm-up"
+			f.EventuallyResponds(ctx, warmUp, backend.Served)
 			req := path.request(own, route.Spec.Host)
 			req.Path = "/accesslog/captures"
 			req = framework.WithHeader(req, "X-Test-Header-1", "foo")
