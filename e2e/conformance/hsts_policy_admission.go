@@ -107,6 +107,13 @@ func describeHSTSPolicyAdmission(f *framework.Framework) {
 		Entry("NoOpinion allows either", framework.ID("hsts-policy/no-opinion-allows-either"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
 			p.PreloadPolicy, p.IncludeSubDomainsPolicy = configv1.NoOpinionPreloadPolicy, configv1.NoOpinionIncludeSubDomains
 		}), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1;includeSubDomains;preload")}),
+		// Upstream lower-cases the annotation before it reads it
+		// (requiredrouteannotations hstsConfigFromRoute): directives in
+		// upper case count, and an upper-case max-age is held to the range.
+		Entry("directives in upper case are read", framework.ID("hsts-policy/upper-case-directives-read"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
+			p.PreloadPolicy, p.IncludeSubDomainsPolicy = configv1.RequirePreloadPolicy, configv1.RequireIncludeSubDomains
+		}), termination: routev1.TLSTerminationEdge, annotation: annotation("MAX-AGE=10;INCLUDESUBDOMAINS;PRELOAD")}),
+		Entry("an upper-case max-age above the range", framework.ID("hsts-policy/upper-case-max-age-above-range"), policyCase{policies: wildcard(maxAge(100, 1000)), termination: routev1.TLSTerminationEdge, annotation: annotation("MAX-AGE=1001"), refusal: refused(contract.HSTSMaxAgeGreater(1000)), compliant: "MAX-AGE=1000"}),
 		Entry("NoOpinion allows neither", framework.ID("hsts-policy/no-opinion-allows-neither"), policyCase{policies: wildcard(func(p *configv1.RequiredHSTSPolicy) {
 			p.PreloadPolicy, p.IncludeSubDomainsPolicy = configv1.NoOpinionPreloadPolicy, configv1.NoOpinionIncludeSubDomains
 		}), termination: routev1.TLSTerminationEdge, annotation: annotation("max-age=1")}),
