@@ -150,10 +150,7 @@ func describeClientTLSChange(f *framework.Framework) {
 		It("takes an edit of the client CA ConfigMap in place: a CA added is trusted, one removed is not, with no restart", framework.ID("client-tls/client-ca-edited-in-place"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
 			jig := clientTLSEdgeJig(ctx, f, "ctls-ca-edit")
 			ns := jig.Namespace
-			first, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "First client CA " + ns}})
-			Expect(err).NotTo(HaveOccurred())
-			second, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Second client CA " + ns}})
-			Expect(err).NotTo(HaveOccurred())
+			first, second := framework.NewRootCA("First client CA "+ns), framework.NewRootCA("Second client CA "+ns)
 			jig.Issue("of-first", first, pki.Window{})
 			jig.Issue("of-second", second, pki.Window{})
 			caMap := jig.ClientCAMap(ctx, "edited-ca-"+ns, string(first.CertPEM))

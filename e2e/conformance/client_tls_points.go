@@ -204,8 +204,7 @@ func describeForgedCRL(f *framework.Framework) {
 			pub := &framework.Publisher{Server: server}
 			jig.CRLs = pub
 			validUntil := time.Now().Add(time.Hour) // not a wait: the CRLs' nextUpdate, data the router is given
-			signer, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Forger " + jig.Namespace}})
-			Expect(err).NotTo(HaveOccurred())
+			signer := framework.NewRootCA("Forger " + jig.Namespace)
 			genuine := framework.NewCRLAuthority(server, nil, "Genuine CRL CA "+jig.Namespace, "genuine.crl.pem")
 			genuine.NextUpdate = validUntil
 			forged := framework.NewCRLAuthority(server, nil, "Forged CRL CA "+jig.Namespace, "forged.crl.pem")

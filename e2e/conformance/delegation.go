@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"crypto/x509"
 	"net/http"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -75,16 +74,6 @@ func servedEveryTime(ctx SpecContext, req httpclient.Request, check func(Gomega,
 func httpsWith(req httpclient.Request, ca *pki.CA) httpclient.Request {
 	req.RootCAs = pki.Pool(ca)
 	return req
-}
-
-// servedWithCertificate checks that backend answered, through the router
-// presenting cert.
-func servedWithCertificate(backend *framework.Echo, cert *x509.Certificate) func(Gomega, *httpclient.Response) {
-	return func(g Gomega, resp *httpclient.Response) {
-		backend.Served(g, resp)
-		g.Expect(resp.TLS).NotTo(BeNil(), "not over TLS")
-		g.Expect(resp.TLS.PeerCertificates[0].Equal(cert)).To(BeTrue(), "the router presented %s, not the root's certificate", resp.TLS.PeerCertificates[0].Subject)
-	}
 }
 
 // redirectedToHTTPS checks the router's own 301 to https://host+path, as

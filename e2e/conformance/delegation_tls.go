@@ -43,10 +43,7 @@ func describeDelegationTLS(f *framework.Framework) {
 		for _, host := range []string{fqdn, alias} {
 			req := f.HTTPS(host, "/")
 			req.RootCAs = pki.Pool(ca)
-			f.EventuallyResponds(ctx, req, func(g Gomega, resp *httpclient.Response) {
-				backend.Served(g, resp)
-				g.Expect(resp.TLS.PeerCertificates[0].Equal(cert)).To(BeTrue(), "%s must present the root's certificate, got %s", host, resp.TLS.PeerCertificates[0].Subject)
-			})
+			f.EventuallyResponds(ctx, req, backend.ServedPresenting(cert))
 		}
 
 		for _, c := range []struct {
@@ -163,7 +160,7 @@ func describeDelegationTLS(f *framework.Framework) {
 			f.EventuallyIngressRouteStatus(ctx, hostsNS, "root", expectValid)
 			f.EventuallyIngressRouteStatus(ctx, appNS, "site", expectConnected("root", hostsNS, "/"))
 			for _, path := range []string{"/", "/any/depth"} {
-				f.EventuallyResponds(ctx, httpsWith(f.HTTPS(host, path), ca), servedWithCertificate(app, cert))
+				f.EventuallyResponds(ctx, httpsWith(f.HTTPS(host, path), ca), app.ServedPresenting(cert))
 			}
 		},
 		Entry("named plainly, is looked up in the root's namespace and not found", framework.ID("delegation/tls-secret-other-namespace"),
@@ -217,7 +214,7 @@ func describeDelegationTLS(f *framework.Framework) {
 
 		By("positive control: gmail is served on the TLS root's host over HTTPS, and plain HTTP is redirected")
 		f.EventuallyIngressRouteStatus(ctx, gmailNS, "gmail", expectConnected("google", vhNS, "/mail"))
-		f.EventuallyResponds(ctx, httpsWith(f.HTTPS(google, "/mail"), ca), servedWithCertificate(gmail, cert))
+		f.EventuallyResponds(ctx, httpsWith(f.HTTPS(google, "/mail"), ca), gmail.ServedPresenting(cert))
 		f.EventuallyResponds(ctx, f.HTTP(google, "/mail"), redirectedToHTTPS(google, "/mail"))
 
 		By("dave's cheap webhosting: a root without TLS delegates / to customer-dave, whose vertex delegates /mail to gmail")
@@ -230,7 +227,7 @@ func describeDelegationTLS(f *framework.Framework) {
 			expectConnected("webapp", daveNS, "/mail")(g, st)
 		})
 		By("the TLS root's host is unchanged: HTTPS with its certificate, plain HTTP redirected")
-		f.EventuallyResponds(ctx, httpsWith(f.HTTPS(google, "/mail"), ca), servedWithCertificate(gmail, cert))
+		f.EventuallyResponds(ctx, httpsWith(f.HTTPS(google, "/mail"), ca), gmail.ServedPresenting(cert))
 		f.EventuallyResponds(ctx, f.HTTP(google, "/mail"), redirectedToHTTPS(google, "/mail"))
 	})
 }

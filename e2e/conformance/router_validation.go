@@ -9,7 +9,6 @@ import (
 
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
-	"github.com/router-conformance/suite/e2e/httpclient"
 	"github.com/router-conformance/suite/pki"
 )
 
@@ -40,8 +39,7 @@ func describeExtendedValidation(f *framework.Framework) {
 			func(ctx SpecContext, window pki.Window) {
 				ns := f.SpecNamespace(ctx, "router-extended")
 				backend := f.DeployEcho(ctx, ns)
-				ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Route CA " + ns}})
-				Expect(err).NotTo(HaveOccurred())
+				ca := framework.NewRootCA("Route CA " + ns)
 				edge := func(name string, key []byte) (*routev1.Route, *pki.Leaf) {
 					GinkgoHelper()
 					r := f.TerminatedRouteTo(backend, name, routev1.TLSTerminationEdge, "")
@@ -57,11 +55,7 @@ func describeExtendedValidation(f *framework.Framework) {
 				By("positive control: the certificate with its own key is admitted and presented as it is")
 				matching, leaf := edge("own-key", nil)
 				f.CreateRoute(ctx, matching)
-				f.EventuallyResponds(ctx, f.HTTPS(matching.Spec.Host, "/"), func(g Gomega, resp *httpclient.Response) {
-					backend.Served(g, resp)
-					g.Expect(resp.TLS.PeerCertificates[0].Equal(leaf.Cert)).To(BeTrue(), "want the route's certificate (serial %s), got %s serial %s",
-						leaf.Cert.SerialNumber, resp.TLS.PeerCertificates[0].Subject, resp.TLS.PeerCertificates[0].SerialNumber)
-				})
+				f.EventuallyResponds(ctx, f.HTTPS(matching.Spec.Host, "/"), backend.ServedPresenting(leaf.Cert))
 
 				By("the same kind of certificate with another's key: not admitted (" + contract.ReasonExtendedValidationFailed + "), not served")
 				other, err := ca.IssueServer(pki.ServerOptions{Hosts: []string{"other." + matching.Spec.Host}})
@@ -95,8 +89,7 @@ func describeExtendedValidation(f *framework.Framework) {
 			func(ctx SpecContext, malform func(*routev1.TLSConfig), firstError string) {
 				ns := f.SpecNamespace(ctx, "router-malformed-pem")
 				backend := f.DeployEcho(ctx, ns)
-				ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "Route CA " + ns}})
-				Expect(err).NotTo(HaveOccurred())
+				ca := framework.NewRootCA("Route CA " + ns)
 				edge := func(name string) *routev1.Route {
 					GinkgoHelper()
 					r := f.TerminatedRouteTo(backend, name, routev1.TLSTerminationEdge, "")

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"crypto/x509"
 	"fmt"
 	"net/http"
 	"slices"
@@ -55,6 +56,18 @@ func (e *Echo) Served(g Gomega, resp *httpclient.Response) {
 	g.ExpectWithOffset(1, resp.Echo).NotTo(BeNil(), "the echo backend did not answer: %s", resp.Body)
 	g.ExpectWithOffset(1, e.Answered(resp.Echo)).To(BeTrue(), "answered by pod %s/%s on its %s port %d, which is not backend %s",
 		resp.Echo.Namespace, resp.Echo.Pod, resp.Echo.Listener, resp.Echo.Port, e)
+}
+
+// ServedPresenting checks that e answered over a TLS connection on which
+// the router presented exactly cert.
+func (e *Echo) ServedPresenting(cert *x509.Certificate) func(Gomega, *httpclient.Response) {
+	return func(g Gomega, resp *httpclient.Response) {
+		e.Served(g, resp)
+		g.Expect(resp.TLS).NotTo(BeNil(), "not over TLS")
+		got := resp.TLS.PeerCertificates[0]
+		g.Expect(got.Equal(cert)).To(BeTrue(), "want the certificate %s serial %s, the router presented %s serial %s",
+			cert.Subject, cert.SerialNumber, got.Subject, got.SerialNumber)
+	}
 }
 
 // Answered tells whether this backend gave the answer a: one of its pods,

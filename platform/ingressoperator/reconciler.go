@@ -41,6 +41,9 @@ type Reconciler struct {
 	SyslogImage string
 	Logf        func(format string, args ...any)
 	trigger     chan struct{}
+	// peers lists the IngressControllers from Run's informer cache (as
+	// upstream's validate lists its cache); nil, from the API.
+	peers operatorlisters.IngressControllerNamespaceLister
 }
 
 // Run watches IngressControllers, the client CA ConfigMaps and the router
@@ -67,6 +70,7 @@ func (r *Reconciler) Run(ctx context.Context) error {
 	for _, f := range []interface{ Start(<-chan struct{}) }{opInf, cfgInf, routerInf} {
 		f.Start(ctx.Done())
 	}
+	r.peers = ics.Lister().IngressControllers(OperatorNamespace)
 	if !cache.WaitForCacheSync(ctx.Done(), ics.Informer().HasSynced, deployments.Informer().HasSynced) {
 		return fmt.Errorf("IngressController or Deployment cache did not sync (is the IngressController CRD installed?)")
 	}
@@ -333,12 +337,24 @@ func (r *Reconciler) validateDomainUniqueness(ctx context.Context, ic *operatorv
 	if ic.Spec.Domain == "" {
 		return "", nil
 	}
-	list, err := r.Operator.OperatorV1().IngressControllers(ic.Namespace).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return "", err
+	var others []*operatorv1.IngressController
+	if r.peers != nil {
+		listed, err := r.peers.List(labels.Everything())
+		if err != nil {
+			return "", err
+		}
+		others = listed
+	} else {
+		list, err := r.Operator.OperatorV1().IngressControllers(ic.Namespace).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return "", err
+		}
+		for i := range list.Items {
+			others = append(others, &list.Items[i])
+		}
 	}
-	for _, other := range list.Items {
-		if other.UID != ic.UID && other.Status.Domain == ic.Spec.Domain && admitted(&other) {
+	for _, other := range others {
+		if other.UID != ic.UID && other.Status.Domain == ic.Spec.Domain && admitted(other) {
 			return contract.DomainConflictRejection(other.Name), nil
 		}
 	}
