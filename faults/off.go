@@ -1,0 +1,8 @@
+//go:build !conformance_faults
+
+package faults
+
+// Compiled is false: this build holds no fault point.
+const Compiled = false
+
+const active = ""
