@@ -15,6 +15,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/faults"
 )
 
 // The router Deployment is the one cluster-ingress-operator renders for a
@@ -65,6 +66,9 @@ type RouterDeploymentOptions struct {
 	Image             string
 	// Domain is the IngressController's status.domain.
 	Domain string
+	// Fault is the test-only fault the router runs with (faults.Env; ""
+	// for none: every image but a fault build's).
+	Fault string
 }
 
 // RouterDeployment renders the router Deployment of an IngressController
@@ -195,7 +199,7 @@ func RouterEnv(o RouterDeploymentOptions) []corev1.EnvVar {
 			other = append(other, c)
 		}
 	}
-	return []corev1.EnvVar{
+	env := []corev1.EnvVar{
 		{Name: "ROUTER_SERVICE_NAMESPACE", Value: RouterNamespace},
 		{Name: "DEFAULT_CERTIFICATE_DIR", Value: DefaultCertificateDir},
 		{Name: "DEFAULT_DESTINATION_CA_PATH", Value: ServiceCADir + "/" + ServiceCAKey},
@@ -228,6 +232,10 @@ func RouterEnv(o RouterDeploymentOptions) []corev1.EnvVar {
 		{Name: "ROUTER_DISABLE_HTTP2", Value: "true"},
 		{Name: "ROUTER_ENABLE_EXTERNAL_CERTIFICATE", Value: "true"},
 	}
+	if o.Fault != "" {
+		env = append(env, corev1.EnvVar{Name: faults.Env, Value: o.Fault})
+	}
+	return env
 }
 
 // RouterRBAC is the router's ServiceAccount and permissions: the rules of

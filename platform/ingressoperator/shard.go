@@ -16,6 +16,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/faults"
 	"github.com/router-conformance/suite/pki"
 )
 
@@ -33,7 +34,7 @@ func isDefault(ic *operatorv1.IngressController) bool {
 // volumes name the shard's own router-certs-, router-stats- and
 // router-metrics-certs-<name> Secrets, which ShardSecrets makes.
 func ShardDeployment(ic *operatorv1.IngressController, image string, s Settings) *appsv1.Deployment {
-	d := RouterDeployment(RouterDeploymentOptions{IngressController: ic.Name, Image: image, Domain: ic.Spec.Domain})
+	d := RouterDeployment(RouterDeploymentOptions{IngressController: ic.Name, Image: image, Domain: ic.Spec.Domain, Fault: faults.Active()})
 	// Upstream labels the Deployment with its owner too; the selector and
 	// the pod labels stay the deployment-ingresscontroller label alone
 	// (RouterDeployment shares one map among the three).
