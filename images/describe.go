@@ -22,7 +22,15 @@ type RouterImage struct {
 	// HAProxyVersion is what `haproxy -v` prints inside the image, ""
 	// when the image has no haproxy on its PATH.
 	HAProxyVersion string `json:"haproxyVersion,omitempty"`
+	// TestOnly are the Go build tags of a test-only build (TestOnlyLabel:
+	// the fault points), "" for an image as shipped.
+	TestOnly string `json:"testOnly,omitempty"`
 }
+
+// TestOnlyLabel marks an image built with test-only Go build tags
+// (images/build-go-image.sh BUILD_TAGS): a certification refuses it.
+const TestOnlyLabel = "io.router-conformance.test-only"
+
 
 // versionLabels are read in this order; the first present wins.
 var versionLabels = []string{"org.opencontainers.image.version", "org.opencontainers.image.revision", "io.openshift.build.commit.id"}
@@ -78,6 +86,7 @@ func Inspect(ctx context.Context, ref string) (RouterImage, error) {
 			break
 		}
 	}
+	img.TestOnly = labels[TestOnlyLabel]
 	return img, nil
 }
 

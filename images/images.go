@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/router-conformance/suite/faults"
 )
 
 // Spec is one component image.
@@ -22,11 +24,17 @@ type Spec struct {
 	// Fixture images are the suite's own workloads (backends, probes,
 	// the fixture component): the existing profile needs them too.
 	Fixture bool
+	// Tags are Go build tags of a test-only build (FaultBuild); the
+	// images of make e2e, make certify and the kit have none.
+	Tags string
+	// Faults: the command holds fault points (package faults), which
+	// FaultBuild compiles in.
+	Faults bool
 }
 
 // ReferenceRouter is the suite's own router; a run that judges another
 // image never builds it.
-var ReferenceRouter = Spec{Name: "router", Package: "./router/cmd/router", OnRouterBase: true, User: "0:0"} // HAProxy binds 80 and 443 inside the pod.
+var ReferenceRouter = Spec{Name: "router", Package: "./router/cmd/router", OnRouterBase: true, User: "0:0", Faults: true} // HAProxy binds 80 and 443 inside the pod.
 
 // Registry is the in-memory registry a run starts beside a kind cluster
 // (kind's local-registry recipe) to push the fixture images to. It is
@@ -41,9 +49,9 @@ var Components = []Spec{
 	{Name: "echo", Package: "./fixtures/echo/cmd/echo", Fixture: true},
 	{Name: "probe", Package: "./fixtures/probe/cmd/probe", Fixture: true},
 	{Name: "crlserver", Package: "./crlserver/cmd/crlserver", Fixture: true},
-	{Name: "component-operator", Package: "./fixtures/componentoperator/cmd/componentoperator", Fixture: true},
-	{Name: "route-admission", Package: "./platform/routeadmission/cmd/route-admission"},
-	{Name: "ingress-reconciler", Package: "./platform/ingressoperator/cmd/ingress-reconciler"},
+	{Name: "component-operator", Package: "./fixtures/componentoperator/cmd/componentoperator", Fixture: true, Faults: true},
+	{Name: "route-admission", Package: "./platform/routeadmission/cmd/route-admission", Faults: true},
+	{Name: "ingress-reconciler", Package: "./platform/ingressoperator/cmd/ingress-reconciler", Faults: true},
 	// The access-log sidecar the ingress reconciler runs beside a router
 	// whose IngressController logs to a container.
 	{Name: "syslog", Package: "./platform/syslog/cmd/syslog"},
@@ -59,6 +67,16 @@ func Fixtures() []Spec {
 		}
 	}
 	return out
+}
+
+// FaultBuild is s built with its fault points (make mutants), under an
+// image name of its own: s unchanged when it holds none.
+func FaultBuild(s Spec) Spec {
+	if !s.Faults {
+		return s
+	}
+	s.Name, s.Tags = s.Name+"-faults", faults.Tag
+	return s
 }
 
 func script(ctx context.Context, repoRoot string, env []string, name string, args ...string) (string, error) {
@@ -100,6 +118,9 @@ func build(ctx context.Context, repoRoot string, s Spec, env []string) (string, 
 	}
 	if s.User != "" {
 		env = append(env, "IMAGE_USER="+s.User)
+	}
+	if s.Tags != "" {
+		env = append(env, "BUILD_TAGS="+s.Tags)
 	}
 	return script(ctx, repoRoot, env, "images/build-go-image.sh", s.Name, s.Package)
 }

@@ -38,7 +38,7 @@ func (f *Framework) DeployComponentOperator(ctx context.Context, ns, name, route
 func (f *Framework) StartComponentOperator(ctx context.Context, ns, name, routeName, defaultHost string) (componentoperator.Options, func(context.Context)) {
 	GinkgoHelper()
 	o := componentoperator.Options{Namespace: ns, Name: name, RouteName: routeName, DefaultHostname: defaultHost,
-		Image: f.Image("component-operator"), PullPolicy: f.FixturePullPolicy}
+		Image: f.Image("component-operator"), PullPolicy: f.FixturePullPolicy, Fault: f.Opts.SwitchedOn()}
 	for _, obj := range componentoperator.Objects(o) {
 		if _, isDeployment := obj.(*appsv1.Deployment); isDeployment {
 			continue // created below, and waited for

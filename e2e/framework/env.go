@@ -145,6 +145,9 @@ type RouterImage struct {
 	Digest         string `json:"digest,omitempty"`
 	Version        string `json:"version,omitempty"`
 	HAProxyVersion string `json:"haproxyVersion,omitempty"`
+	// TestOnly are the Go build tags of a test-only build (the fault
+	// points of make mutants): never certified.
+	TestOnly string `json:"testOnly,omitempty"`
 	// Reference: the image is this checkout's reference router, by its
 	// content (the kind profile compares IDs), whatever name it was given.
 	Reference bool `json:"reference,omitempty"`

@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/faults/catalogue"
 )
 
 // Options of a run. Every option is declared once, in table(): its flag,
@@ -86,8 +87,28 @@ type Options struct {
 	// the suite did not make (the default IngressController, the Ingress
 	// config); each change is undone when the spec ends.
 	AllowDisruptive bool
+	// Fault (kind profile, test-only: make mutants) runs the reference
+	// router and the platform stand-ins built with their fault points,
+	// with this fault of faults/catalogue switched on (NoFault: none).
+	// "" is the images as shipped.
+	Fault string
 	// Timeouts are every wait of the run (contract/timeouts.go).
 	Timeouts contract.Timeouts
+}
+
+// NoFault is the -fault of a fault build's control run: the fault points
+// compiled in, none switched on.
+const NoFault = "none"
+
+// FaultBuild: the run's images are built with their fault points.
+func (o Options) FaultBuild() bool { return o.Fault != "" }
+
+// SwitchedOn is the fault the run's processes switch on ("" for none).
+func (o Options) SwitchedOn() string {
+	if o.Fault == NoFault {
+		return ""
+	}
+	return o.Fault
 }
 
 // The profiles, by their option value.
@@ -209,6 +230,7 @@ func (o *Options) table() []option {
 		{"in-cluster", "inCluster", "existing profile, the suite running in a pod of the cluster: the pod's service account (unless -kubeconfig), routers reached through their router-internal Services (-http-addr and -https-addr default to the default one's), own IngressControllers published Private", boolOpt{&o.InCluster}},
 		{"shard-addrs", "shardAddrs", "existing profile: node ports a load balancer fronts for sharded IngressControllers, at least one pair per parallel process (process i takes the i-th; given two per process, it alternates between the i-th and the (processes+i)-th, so a spec's new shard need not wait for the last one's router to stop), as <http node port>=<host:port>,<https node port>=<host:port>,<stats node port>, pairs space-separated or the flag repeated (make e2e-existing: the lab's SHARD_ADDRS); a spec's own IngressController publishes on its pair with the HostNetwork strategy and runs in parallel, instead of changing the default one Serial", shardAddrsOpt{&o.ShardAddrs}},
 		{"allow-disruptive", "allowDisruptive", "existing profile: run the Disruptive specs, which change the default IngressController and the Ingress config while they run (each change is undone when the spec ends)", boolOpt{&o.AllowDisruptive}},
+		{"fault", "fault", "kind profile, test-only (make mutants): the reference router and the platform stand-ins built with their fault points, with this fault of faults/catalogue switched on (none: no fault, the control); never with -certify or -router-image", stringOpt{&o.Fault}},
 		{"certify", "certify", "a certification run: the rules of reports/certify.go (the whole claimed suite once, every wait at its certification value, a clean suite build, the implementation named) are checked before any spec", boolOpt{&o.Certify}},
 	}
 	// Every wait, from the one table (contract/timeouts.go).
@@ -426,7 +448,13 @@ func Validate(o Options) error {
 		if len(o.ShardAddrs) > 0 {
 			return errors.New("-shard-addrs applies to the existing profile only: the kind profile maps its own shard ports")
 		}
+		if err := validateFault(o); err != nil {
+			return err
+		}
 	case ExistingProfile:
+		if o.Fault != "" {
+			return errors.New("-fault applies to the kind profile only: the fault build is the suite's reference router and stand-ins")
+		}
 		if o.RouterImage != "" || o.NodeImage != "" {
 			return errors.New("-router-image and -node-image apply to the kind profile only: on an existing cluster the router is already deployed")
 		}
@@ -460,6 +488,32 @@ func Validate(o Options) error {
 		}
 	}
 	return nil
+}
+
+// validateFault: a fault build judges the suite's own router and
+// stand-ins, never a router that is certified or any other image.
+func validateFault(o Options) error {
+	if o.Fault == "" {
+		return nil
+	}
+	switch {
+	case o.Certify:
+		return errors.New("-fault and -certify: a certification judges the images as shipped, never a test-only fault build")
+	case o.RouterImage != "" || o.ImageManifest != "":
+		return errors.New("-fault builds the reference router and the stand-ins with their fault points: it takes no -router-image and no -images")
+	case o.Fault == NoFault:
+		return nil
+	}
+	cat, err := catalogue.Load()
+	if err != nil {
+		return err
+	}
+	for _, f := range catalogue.All(cat) {
+		if f.ID == o.Fault {
+			return nil
+		}
+	}
+	return fmt.Errorf("-fault %q is no fault of faults/catalogue (or %s for the control)", o.Fault, NoFault)
 }
 
 // shardAddrsForm is what one pair of -shard-addrs looks like.

@@ -117,6 +117,9 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 	if err := checkReferenceHAProxy(o, router); err != nil {
 		return nil, nil, err
 	}
+	if o.Certify && router.TestOnly != "" {
+		return nil, nil, fmt.Errorf("the router image %s is a test-only build (Go build tags %q, label %s): a certification judges a router as shipped; build it without them", routerRef, router.TestOnly, images.TestOnlyLabel)
+	}
 	reference, err := referenceRouterID(ctx, o, src)
 	if err != nil {
 		return nil, nil, err
@@ -186,7 +189,7 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 		return c, nil, err
 	}
 	err = install.Install(ctx, cfg, install.Options{
-		RepoRoot: root, Timeouts: o.Timeouts, Logf: logf,
+		RepoRoot: root, Timeouts: o.Timeouts, Logf: logf, Fault: o.SwitchedOn(),
 		Images: install.Images{Router: pinnedRouter, Admission: env.Image("route-admission"), Reconciler: env.Image("ingress-reconciler"), Syslog: env.Image("syslog")},
 	})
 	if err != nil {
@@ -289,13 +292,16 @@ type imageSource struct {
 	// fresh: a certification builds every component image again rather
 	// than trust the tag its cache look-up names (images.BuildFresh).
 	fresh bool
+	// faults: the images that hold fault points are built with them
+	// (-fault, make mutants).
+	faults bool
 }
 
 // checkLocal: the images of -images must be in the local Docker engine
 // as listed; inside the cluster there is none to ask, and the manifest
 // names what the nodes hold or pull.
 func newImageSource(ctx context.Context, root string, o framework.Options, checkLocal bool) (*imageSource, error) {
-	src := &imageSource{root: root, nodeFlag: o.NodeImage, manifestF: o.ImageManifest, fresh: o.Certify}
+	src := &imageSource{root: root, nodeFlag: o.NodeImage, manifestF: o.ImageManifest, fresh: o.Certify, faults: o.FaultBuild()}
 	if o.ImageManifest == "" {
 		return src, nil
 	}
@@ -314,6 +320,9 @@ func newImageSource(ctx context.Context, root string, o framework.Options, check
 
 // image is the local reference of s.
 func (src *imageSource) image(ctx context.Context, s images.Spec) (string, error) {
+	if src.faults {
+		s = images.FaultBuild(s)
+	}
 	if src.manifest == nil && src.fresh {
 		return images.BuildFresh(ctx, src.root, s)
 	}
@@ -346,5 +355,5 @@ func (src *imageSource) nodeImage(ctx context.Context) (string, error) {
 
 // describedImage is what the report says of a local image.
 func describedImage(img images.RouterImage) framework.RouterImage {
-	return framework.RouterImage{Ref: img.Ref, ID: img.ID, Digest: img.Digest, Version: img.Version, HAProxyVersion: img.HAProxyVersion}
+	return framework.RouterImage{Ref: img.Ref, ID: img.ID, Digest: img.Digest, Version: img.Version, HAProxyVersion: img.HAProxyVersion, TestOnly: img.TestOnly}
 }

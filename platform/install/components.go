@@ -20,6 +20,7 @@ import (
 
 	irv1 "github.com/router-conformance/suite/apis/contour/v1alpha1"
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/faults"
 	"github.com/router-conformance/suite/pki"
 	"github.com/router-conformance/suite/platform/ingressoperator"
 	"github.com/router-conformance/suite/platform/serviceca"
@@ -97,7 +98,7 @@ func routerObjects(o Options) []k8s.Object {
 	}
 	objs = append(objs, ingressRouteRBAC()...)
 	return append(objs, ingressoperator.RouterDeployment(ingressoperator.RouterDeploymentOptions{
-		IngressController: "default", Image: o.Images.Router, Domain: o.Domain,
+		IngressController: "default", Image: o.Images.Router, Domain: o.Domain, Fault: o.Fault,
 	}), ingressoperator.InternalService(contract.DefaultIngressController))
 }
 
@@ -166,7 +167,16 @@ func reconcilerEnv(o Options) []corev1.EnvVar {
 	if o.Images.Syslog != "" {
 		env = append(env, corev1.EnvVar{Name: ingressoperator.SyslogImageEnv, Value: o.Images.Syslog})
 	}
-	return env
+	return append(env, faultEnv(o)...)
+}
+
+// faultEnv switches a fault build's fault on (make mutants); the
+// reconciler passes it on to the shards' routers it renders.
+func faultEnv(o Options) []corev1.EnvVar {
+	if o.Fault == "" {
+		return nil
+	}
+	return []corev1.EnvVar{{Name: faults.Env, Value: o.Fault}}
 }
 
 // shardRBAC lets the reconciler create and delete the router Deployments
@@ -235,6 +245,7 @@ func admissionObjects(ctx context.Context, r *resources.Resources, o Options) ([
 			Name: admissionName, Image: o.Images.Admission, ImagePullPolicy: pullPolicy(o),
 			Args:           []string{"-listen", ":8443", "-cert", "/etc/webhook/tls.crt", "-key", "/etc/webhook/tls.key", "-domain", o.Domain},
 			Ports:          []corev1.ContainerPort{{Name: "https", ContainerPort: 8443}},
+			Env:            faultEnv(o),
 			ReadinessProbe: httpProbe("/healthz", 8443, corev1.URISchemeHTTPS),
 			VolumeMounts:   []corev1.VolumeMount{{Name: "tls", MountPath: "/etc/webhook", ReadOnly: true}},
 		}},

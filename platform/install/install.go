@@ -60,6 +60,9 @@ type Options struct {
 	// (zero: contract.DefaultTimeouts()).
 	Timeouts contract.Timeouts
 	Logf     func(format string, args ...any)
+	// Fault is the fault a fault build's router, webhook and reconciler
+	// switch on (faults.Env; make mutants), "" for none.
+	Fault string
 }
 
 // defaults fills what the zero Options leaves out.
