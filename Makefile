@@ -55,6 +55,10 @@ FOCUS ?=
 # the verdict and reported as one (junit.xml: a failed and a passed test
 # case of its name; summary.md; conformance.yaml). Never in make certify.
 FLAKE_ATTEMPTS ?=
+# MUTANTS: the faults make mutants runs: fault IDs, documents (hsts) or
+# features (hsts-policy), comma-separated; all; ci (a few chosen by the
+# commit, as CI runs them).
+MUTANTS ?= all
 # Another router is judged: the reference router's image is not built.
 BUILD_IMAGES_ARGS = $(if $(ROUTER_IMAGE),-skip-reference-router)
 # The history.jsonl files make trend draws (a nightly job carries its own
@@ -287,6 +291,10 @@ bench-cluster: docker ## measure node-image cold/warm build, cluster create/dele
 .PHONY: bench-router
 bench-router: docker ## measure convergence (Route, IngressRoute vertex, component route: create -> first correct answer) p50/p99 through the run path into $(REPORTS)/bench-router.{json,md} (KEEP=1, REUSE=1 as for e2e)
 	@$(RUN) bench-router -reports=$(REPORTS) $(SUITE_FLAGS)
+
+.PHONY: mutants
+mutants: docker ## coverage proven by faults: the reference router and stand-ins built with their fault points (faults/catalogue), one cluster, a control run, then each fault of MUTANTS switched on against the specs of its statements, into $(REPORTS)/mutants.{json,md} (docs/mutants.md; KEEP=1, REUSE=1 as for e2e)
+	@$(RUN) mutants -mutants='$(MUTANTS)' -procs=$(PROCS) -reports=$(REPORTS) $(SUITE_FLAGS)
 
 .PHONY: bench
 bench: docker ## the whole suite serial, -p 2 and -p 4 on a warm cluster, per-feature time, into $(REPORTS)/bench-e2e.{json,md}

@@ -31,7 +31,6 @@ type RouterImage struct {
 // (images/build-go-image.sh BUILD_TAGS): a certification refuses it.
 const TestOnlyLabel = "io.router-conformance.test-only"
 
-
 // versionLabels are read in this order; the first present wins.
 var versionLabels = []string{"org.opencontainers.image.version", "org.opencontainers.image.revision", "io.openshift.build.commit.id"}
 

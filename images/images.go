@@ -135,6 +135,16 @@ func BuildAll(ctx context.Context, repoRoot string) (map[string]string, error) {
 	return buildEach(ctx, repoRoot, append([]Spec{ReferenceRouter}, Components...))
 }
 
+// BuildFaultBuilds builds the reference router and the components, each
+// that holds fault points with them (make mutants): name -> tag.
+func BuildFaultBuilds(ctx context.Context, repoRoot string) (map[string]string, error) {
+	var specs []Spec
+	for _, s := range append([]Spec{ReferenceRouter}, Components...) {
+		specs = append(specs, FaultBuild(s))
+	}
+	return buildEach(ctx, repoRoot, specs)
+}
+
 func buildEach(ctx context.Context, repoRoot string, specs []Spec) (map[string]string, error) {
 	tags := map[string]string{}
 	for _, s := range specs {

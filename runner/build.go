@@ -126,6 +126,9 @@ func prebuild(ctx context.Context, root string, o Options) error {
 	if o.RouterImage != "" {
 		build = images.BuildComponents
 	}
+	if o.Mutate {
+		build = images.BuildFaultBuilds
+	}
 	_, err := build(ctx, root)
 	return err
 }

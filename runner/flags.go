@@ -46,6 +46,11 @@ type Options struct {
 	// figures in <reports>/bench-router.{json,md} and no verdict; its
 	// exit status is the specs'.
 	Measure bool
+	// Mutate runs make mutants (MUTANTS: Mutants, which faults): the
+	// fault build on one cluster, a control run, then each fault's specs
+	// with the fault on; runner/mutants.go.
+	Mutate  bool
+	Mutants string
 	// Reproducible compiles the suite with -trimpath: the same commit
 	// and Go toolchain give the same binary on any machine, so that a
 	// certifier's rerun can compare its binary's sha256 with the
@@ -81,7 +86,7 @@ var ownFlags = map[string]bool{"repo": true, "report-dir": true, "certify": true
 func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Writer) (Options, error) {
 	// name is "<command>" or "<how it was called> <command>".
 	command := name[strings.LastIndex(name, " ")+1:]
-	o := Options{Name: name, Certify: command == "certify", Measure: command == "bench-router", Smoke: command == "smoke"}
+	o := Options{Name: name, Certify: command == "certify", Measure: command == "bench-router", Smoke: command == "smoke", Mutate: command == "mutants"}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	// A bad flag is one line (Main's); the flags are listed on -help only.
 	fs.SetOutput(io.Discard)
@@ -95,6 +100,9 @@ func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Wr
 	fs.IntVar(&o.Repeat, "repeat", 1, "run the suite N times on one cluster (REPEAT)")
 	fs.IntVar(&o.FlakeAttempts, "flake-attempts", 0, "run a failing spec up to N times (FLAKE_ATTEMPTS)")
 	fs.StringVar(&o.ReportDir, "reports", "_output", "where the reports go (REPORTS)")
+	if o.Mutate {
+		fs.StringVar(&o.Mutants, "mutants", "all", "the faults to run (MUTANTS): fault IDs, documents (hsts) or features (hsts-policy), comma-separated; all; ci (a few chosen by the commit)")
+	}
 	signKey := ""
 	if o.Certify {
 		fs.StringVar(&signKey, "sign-key", "", "certify: sign the bundle's attestation (an in-toto Statement, as a DSSE envelope) with this PEM key: PKCS #8 ECDSA P-256 or Ed25519 (SIGN_KEY)")
@@ -141,6 +149,17 @@ func ParseFlags(name string, args []string, setByBinaries []string, stderr io.Wr
 	}
 	if o.Measure && (o.Procs != 1 || o.Repeat != 1 || o.Focus != "") {
 		return Options{}, errors.New("bench-router measures one object after another: -procs=1, no -repeat, no -focus")
+	}
+	if o.Mutate {
+		var given []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "focus" || f.Name == "repeat" || f.Name == "fault" || f.Name == "router-image" || prebuilt[f.Name] {
+				given = append(given, "-"+f.Name)
+			}
+		})
+		if len(given) > 0 {
+			return Options{}, fmt.Errorf("%s: mutants chooses the specs (each fault's statements') and builds the fault images itself; set MUTANTS instead", strings.Join(given, ", "))
+		}
 	}
 	if o.Smoke {
 		if o.Focus != "" {

@@ -27,6 +27,13 @@ func Usage(where string) string {
                answer, per scenario) on the profile, one process: its
                figures in <reports>/bench-router.{json,md}, no verdict;
                exit status 0 when every scenario measured
+  mutants      coverage proven by faults: the reference router and the
+               platform stand-ins built with their fault points
+               (faults/catalogue), a control run, then each fault
+               switched on against the specs of its statements [-mutants
+               IDs|document|feature|all|ci]; <reports>/mutants.{json,md};
+               exit status 0 when every fault was killed or its survival
+               is explained in the catalogue
   verify F     check a certification bundle [-allow-dev: accept a bundle
                of a development build; -key K: require its signature by K]
   reproduce F  rerun a bundle's run here (its router image loaded by ID,
@@ -50,7 +57,7 @@ func Main(where string, b Binaries, setByBinaries []string, args []string, stdou
 	}
 	cmd, args := args[0], args[1:]
 	switch cmd {
-	case "e2e", "certify", "smoke", "bench-router":
+	case "e2e", "certify", "smoke", "bench-router", "mutants":
 		o, err := ParseFlags(where+" "+cmd, args, setByBinaries, stderr)
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitPassed

@@ -87,6 +87,9 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 		if o.Measure {
 			name = "bench-router"
 		}
+		if o.Mutate {
+			name = "mutants"
+		}
 	}
 	if o.Measure {
 		if !b.Compile {
@@ -127,9 +130,16 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 			return ExitUsage
 		}
 	}
+	if o.Mutate && !b.Compile {
+		fmt.Fprintf(stderr, "%s: the fault build is compiled from a checkout of the suite (make mutants), not run from a kit\n", name)
+		return ExitUsage
+	}
 	if err := b.prepare(ctx, o); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return ExitNotPass
+	}
+	if o.Mutate {
+		return mutants(ctx, b, o, stdout, stderr)
 	}
 	reportDir, err := filepath.Abs(o.ReportDir)
 	if err == nil {

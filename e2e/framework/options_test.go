@@ -86,6 +86,10 @@ func TestBadOptionsSayWhatIsWrong(t *testing.T) {
 		{append(existingArgs, "-shard-addrs", "10080=127.0.0.1:1,10443=127.0.0.1:2,11936 10080=127.0.0.1:3,10444=127.0.0.1:4,11937"), "-shard-addrs: node port 10080 twice (or the default router's 80 or 443): each shard binds its own ports on its node"},
 		{append(existingArgs, "-shard-addrs", "443=127.0.0.1:1,10443=127.0.0.1:2,11936"), "-shard-addrs: node port 443 twice (or the default router's 80 or 443): each shard binds its own ports on its node"},
 		{append(existingArgs, "-shard-addrs", "10080=127.0.0.1:1,10443=127.0.0.1:2,11936 10081=127.0.0.1:1,10444=127.0.0.1:4,11937"), "-shard-addrs: address 127.0.0.1:1 twice: each shard port needs a frontend of its own"},
+		{[]string{"-fault", "none", "-certify"}, "-fault and -certify: a certification judges the images as shipped, never a test-only fault build"},
+		{[]string{"-fault", "none", "-router-image", "r:1"}, "-fault builds the reference router and the stand-ins with their fault points: it takes no -router-image and no -images"},
+		{[]string{"-fault", "hsts.no-such-fault"}, `-fault "hsts.no-such-fault" is no fault of faults/catalogue (or none for the control)`},
+		{append(existingArgs, "-fault", "none"), "-fault applies to the kind profile only: the fault build is the suite's reference router and stand-ins"},
 		{[]string{"-openshift-release", "4.19"}, `-openshift-release "4.19": no release line this suite tracks: pick one of 4.20, 4.21, 4.22, 4.23, 5.0, 5.1, master (the line your customers run)`},
 	} {
 		opts, err := parse(t, tc.args...)

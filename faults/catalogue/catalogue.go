@@ -43,6 +43,9 @@ type Fault struct {
 	// for a method).
 	File     string `json:"file"`
 	Function string `json:"function"`
+	// Survives, when set, is why the fault survives its specs: a known
+	// finding (docs/mutants.md), which make mutants reports but accepts.
+	Survives string `json:"survives,omitempty"`
 }
 
 // Document is one catalogue file: the faults of one traced document.
