@@ -63,11 +63,19 @@ func TestCheckRefuses(t *testing.T) {
 		f    catalogue.Fault
 		want string
 	}{
-		"wrong function":      {func() catalogue.Fault { f := good; f.Function = "Other"; return f }(), `no faults.On("hsts.header-dropped") in p.go Other (found at: p.go Header)`},
-		"unknown statement":   {func() catalogue.Fault { f := good; f.Statements = []string{"hsts-001", "hsts-002", "hsts-999"}; return f }(), "statement hsts-999 is in no trace file"},
-		"statement, no specs": {func() catalogue.Fault { f := good; f.Statements = []string{"hsts-001", "hsts-002", "hsts-003"}; return f }(), "statement hsts-003 has no spec to fail"},
-		"covered, unbroken":   {func() catalogue.Fault { f := good; f.Statements = []string{"hsts-001"}; return f }(), "hsts-002 is covered, but no fault of faults/catalogue breaks it"},
-		"another prefix":      {func() catalogue.Fault { f := good; f.ID = "client-tls.header-dropped"; return f }(), `the ID must be "hsts.<what breaks>"`},
+		"wrong function": {func() catalogue.Fault { f := good; f.Function = "Other"; return f }(), `no faults.On("hsts.header-dropped") in p.go Other (found at: p.go Header)`},
+		"unknown statement": {func() catalogue.Fault {
+			f := good
+			f.Statements = []string{"hsts-001", "hsts-002", "hsts-999"}
+			return f
+		}(), "statement hsts-999 is in no trace file"},
+		"statement, no specs": {func() catalogue.Fault {
+			f := good
+			f.Statements = []string{"hsts-001", "hsts-002", "hsts-003"}
+			return f
+		}(), "statement hsts-003 has no spec to fail"},
+		"covered, unbroken": {func() catalogue.Fault { f := good; f.Statements = []string{"hsts-001"}; return f }(), "hsts-002 is covered, but no fault of faults/catalogue breaks it"},
+		"another prefix":    {func() catalogue.Fault { f := good; f.ID = "client-tls.header-dropped"; return f }(), `the ID must be "hsts.<what breaks>"`},
 	} {
 		err := catalogue.Check(fault(tc.f), docs, root)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
