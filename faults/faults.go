@@ -18,6 +18,13 @@ const Tag = "conformance_faults"
 // On reports whether the fault id is switched on in this process.
 func On(id string) bool { return active != "" && id == active }
 
+// Chosen reports whether the fault a run was given (framework Options'
+// -fault, passed to the install) is id: the fault points of what the
+// suite's own process applies (the CRDs the install copies from
+// openshift/api), which no fault build's environment reaches. The -fault
+// flag is refused for a certification and with prebuilt images.
+func Chosen(fault, id string) bool { return fault != "" && fault == id }
+
 // Active is the fault switched on in this process ("" for none, and
 // always in a build without the tag).
 func Active() string { return active }

@@ -172,7 +172,7 @@ func Check(cat []Document, docs []trace.Document, root string) error {
 	return errors.Join(errs...)
 }
 
-// faultCalls finds every faults.On call in the module's Go files (not
+// faultCalls finds every faults.On and faults.Chosen call in the module's Go files (not
 // tests) under root: fault ID -> "file function" of each call. A call
 // whose argument is not a string literal is listed under "".
 func faultCalls(root string) (map[string][]string, error) {
@@ -210,11 +210,15 @@ func faultCalls(root string) (map[string][]string, error) {
 			name := funcName(fn)
 			ast.Inspect(fn, func(n ast.Node) bool {
 				call, ok := n.(*ast.CallExpr)
-				if !ok || !isFaultsOn(call) {
+				if !ok {
+					return true
+				}
+				arg := faultArg(call)
+				if arg == nil {
 					return true
 				}
 				id := ""
-				if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				if lit, ok := arg.(*ast.BasicLit); ok && lit.Kind == token.STRING {
 					id, _ = strconv.Unquote(lit.Value)
 				}
 				calls[id] = append(calls[id], rel+" "+name)
@@ -226,13 +230,23 @@ func faultCalls(root string) (map[string][]string, error) {
 	return calls, err
 }
 
-func isFaultsOn(call *ast.CallExpr) bool {
+// faultArg is the argument naming the fault of a faults.On(id) or a
+// faults.Chosen(fault, id) call, nil for any other call.
+func faultArg(call *ast.CallExpr) ast.Expr {
 	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "On" || len(call.Args) != 1 {
-		return false
+	if !ok {
+		return nil
 	}
-	pkg, ok := sel.X.(*ast.Ident)
-	return ok && pkg.Name == "faults"
+	if pkg, ok := sel.X.(*ast.Ident); !ok || pkg.Name != "faults" {
+		return nil
+	}
+	switch {
+	case sel.Sel.Name == "On" && len(call.Args) == 1:
+		return call.Args[0]
+	case sel.Sel.Name == "Chosen" && len(call.Args) == 2:
+		return call.Args[1]
+	}
+	return nil
 }
 
 // funcName is "Name", or "Type.Name" for a method.

@@ -11,6 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/utils/ptr"
+
+	"github.com/router-conformance/suite/faults"
 )
 
 // Finalizer holds a shard's IngressController until its router pods are
@@ -67,7 +69,9 @@ func (r *Reconciler) finalize(ctx context.Context, ic *operatorv1.IngressControl
 	// (upstream: the clientca-configmap controller's own finalizer,
 	// ingresscontroller.operator.openshift.io/finalizer-clientca-configmap,
 	// removes the copy before it lets the IngressController go).
-	err = r.Kube.CoreV1().ConfigMaps(RouterNamespace).Delete(ctx, ClientCAConfigMapName(ic), metav1.DeleteOptions{})
+	if !faults.On("client-tls.client-ca-copy-left-behind") {
+		err = r.Kube.CoreV1().ConfigMaps(RouterNamespace).Delete(ctx, ClientCAConfigMapName(ic), metav1.DeleteOptions{})
+	}
 	if err != nil && !apierrors.IsNotFound(err) {
 		return err
 	}

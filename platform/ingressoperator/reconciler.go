@@ -24,6 +24,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/faults"
 )
 
 // Reconciler keeps each IngressController's router Deployment in step,
@@ -218,6 +219,11 @@ func (r *Reconciler) clientCABundle(ctx context.Context, ic *operatorv1.IngressC
 	if ic.Spec.ClientTLS.ClientCertificatePolicy == "" {
 		return nil
 	}
+	if faults.On("client-tls.client-ca-read-beside-ingresscontroller") {
+		if beside, err := r.Kube.CoreV1().ConfigMaps(ic.Namespace).Get(ctx, ref, metav1.GetOptions{}); err == nil && beside.Data[ClientCAKey] != "" {
+			return r.syncClientCA(ctx, ic, beside.Data[ClientCAKey])
+		}
+	}
 	src, err := r.Kube.CoreV1().ConfigMaps(ConfigNamespace).Get(ctx, ref, metav1.GetOptions{})
 	if err != nil {
 		return &unavailableError{"ClientCAUnavailable", fmt.Sprintf("client CA ConfigMap %s/%s: %v", ConfigNamespace, ref, err)}
@@ -257,7 +263,7 @@ func (r *Reconciler) syncClientCA(ctx context.Context, ic *operatorv1.IngressCon
 		return err
 	case err != nil:
 		return err
-	case cur.Data[ClientCAKey] == bundle:
+	case cur.Data[ClientCAKey] == bundle || faults.On("client-tls.client-ca-copy-not-updated"):
 		return nil
 	}
 	cur.Data = want.Data
@@ -377,6 +383,9 @@ func admitted(ic *operatorv1.IngressController) bool {
 // pkg/operator/controller/ingress/controller.go). It returns the
 // Admitted=False message, empty when the spec is valid.
 func validateClientTLS(ic *operatorv1.IngressController) string {
+	if faults.On("client-tls.invalid-pattern-admitted") {
+		return ""
+	}
 	var msgs []string
 	for i, p := range ic.Spec.ClientTLS.AllowedSubjectPatterns {
 		if msg := contract.AllowedSubjectPatternRejection(i, p); msg != "" {

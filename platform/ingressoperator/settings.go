@@ -7,6 +7,7 @@ package ingressoperator
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,6 +19,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/faults"
 )
 
 // Where things live, as on OpenShift (the suite's contract).
@@ -129,17 +131,32 @@ func Desired(ic *operatorv1.IngressController) (Settings, error) {
 			corev1.EnvVar{Name: HTTPSPortEnv, Value: fmt.Sprint(hn.HTTPSPort)},
 		)
 	}
-	if tls := ic.Spec.ClientTLS; tls.ClientCertificatePolicy != "" {
+	if tls := ic.Spec.ClientTLS; tls.ClientCertificatePolicy != "" && !faults.On("client-tls.policy-not-passed") {
 		policy := "required"
 		if tls.ClientCertificatePolicy == operatorv1.ClientCertificatePolicyOptional {
 			policy = "optional"
+		}
+		switch {
+		case faults.On("client-tls.required-as-optional") && policy == "required":
+			policy = "optional"
+		case faults.On("client-tls.optional-as-required") && policy == "optional":
+			policy = "required"
 		}
 		s.Env = append(s.Env,
 			corev1.EnvVar{Name: "ROUTER_MUTUAL_TLS_AUTH", Value: policy},
 			corev1.EnvVar{Name: "ROUTER_MUTUAL_TLS_AUTH_CA", Value: ClientCAMountDir + "/" + ClientCAKey},
 		)
-		if len(tls.AllowedSubjectPatterns) > 0 {
-			s.Env = append(s.Env, corev1.EnvVar{Name: "ROUTER_MUTUAL_TLS_AUTH_FILTER", Value: "(?:" + strings.Join(tls.AllowedSubjectPatterns, "|") + ")"})
+		patterns := tls.AllowedSubjectPatterns
+		switch {
+		case faults.On("client-tls.subject-patterns-dropped"):
+			patterns = nil
+		case faults.On("client-tls.only-first-subject-pattern") && len(patterns) > 1:
+			patterns = patterns[:1]
+		case faults.On("client-tls.no-patterns-filter-all") && len(patterns) == 0:
+			patterns = []string{"^$"}
+		}
+		if len(patterns) > 0 {
+			s.Env = append(s.Env, corev1.EnvVar{Name: "ROUTER_MUTUAL_TLS_AUTH_FILTER", Value: "(?:" + strings.Join(patterns, "|") + ")"})
 		}
 		// The bundle itself is the mounted copy's: an edit of it reaches
 		// the running router through the kubelet, no rollout (upstream:
@@ -148,10 +165,10 @@ func Desired(ic *operatorv1.IngressController) (Settings, error) {
 		s.ClientCA = true
 	}
 	if h := ic.Spec.HTTPHeaders; h != nil {
-		if req := h.Actions.Request; len(req) > 0 {
+		if req := h.Actions.Request; len(req) > 0 && !faults.On("header-actions.ingresscontroller-request-actions-not-passed") {
 			s.Env = append(s.Env, corev1.EnvVar{Name: contract.RequestHeadersEnv, Value: contract.HeaderActionsEnv(req)})
 		}
-		if resp := h.Actions.Response; len(resp) > 0 {
+		if resp := h.Actions.Response; len(resp) > 0 && !faults.On("header-actions.ingresscontroller-response-actions-not-passed") {
 			s.Env = append(s.Env, corev1.EnvVar{Name: contract.ResponseHeadersEnv, Value: contract.HeaderActionsEnv(resp)})
 		}
 	}
@@ -183,6 +200,9 @@ const (
 // RouterHeaderBufferSize and RouterHeaderBufferMaxRewriteSize).
 func tuningEnv(ic *operatorv1.IngressController) []corev1.EnvVar {
 	var env []corev1.EnvVar
+	if faults.On("header-actions.header-buffer-tuning-not-passed") {
+		return nil
+	}
 	if n := ic.Spec.TuningOptions.HeaderBufferBytes; n != 0 {
 		env = append(env, corev1.EnvVar{Name: headerBufferSizeEnv, Value: fmt.Sprint(n)})
 	}
@@ -195,6 +215,9 @@ func tuningEnv(ic *operatorv1.IngressController) []corev1.EnvVar {
 // Apply writes the settings into the router Deployment d and reports
 // whether anything changed. Variables it does not own are kept.
 func Apply(d *appsv1.Deployment, ic *operatorv1.IngressController, s Settings) bool {
+	if faults.On("client-tls.removal-not-applied") && !s.ClientCA && slices.ContainsFunc(d.Spec.Template.Spec.Volumes, func(v corev1.Volume) bool { return v.Name == clientCAVolume }) {
+		return false
+	}
 	before := d.Spec.Template.DeepCopy()
 	beforeReplicas := d.Spec.Replicas
 	if s.Replicas != nil && (d.Spec.Replicas == nil || *d.Spec.Replicas != *s.Replicas) {
@@ -299,7 +322,7 @@ func routeAdmissionEnv(ic *operatorv1.IngressController) []corev1.EnvVar {
 // (contract.ForwardedPolicyOf). A change rolls the router out.
 func forwardedHeadersEnv(ic *operatorv1.IngressController) []corev1.EnvVar {
 	var policy operatorv1.IngressControllerHTTPHeaderPolicy
-	if h := ic.Spec.HTTPHeaders; h != nil {
+	if h := ic.Spec.HTTPHeaders; h != nil && !faults.On("header-actions.forwarded-policy-not-passed") {
 		policy = h.ForwardedHeaderPolicy
 	}
 	return []corev1.EnvVar{{Name: contract.SetForwardedHeadersEnv, Value: string(contract.ForwardedPolicyOf(policy))}}

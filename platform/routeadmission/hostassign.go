@@ -60,6 +60,9 @@ func (h *HostAssigner) Assign(req *admissionv1.AdmissionRequest) *admissionv1.Ad
 	if route.Namespace == "" {
 		route.Namespace = req.Namespace
 	}
+	if resp := headerActionsAssignFault(&route); resp != nil {
+		return resp
+	}
 	if route.Spec.Host != "" || route.Spec.Subdomain != "" || route.Spec.WildcardPolicy == routev1.WildcardPolicySubdomain || h.Domain == "" {
 		return allow
 	}

@@ -17,6 +17,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+
+	"github.com/router-conformance/suite/faults"
 )
 
 // Cluster is what the webhook reads: the Ingress config's policies and
@@ -109,6 +111,9 @@ func (h *Webhook) Review(ctx context.Context, req *admissionv1.AdmissionRequest)
 	if len(errs) > 0 {
 		return deny(http.StatusUnprocessableEntity, errs.ToAggregate().Error())
 	}
+	if msg := headerActionsReviewFault(&route); msg != "" {
+		return deny(http.StatusUnprocessableEntity, msg)
+	}
 	if !HSTSCheckNeeded(&route, oldRoute) {
 		return &admissionv1.AdmissionResponse{Allowed: true}
 	}
@@ -121,6 +126,9 @@ func (h *Webhook) Review(ctx context.Context, req *admissionv1.AdmissionRequest)
 		return deny(http.StatusForbidden, err.Error())
 	}
 	if err := CheckRequiredHSTS(policies, &route, ns); err != nil {
+		if faults.On("hsts.policy-refusal-not-forbidden") {
+			return deny(http.StatusBadRequest, err.Error())
+		}
 		return deny(http.StatusForbidden, err.Error())
 	}
 	return &admissionv1.AdmissionResponse{Allowed: true}

@@ -6,6 +6,7 @@ import (
 	routev1 "github.com/openshift/api/route/v1"
 
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/faults"
 )
 
 // admitWildcardPolicy is upstream's route admission function for the
@@ -21,6 +22,9 @@ func admitWildcardPolicy(r *routev1.Route, allowWildcards bool) *Rejection {
 		return nil
 	case routev1.WildcardPolicySubdomain:
 		if allowWildcards {
+			if faults.On("hsts.wildcard-include-subdomains-refused") && hstsIncludesSubDomains(r) {
+				return &Rejection{contract.ReasonRouteNotAdmitted, "wildcard routes with HSTS includeSubDomains are not allowed"}
+			}
 			return nil
 		}
 		return &Rejection{contract.ReasonRouteNotAdmitted, contract.WildcardRoutesNotAllowed}
@@ -70,6 +74,9 @@ func claimWildcards(routes []*routev1.Route, namespaceOwnership bool) map[*route
 	claimedWildcards := map[string][]*routev1.Route{}
 	blockedWildcards := map[string][]*routev1.Route{}
 	refused := map[*routev1.Route]*Rejection{}
+	if faults.On("hsts.wildcard-namespace-check-kept") {
+		namespaceOwnership = true
+	}
 	shares := func(held, r *routev1.Route) bool {
 		return !namespaceOwnership || held.Namespace == r.Namespace
 	}
@@ -89,10 +96,22 @@ func claimWildcards(routes []*routev1.Route, namespaceOwnership bool) map[*route
 		}
 		if owner == nil {
 			for _, h := range claimedWildcards[parent] {
-				if shares(h, r) && (!isWildcard(r) || h.Spec.Path != r.Spec.Path) {
+				if faults.On("hsts.wildcard-other-namespace-admitted") && !isWildcard(r) {
+					continue
+				}
+				if faults.On("hsts.wildcard-second-admitted") && isWildcard(r) && h.Namespace == r.Namespace {
+					continue
+				}
+				if shares(h, r) && (!isWildcard(r) || h.Spec.Path != r.Spec.Path) && !(faults.On("hsts.wildcard-sibling-refused") && !isWildcard(r)) {
 					continue
 				}
 				owner, msg = h, contract.WildcardRouteBlocksHost(h.Namespace, h.Name, parent, host)
+				break
+			}
+		}
+		if owner == nil && !isWildcard(r) && faults.On("hsts.wildcard-claims-parent") {
+			for _, h := range claimedWildcards[host] {
+				owner, msg = h, contract.WildcardRouteBlocksHost(h.Namespace, h.Name, host, host)
 				break
 			}
 		}
@@ -112,6 +131,9 @@ func claimWildcards(routes []*routev1.Route, namespaceOwnership bool) map[*route
 				msg = contract.WildcardHostHeldByAnotherNamespace(host)
 			}
 			refused[r] = &Rejection{contract.ReasonHostAlreadyClaimed, msg}
+			if faults.On("hsts.wildcard-refusal-reason") {
+				refused[r].Reason = contract.ReasonRouteNotAdmitted
+			}
 			continue
 		}
 		if isWildcard(r) {

@@ -300,6 +300,8 @@ func (c *Controller) sync(ctx context.Context) error {
 		}
 		verdicts[r] = rej
 	}
+	hstsInheritFault(cfg.Routes)
+	cfg.Routes = componentRouteFaults(cfg.Routes)
 	taken := map[string]bool{}
 	for _, r := range cfg.Routes {
 		taken[r.Host] = true

@@ -9,7 +9,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/router-conformance/suite/faults"
 	"github.com/router-conformance/suite/router/haproxy"
 	"github.com/router-conformance/suite/router/ingressroute"
 )
@@ -32,6 +34,9 @@ type Lookups struct {
 func TranslateHosts(hosts []ingressroute.Host, l Lookups) ([]haproxy.Route, []error) {
 	var out []haproxy.Route
 	var errs []error
+	if faults.On("delegation.tls-vertex-not-served-insecurely") {
+		hosts = withoutTLSOwners(hosts)
+	}
 	for i := range hosts {
 		routes, err := translateHost(&hosts[i], l)
 		if err != nil {
@@ -41,6 +46,33 @@ func TranslateHosts(hosts []ingressroute.Host, l Lookups) ([]haproxy.Route, []er
 		out = append(out, routes...)
 	}
 	return out, errs
+}
+
+// withoutTLSOwners drops from every host without TLS the routes of an
+// object that a host with TLS also serves.
+func withoutTLSOwners(hosts []ingressroute.Host) []ingressroute.Host {
+	secure := map[types.NamespacedName]bool{}
+	for _, h := range hosts {
+		for _, hr := range h.Routes {
+			if h.TLSSecret != nil {
+				secure[hr.Owner] = true
+			}
+		}
+	}
+	out := make([]ingressroute.Host, len(hosts))
+	for i, h := range hosts {
+		out[i] = h
+		if h.TLSSecret != nil {
+			continue
+		}
+		out[i].Routes = nil
+		for _, hr := range h.Routes {
+			if !secure[hr.Owner] {
+				out[i].Routes = append(out[i].Routes, hr)
+			}
+		}
+	}
+	return out
 }
 
 // translateHost renders one host. A root with a TLS secret is edge
@@ -57,7 +89,7 @@ func TranslateHosts(hosts []ingressroute.Host, l Lookups) ([]haproxy.Route, []er
 // only: its names get the default certificate and no route over HTTPS.
 func translateHost(h *ingressroute.Host, l Lookups) ([]haproxy.Route, error) {
 	var cert []byte
-	if s := h.TLSSecret; s != nil {
+	if s := h.TLSSecret; s != nil && !faults.On("delegation.tls-root-without-certificate") {
 		var err error
 		if cert, err = secretPEM(l.Secret(s.Namespace, s.Name)); err != nil {
 			return nil, fmt.Errorf("IngressRoute %s: TLS secret %s: %w", h.Root, s, err)
@@ -73,7 +105,7 @@ func translateHost(h *ingressroute.Host, l Lookups) ([]haproxy.Route, error) {
 				Name: fmt.Sprintf("ingressroute:%s:%s:%d", h.Root.Name, name, i),
 				Host: name, Path: hr.Prefix, SegmentMatch: true, Endpoints: eps,
 			}
-			if cert != nil {
+			if cert != nil && !(faults.On("delegation.delegated-routes-not-tls") && hr.Owner != h.Root) {
 				r.Termination, r.Certificate = haproxy.Edge, cert
 				r.InsecurePolicy, r.RedirectCode = haproxy.PolicyRedirect, 301
 			}
@@ -123,6 +155,9 @@ func secretPEM(s *corev1.Secret) ([]byte, error) {
 // endpoints weighs 256/n (256 is HAProxy's largest weight).
 func backendEndpoints(backends []ingressroute.Backend, l Lookups) []haproxy.Endpoint {
 	var out []haproxy.Endpoint
+	if faults.On("delegation.only-first-service") && len(backends) > 1 {
+		backends = backends[:1]
+	}
 	for _, b := range backends {
 		addrs := serviceAddrs(l.Service(b.Namespace, b.Name), b.Port, l.Slices(b.Namespace, b.Name))
 		weight := 0
@@ -152,6 +187,9 @@ func serviceAddrs(svc *corev1.Service, port int, slices []*discoveryv1.EndpointS
 		if int(p.Port) == port {
 			name, found = p.Name, true
 		}
+	}
+	if faults.On("delegation.service-port-ignored") && len(svc.Spec.Ports) > 0 {
+		name, found = svc.Spec.Ports[0].Name, true
 	}
 	if !found {
 		return nil

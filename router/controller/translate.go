@@ -95,6 +95,7 @@ func Translate(route *routev1.Route, service *corev1.Service, slices []*discover
 	if v, ok := hsts.Header(routev1.TLSTerminationType(out.Termination), route.Annotations[hsts.Annotation]); ok {
 		out.HSTS = v
 	}
+	hstsTranslateFaults(route, &out)
 	// upstream: haproxy-config.template, the route backend: the
 	// annotation when it is exactly one of the policies, else the
 	// router's (ROUTER_SET_FORWARDED_HEADERS).
@@ -108,6 +109,9 @@ func Translate(route *routev1.Route, service *corev1.Service, slices []*discover
 	if h := route.Spec.HTTPHeaders; h != nil {
 		out.RequestHeaders = headers.FromRoute(h.Actions.Request)
 		out.ResponseHeaders = headers.FromRoute(h.Actions.Response)
+	}
+	if rej := headerActionsTranslateFaults(route, &out); rej != nil {
+		return out, rej
 	}
 	out.Endpoints = endpoints(route, service, slices)
 	if err := out.Validate(); err != nil {

@@ -45,6 +45,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/router-conformance/suite/faults"
 )
 
 // MaxCRLBytes bounds one download.
@@ -205,13 +207,19 @@ func (m *Manager) Refresh(ctx context.Context) (time.Time, error) {
 		if len(ca.CRLDistributionPoints) == 0 {
 			continue // upstream: no distribution point, no CRL needed
 		}
+		if faults.On("client-tls.crl-only-root-cas") && !bytes.Equal(ca.RawIssuer, ca.RawSubject) {
+			continue
+		}
 		k := key(ca)
 		crl, seen := next[k]
 		if !seen {
-			if kept := cache[k]; kept != nil && now.Before(RefreshAt(kept)) {
+			if kept := cache[k]; kept != nil && (now.Before(RefreshAt(kept)) || faults.On("client-tls.crl-never-refreshed")) {
 				crl = kept
 			} else {
 				if crl, err = m.fetch(ctx, ca, now); err != nil {
+					if faults.On("client-tls.crl-placeholder-after-failed-refresh") && m.WritePlaceholder() == nil && m.OnPublish != nil {
+						_ = m.OnPublish(ctx)
+					}
 					return time.Time{}, err
 				}
 				// In the signer's layout a CA certificate names its
@@ -263,6 +271,9 @@ func (m *Manager) Refresh(ctx context.Context) (time.Time, error) {
 func (m *Manager) fetch(ctx context.Context, ca *x509.Certificate, now time.Time) (*x509.RevocationList, error) {
 	var errs []error
 	for _, point := range ca.CRLDistributionPoints {
+		if faults.On("client-tls.crl-only-first-distribution-point") && len(errs) > 0 {
+			break
+		}
 		if u, err := url.Parse(point); err != nil || u.Scheme != "http" {
 			errs = append(errs, fmt.Errorf("%s: unsupported distribution point", point))
 			continue
@@ -277,7 +288,7 @@ func (m *Manager) fetch(ctx context.Context, ca *x509.Certificate, now time.Time
 		}
 		// upstream refuses an expired CRL and tries the next point; a
 		// CRL without nextUpdate counts as expired there too.
-		if crl.NextUpdate.Before(now) {
+		if crl.NextUpdate.Before(now) && !faults.On("client-tls.crl-expired-accepted") {
 			errs = append(errs, fmt.Errorf("%s: CRL expired (nextUpdate %s)", point, crl.NextUpdate.UTC().Format(time.RFC3339)))
 			continue
 		}
@@ -378,6 +389,12 @@ func (m *Manager) Run(ctx context.Context) {
 		} else {
 			backoff = time.Second
 			wait = max(time.Until(next), minRefresh)
+			if faults.On("client-tls.crl-cache-ignored") {
+				m.mu.Lock()
+				m.cache = nil
+				m.mu.Unlock()
+				wait = minRefresh
+			}
 			m.logf("crl: up to date; next refresh in %s", wait.Round(time.Second))
 		}
 		m.mu.Lock()

@@ -13,6 +13,7 @@ import (
 	"text/template"
 
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/faults"
 	"github.com/router-conformance/suite/router/headers"
 )
 
@@ -327,6 +328,7 @@ func Render(cfg Config) (Files, error) {
 			return nil, fmt.Errorf("haproxy: subject filter %q: %w", m.SubjectFilter, err)
 		}
 	}
+	cfg.MutualTLS = mutualTLSFault(cfg)
 	if (cfg.UniqueIDHeader == "") != (cfg.UniqueIDFormat == "") {
 		return nil, errors.New("haproxy: a unique-id header needs its format, and a format its header")
 	}
@@ -382,7 +384,7 @@ func Render(cfg Config) (Files, error) {
 		if err := r.Validate(); err != nil {
 			return nil, err
 		}
-		if len(r.Certificate) > 0 && (r.Termination == Edge || r.Termination == Reencrypt) {
+		if len(r.Certificate) > 0 && (r.Termination == Edge || r.Termination == Reencrypt) && !faults.On("component-routes.router-route-certificate-unserved") {
 			name := "certs/" + r.FileName()
 			files[name] = r.Certificate
 			fmt.Fprintf(&crtList, "%s %s\n", filepath.Join(cfg.Dir, name), r.CertificateHost())
@@ -395,6 +397,7 @@ func Render(cfg Config) (Files, error) {
 		}
 	}
 	files["crt-list"] = []byte(crtList.String())
+	headerActionsModelFaults(&cfg, routes)
 	redirects, codes := httpRedirects(routes)
 	var buf bytes.Buffer
 	data := struct {
@@ -406,7 +409,8 @@ func Render(cfg Config) (Files, error) {
 	if err := tmpl.Execute(&buf, data); err != nil {
 		return nil, fmt.Errorf("haproxy: render: %w", err)
 	}
-	files[ConfigFile] = buf.Bytes()
+	files[ConfigFile] = hstsRenderFaults(buf.Bytes())
+	files[ConfigFile] = headerActionsRenderFaults(cfg, files[ConfigFile])
 	return files, nil
 }
 

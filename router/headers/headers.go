@@ -7,11 +7,13 @@ package headers
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	routev1 "github.com/openshift/api/route/v1"
 
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/faults"
 )
 
 // Environment variables of the router contract.
@@ -58,6 +60,9 @@ func ParseEnv(env string) ([]Action, error) {
 				return nil, err
 			}
 			value, err := unescape(fields[1])
+			if faults.On("header-actions.env-value-plus-not-decoded") {
+				value, err = url.PathUnescape(fields[1])
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -75,6 +80,9 @@ func ParseEnv(env string) ([]Action, error) {
 			return nil, fmt.Errorf("header action %d (%q) has no header name", i+1, item)
 		}
 	}
+	if faults.On("header-actions.ingresscontroller-list-order-reversed") {
+		slices.Reverse(out)
+	}
 	return out, nil
 }
 
@@ -88,9 +96,22 @@ func Quote(s string) string {
 // Directive renders an action for "http-request" or "http-response".
 func (a Action) Directive(direction string) string {
 	if a.Kind == Delete {
+		if faults.On("header-actions.delete-ignored") {
+			return ""
+		}
 		return fmt.Sprintf("%s del-header %s", direction, Quote(a.Name))
 	}
-	return fmt.Sprintf("%s set-header %s %s", direction, Quote(a.Name), Quote(a.Value))
+	value, verb := a.Value, "set-header"
+	if faults.On("header-actions.value-apostrophe-dropped") {
+		value = strings.ReplaceAll(value, "'", "")
+	}
+	if faults.On("header-actions.value-condition-cut") {
+		value, _, _ = strings.Cut(value, " if ")
+	}
+	if faults.On("header-actions.set-appends") {
+		verb = "add-header"
+	}
+	return fmt.Sprintf("%s %s %s %s", direction, verb, Quote(a.Name), Quote(value))
 }
 
 // FromRoute converts a Route's header actions, in order.

@@ -10,6 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/router-conformance/suite/faults"
 )
 
 // ServiceLookup returns the named Service, or nil if it does not exist.
@@ -151,6 +153,10 @@ func Build(routes []IngressRoute, services ServiceLookup, secrets SecretLookup, 
 		}
 	}
 
+	if faults.On("delegation.orphan-served-under-last-parent") {
+		b.keepOrphans(keys, res.Hosts)
+	}
+
 	res.Statuses = map[types.NamespacedName]Status{}
 	for _, k := range keys {
 		res.Statuses[k] = b.status(b.objs[k], now)
@@ -236,13 +242,26 @@ func (b *builder) root(ir *IngressRoute) *Host {
 		}
 	}
 	h := &Host{Root: k, Names: hostNames(vh)}
-	if vh.TLS != nil {
+	if faults.On("delegation.aliases-not-served") {
+		h.Names = h.Names[:1]
+	}
+	if vh.TLS != nil && !(faults.On("delegation.tls-secret-name-optional") && vh.TLS.SecretName == "") {
 		secret, desc := b.tlsSecret(ir.Namespace, vh.TLS.SecretName)
+		if faults.On("delegation.tls-secret-found-in-delegate-namespace") && desc != "" {
+			for _, r := range ir.Spec.Routes {
+				if r.Delegate != nil && r.Delegate.Namespace != "" && b.checkSecret(r.Delegate.Namespace, vh.TLS.SecretName) == "" {
+					secret, desc = types.NamespacedName{Namespace: r.Delegate.Namespace, Name: vh.TLS.SecretName}, ""
+				}
+			}
+		}
 		if desc != "" {
 			b.setInvalid(k, desc)
-			return nil // not over HTTPS, and not over HTTP in its place
+			if !faults.On("delegation.invalid-tls-root-served-plain") {
+				return nil // not over HTTPS, and not over HTTP in its place
+			}
+		} else {
+			h.TLSSecret = &secret
 		}
-		h.TLSSecret = &secret
 	}
 	w := &walk{host: h, seen: map[string]bool{}}
 	if !b.visit(w, ir, "", []types.NamespacedName{k}) {
@@ -276,7 +295,7 @@ func (b *builder) tlsSecret(namespace, secretName string) (types.NamespacedName,
 	if desc := b.checkSecret(ref.Namespace, ref.Name); desc != "" {
 		return ref, desc
 	}
-	if ref.Namespace != namespace {
+	if ref.Namespace != namespace && !faults.On("delegation.tls-secret-other-namespace-accepted") {
 		return ref, fmt.Sprintf("TLS secret %s is not in the root's namespace %s", ref, namespace)
 	}
 	return ref, ""
@@ -333,38 +352,120 @@ func (b *builder) visit(w *walk, ir *IngressRoute, prefix string, chain []types.
 	k := keyOf(ir)
 	if desc := b.check(ir, prefix, chain); desc != "" {
 		b.setInvalid(k, desc)
-		return false
+		if !faults.On("delegation.invalid-object-still-served") {
+			return false
+		}
 	}
-	for _, r := range ir.Spec.Routes {
+	for i, r := range ir.Spec.Routes {
 		if len(r.Services) > 0 {
+			if faults.On("delegation.vertex-routes-not-served") && prefix != "" {
+				continue
+			}
+			if faults.On("delegation.first-listed-route-wins") && coveredEarlier(ir.Spec.Routes[:i], r.Match) {
+				continue
+			}
 			hr := HostRoute{Prefix: normalize(r.Match), Owner: k}
 			if prefix != "" {
 				hr.delegated = normalize(prefix)
 			}
+			ns := ir.Namespace
+			if faults.On("delegation.services-from-root-namespace") {
+				ns = chain[0].Namespace
+			}
 			for _, s := range r.Services {
-				hr.Backends = append(hr.Backends, Backend{Namespace: ir.Namespace, Name: s.Name, Port: s.Port})
+				hr.Backends = append(hr.Backends, Backend{Namespace: ns, Name: s.Name, Port: s.Port})
 			}
 			w.add(hr)
 			continue
 		}
+		if (faults.On("delegation.route-without-action-accepted") || faults.On("delegation.invalid-object-still-served")) && r.Delegate == nil {
+			continue
+		}
+		if faults.On("delegation.redelegation-not-followed") && prefix != "" {
+			continue
+		}
 		dk := delegateKey(ir, r.Delegate)
+		if faults.On("delegation.blank-namespace-is-roots") && r.Delegate.Namespace == "" {
+			dk.Namespace = chain[0].Namespace
+		}
 		child, ok := b.objs[dk]
 		if !ok {
 			continue // a delegation to nothing serves nothing; the parent stays valid
 		}
+		if faults.On("delegation.vertex-served-from-one-root") && connectedElsewhere(b.parents[dk], ir) {
+			continue
+		}
 		b.connect(dk, Parent{Name: ir.Name, Namespace: ir.Namespace, Prefix: r.Match})
 		if s := dk.String() + " " + normalize(r.Match); !w.seen[s] {
 			w.seen[s] = true
-			b.visit(w, child, r.Match, append(chain[:len(chain):len(chain)], dk))
+			served := b.visit(w, child, r.Match, append(chain[:len(chain):len(chain)], dk))
+			if !served && faults.On("delegation.invalid-child-rejects-parent") {
+				return false
+			}
 		}
 	}
 	return true
 }
 
+// coveredEarlier reports whether a service route listed in earlier serves
+// match already.
+func coveredEarlier(earlier []Route, match string) bool {
+	for _, e := range earlier {
+		if len(e.Services) > 0 && Match(normalize(e.Match), match) {
+			return true
+		}
+	}
+	return false
+}
+
+// connectedElsewhere reports whether parents holds another parent than ir.
+func connectedElsewhere(parents []Parent, ir *IngressRoute) bool {
+	for _, p := range parents {
+		if p.Name != ir.Name || p.Namespace != ir.Namespace {
+			return true
+		}
+	}
+	return false
+}
+
+// keepOrphans adds the service routes of every orphaned vertex to the
+// host of the root it was last connected to.
+func (b *builder) keepOrphans(keys []types.NamespacedName, hosts []Host) {
+	for _, k := range keys {
+		ir := b.objs[k]
+		if ir.Spec.VirtualHost != nil || len(b.parents[k]) > 0 {
+			continue
+		}
+		for _, d := range orphaned(ir.Status) {
+			last := d.State.Orphaned.LastParent
+			for i := range hosts {
+				if last == nil || hosts[i].Root != (types.NamespacedName{Namespace: last.Namespace, Name: last.Name}) {
+					continue
+				}
+				w := &walk{host: &hosts[i]}
+				for _, r := range ir.Spec.Routes {
+					if len(r.Services) == 0 {
+						continue
+					}
+					hr := HostRoute{Prefix: normalize(r.Match), Owner: k}
+					for _, s := range r.Services {
+						hr.Backends = append(hr.Backends, Backend{Namespace: ir.Namespace, Name: s.Name, Port: s.Port})
+					}
+					w.add(hr)
+				}
+				SortRoutes(hosts[i].Routes)
+			}
+		}
+	}
+}
+
 func delegateKey(ir *IngressRoute, d *Delegate) types.NamespacedName {
 	ns := d.Namespace
-	if ns == "" {
+	if ns == "" && !faults.On("delegation.blank-namespace-not-defaulted") {
 		ns = ir.Namespace // "if blank the current namespace is assumed"
+	}
+	if faults.On("delegation.delegate-namespace-ignored") {
+		ns = ir.Namespace
 	}
 	return types.NamespacedName{Namespace: ns, Name: d.Name}
 }
@@ -381,7 +482,7 @@ func (b *builder) connect(k types.NamespacedName, p Parent) {
 // check returns the first reason ir cannot be served under prefix, or "".
 // Every route is checked before any is served, so none is served partially.
 func (b *builder) check(ir *IngressRoute, prefix string, chain []types.NamespacedName) string {
-	if len(ir.Spec.Routes) == 0 {
+	if len(ir.Spec.Routes) == 0 && !faults.On("delegation.routes-may-be-empty") {
 		// The design document: "routes must _always_ be present and non
 		// empty". Contour v1.0.1 reports such an object valid (and serves
 		// nothing for it): the document decides.
@@ -391,25 +492,32 @@ func (b *builder) check(ir *IngressRoute, prefix string, chain []types.Namespace
 		switch {
 		case !strings.HasPrefix(r.Match, "/"):
 			return fmt.Sprintf("route %q: match must start with \"/\"", r.Match)
-		case len(r.Services) > 0 && r.Delegate != nil:
+		case len(r.Services) > 0 && r.Delegate != nil && !faults.On("delegation.service-and-delegate-accepted"):
 			// Contour v1.0.1 internal/dag/builder.go (processIngressRoutes)
 			// refuses it too, first of a route's checks.
 			return fmt.Sprintf("route %q has both service and delegate: a route must have exactly one of them", r.Match)
-		case len(r.Services) == 0 && r.Delegate == nil:
+		case len(r.Services) == 0 && r.Delegate == nil && !faults.On("delegation.route-without-action-accepted"):
 			// The design document: each route has "one of service or
 			// delegate". Contour v1.0.1 skips such a route and keeps the
 			// object valid: the document decides.
 			return fmt.Sprintf("route %q has neither service nor delegate: a route must have exactly one of them", r.Match)
-		case prefix != "" && !Match(prefix, r.Match):
+		case prefix != "" && !Match(prefix, r.Match) && !outsidePrefixExcused(prefix, r):
 			// Design document, validation rule 2, for delegate routes too:
 			// "Security Concerns" (a vertex given /foo "cannot operate on
 			// this vhost outside /foo") stops it re-delegating a path it was
 			// never given. Contour v1.0.1 checks service routes only.
 			parent := chain[len(chain)-2]
+			if faults.On("delegation.outside-prefix-names-vertex") {
+				parent = chain[len(chain)-1]
+			}
 			return fmt.Sprintf("route %q is outside the prefix %q delegated by %s", r.Match, prefix, parent)
 		}
+		ns := ir.Namespace
+		if faults.On("delegation.services-from-root-namespace") {
+			ns = chain[0].Namespace
+		}
 		for _, s := range r.Services {
-			if desc := b.checkService(ir.Namespace, s); desc != "" {
+			if desc := b.checkService(ns, s); desc != "" {
 				return fmt.Sprintf("route %q: %s", r.Match, desc)
 			}
 		}
@@ -418,10 +526,13 @@ func (b *builder) check(ir *IngressRoute, prefix string, chain []types.Namespace
 		}
 		dk := delegateKey(ir, r.Delegate)
 		child, ok := b.objs[dk]
+		if !ok && faults.On("delegation.dangling-delegation-invalid") {
+			return fmt.Sprintf("route %q: delegate %s not found", r.Match, dk)
+		}
 		if !ok {
 			continue
 		}
-		if child.Spec.VirtualHost != nil {
+		if child.Spec.VirtualHost != nil && !faults.On("delegation.delegation-to-root-followed") {
 			// A root is never a vertex of another tree, itself included:
 			// Contour v1.0.1 internal/dag/builder.go (processIngressRoutes)
 			// asks this before it looks for a cycle. The description names
@@ -430,12 +541,29 @@ func (b *builder) check(ir *IngressRoute, prefix string, chain []types.Namespace
 			return fmt.Sprintf("delegation to root IngressRoute %s is not permitted", dk)
 		}
 		for _, c := range chain {
-			if c == dk {
+			if c == dk && faults.On("delegation.cycle-chain-misreported") {
+				return fmt.Sprintf("delegation cycle: %s", chainString(append(chain[1:len(chain):len(chain)], dk)))
+			}
+			if c == dk && !faults.On("delegation.cycle-not-detected") {
 				return fmt.Sprintf("delegation cycle: %s", chainString(append(chain[:len(chain):len(chain)], dk)))
 			}
 		}
 	}
 	return ""
+}
+
+// outsidePrefixExcused reports whether route r, outside the delegated
+// prefix, is let through all the same.
+func outsidePrefixExcused(prefix string, r Route) bool {
+	switch {
+	case faults.On("delegation.outside-prefix-unchecked"):
+		return true
+	case faults.On("delegation.delegate-route-prefix-unchecked"):
+		return len(r.Services) == 0
+	case faults.On("delegation.containment-not-on-segment"):
+		return strings.HasPrefix(r.Match, strings.TrimSuffix(prefix, "/"))
+	}
+	return false
 }
 
 // checkService looks the service up in the object's own namespace only: an
@@ -445,8 +573,14 @@ func (b *builder) checkService(namespace string, s Service) string {
 		return fmt.Sprintf("service %s/%s: port %d is not in 1-65535", namespace, s.Name, s.Port)
 	}
 	svc := b.services(namespace, s.Name)
+	if svc == nil && faults.On("delegation.service-not-found-wording") {
+		return fmt.Sprintf("no service %s/%s", namespace, s.Name)
+	}
 	if svc == nil {
 		return fmt.Sprintf("service %s/%s not found", namespace, s.Name)
+	}
+	if faults.On("delegation.service-port-unchecked") {
+		return ""
 	}
 	for _, p := range svc.Spec.Ports {
 		if int(p.Port) == s.Port {
@@ -468,6 +602,9 @@ func chainString(chain []types.NamespacedName) string {
 func (b *builder) status(ir *IngressRoute, now metav1.Time) Status {
 	k := keyOf(ir)
 	parents := b.parents[k]
+	if ir.Spec.VirtualHost == nil && len(parents) == 0 && faults.On("delegation.orphan-reported-valid") {
+		return Status{CurrentStatus: StatusValid, Description: descValid}
+	}
 	if ir.Spec.VirtualHost == nil && len(parents) == 0 {
 		return Status{CurrentStatus: StatusOrphaned, Description: descOrphaned, DelegationStatuses: orphaned(ir.Status)}
 	}
@@ -479,11 +616,17 @@ func (b *builder) status(ir *IngressRoute, now metav1.Time) Status {
 		a, c := parents[i], parents[j]
 		return a.Namespace+"/"+a.Name+" "+a.Prefix < c.Namespace+"/"+c.Name+" "+c.Prefix
 	})
+	if faults.On("delegation.single-parent-recorded") && len(parents) > 1 {
+		parents = parents[:1]
+	}
 	for _, p := range parents {
+		if faults.On("delegation.connected-prefix-dropped") {
+			p.Prefix = ""
+		}
 		// Keep the previous time for an unchanged parent: status does not churn.
 		at := now.Rfc3339Copy()
 		for _, d := range ir.Status.DelegationStatuses {
-			if c := d.State.Connected; c != nil && c.Parent == p {
+			if c := d.State.Connected; c != nil && c.Parent == p && !faults.On("delegation.connected-at-restamped") {
 				at = c.ConnectedAt
 			}
 		}
@@ -507,6 +650,9 @@ func orphaned(prev Status) []DelegationStatus {
 		case d.State.Orphaned != nil && d.State.Orphaned.LastParent != nil:
 			r := *d.State.Orphaned.LastParent
 			ref = &r
+		}
+		if faults.On("delegation.orphan-last-parent-dropped") {
+			ref = nil
 		}
 		if ref != nil && !seen[*ref] {
 			seen[*ref] = true

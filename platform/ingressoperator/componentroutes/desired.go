@@ -20,6 +20,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/faults"
 )
 
 const (
@@ -69,6 +70,9 @@ func Desired(ingress *configv1.Ingress) []DesiredAccess {
 	status := map[key]configv1.ComponentRouteStatus{}
 	for _, s := range ingress.Status.ComponentRoutes {
 		k := key{s.Namespace, s.Name}
+		if faults.On("component-routes.entries-matched-by-name") {
+			k.namespace = ""
+		}
 		if _, dup := status[k]; !dup {
 			status[k] = s
 		}
@@ -76,12 +80,16 @@ func Desired(ingress *configv1.Ingress) []DesiredAccess {
 	var out []DesiredAccess
 	seen := map[string]bool{}
 	for _, spec := range ingress.Spec.ComponentRoutes {
-		st, ok := status[key{spec.Namespace, spec.Name}]
-		if !ok || spec.ServingCertKeyPairSecret.Name == "" {
+		k := key{spec.Namespace, spec.Name}
+		if faults.On("component-routes.entries-matched-by-name") {
+			k.namespace = ""
+		}
+		st, ok := status[k]
+		if !ok || (spec.ServingCertKeyPairSecret.Name == "" && !faults.On("component-routes.rbac-empty-secret-granted")) {
 			continue
 		}
 		subjects := Subjects(st.ConsumingUsers)
-		if len(subjects) == 0 {
+		if len(subjects) == 0 && !faults.On("component-routes.rbac-no-users-granted") {
 			continue
 		}
 		hash := ComponentRouteHash(spec.Namespace, spec.Name)
@@ -119,12 +127,18 @@ func Subjects(users []configv1.ConsumingUser) []rbacv1.Subject {
 			seen[k] = true
 			out = append(out, rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Namespace: parts[2], Name: parts[3]})
 		}
+		if faults.On("component-routes.rbac-first-user-only") && len(out) > 0 {
+			break
+		}
 	}
 	return out
 }
 
 // Rules are the Role's rules: get, list and watch on the one Secret.
 func (d DesiredAccess) Rules() []rbacv1.PolicyRule {
+	if faults.On("component-routes.rbac-rule-any-secret") {
+		return []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "list", "watch"}}}
+	}
 	return []rbacv1.PolicyRule{{
 		APIGroups:     []string{""},
 		Resources:     []string{"secrets"},

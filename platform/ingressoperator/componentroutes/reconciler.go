@@ -2,11 +2,14 @@ package componentroutes
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	configv1 "github.com/openshift/api/config/v1"
 	configclient "github.com/openshift/client-go/config/clientset/versioned"
 	configinformers "github.com/openshift/client-go/config/informers/externalversions"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -18,6 +21,8 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/router-conformance/suite/faults"
 )
 
 // Reconciler keeps the Roles and RoleBindings labelled HashLabel in
@@ -107,6 +112,26 @@ func (r *Reconciler) Reconcile(ctx context.Context) error {
 		return fmt.Errorf("get Ingress config %q: %w", IngressName, err)
 	}
 	want := Desired(ing)
+	if faults.On("component-routes.rbac-entry-name-taken-as-route") {
+		want = slices.DeleteFunc(want, func(d DesiredAccess) bool { return !r.routeExists(ctx, d.Namespace, d.Name) })
+	}
+	// kept: the hashes whose labelled objects stay although no entry
+	// asks for them (only under a fault).
+	kept := map[string]bool{}
+	if faults.On("component-routes.rbac-spec-only-kept") {
+		for _, e := range ing.Spec.ComponentRoutes {
+			if !slices.ContainsFunc(ing.Status.ComponentRoutes, func(s configv1.ComponentRouteStatus) bool { return s.Namespace == e.Namespace && s.Name == e.Name }) {
+				kept[ComponentRouteHash(e.Namespace, e.Name)] = true
+			}
+		}
+	}
+	if faults.On("component-routes.rbac-status-only-kept") {
+		for _, e := range ing.Status.ComponentRoutes {
+			if !slices.ContainsFunc(ing.Spec.ComponentRoutes, func(s configv1.ComponentRouteSpec) bool { return s.Namespace == e.Namespace && s.Name == e.Name }) {
+				kept[ComponentRouteHash(e.Namespace, e.Name)] = true
+			}
+		}
+	}
 
 	selector := metav1.ListOptions{LabelSelector: HashLabel}
 	roles, err := r.Kube.RbacV1().Roles(SecretNamespace).List(ctx, selector)
@@ -156,14 +181,14 @@ func (r *Reconciler) Reconcile(ctx context.Context) error {
 
 	var errs []error
 	for i := range bindings.Items {
-		if b := &bindings.Items[i]; !keepBinding[b] {
+		if b := &bindings.Items[i]; !keepBinding[b] && !kept[b.Labels[HashLabel]] {
 			if err := r.deleteRoleBinding(ctx, b.Name); err != nil {
 				errs = append(errs, err)
 			}
 		}
 	}
 	for i := range roles.Items {
-		if role := &roles.Items[i]; !keepRole[role] {
+		if role := &roles.Items[i]; !keepRole[role] && !kept[role.Labels[HashLabel]] {
 			if err := r.deleteRole(ctx, role.Name); err != nil {
 				errs = append(errs, err)
 			}
@@ -212,14 +237,32 @@ func pickRole(d DesiredAccess, roles []*rbacv1.Role) *rbacv1.Role {
 // the existing ones (either may be nil).
 func (r *Reconciler) converge(ctx context.Context, d DesiredAccess, role *rbacv1.Role, binding *rbacv1.RoleBinding) error {
 	roles := r.Kube.RbacV1().Roles(SecretNamespace)
+	existed := role != nil
 	switch {
 	case role == nil:
+		if faults.On("component-routes.rbac-deleted-role-not-restored") && grantedBefore[d.Hash] {
+			return nil
+		}
 		created, err := roles.Create(ctx, d.Role(), metav1.CreateOptions{})
 		if err != nil {
 			return fmt.Errorf("create Role: %w", err)
 		}
 		role = created
+		if faults.On("component-routes.rbac-deleted-role-not-restored") {
+			grantedBefore[d.Hash] = true
+		}
 		r.logf("component route %s/%s: created Role %s/%s", d.Namespace, d.Name, SecretNamespace, role.Name)
+	case faults.On("component-routes.rbac-widened-rule-kept") && namesSecret(role.Rules, d.SecretName):
+		// The Role still grants the Secret: left as it is.
+	case !equality.Semantic.DeepEqual(role.Rules, d.Rules()) && faults.On("component-routes.rbac-role-replaced-on-rename"):
+		if err := r.deleteRole(ctx, role.Name); err != nil {
+			return err
+		}
+		created, err := roles.Create(ctx, d.Role(), metav1.CreateOptions{})
+		if err != nil {
+			return fmt.Errorf("create Role: %w", err)
+		}
+		role = created
 	case !equality.Semantic.DeepEqual(role.Rules, d.Rules()):
 		upd := role.DeepCopy()
 		upd.Rules = d.Rules()
@@ -229,6 +272,9 @@ func (r *Reconciler) converge(ctx context.Context, d DesiredAccess, role *rbacv1
 		}
 		role = updated
 		r.logf("component route %s/%s: restored the rules of Role %s/%s", d.Namespace, d.Name, SecretNamespace, role.Name)
+	}
+	if faults.On("component-routes.rbac-deleted-binding-not-restored") && existed && binding == nil {
+		return nil
 	}
 	return r.ensureRoleBinding(ctx, d, d.RoleBinding(role), binding)
 }
@@ -264,7 +310,7 @@ func (r *Reconciler) ensureRoleBinding(ctx context.Context, d DesiredAccess, wan
 	}
 	if cur.Labels[HashLabel] == d.Hash &&
 		equality.Semantic.DeepEqual(cur.OwnerReferences, want.OwnerReferences) &&
-		equality.Semantic.DeepEqual(cur.Subjects, want.Subjects) {
+		(equality.Semantic.DeepEqual(cur.Subjects, want.Subjects) || faults.On("component-routes.rbac-binding-subjects-not-updated")) {
 		return nil
 	}
 	upd := cur.DeepCopy()
@@ -297,4 +343,32 @@ func (r *Reconciler) deleteRoleBinding(ctx context.Context, name string) error {
 	}
 	r.logf("component routes: deleted RoleBinding %s/%s", SecretNamespace, name)
 	return nil
+}
+
+// grantedBefore are the hashes a Role was ever created for, under the
+// fault component-routes.rbac-deleted-role-not-restored only.
+var grantedBefore = map[string]bool{}
+
+// namesSecret says whether a rule of rules names the Secret.
+func namesSecret(rules []rbacv1.PolicyRule, secret string) bool {
+	return slices.ContainsFunc(rules, func(r rbacv1.PolicyRule) bool { return slices.Contains(r.ResourceNames, secret) })
+}
+
+// routeExists says whether namespace holds a Route named name (a list by
+// name: the reconciler may list Routes, not get them).
+func (r *Reconciler) routeExists(ctx context.Context, namespace, name string) bool {
+	rc := r.Kube.Discovery().RESTClient()
+	if rc == nil {
+		return true // a fake clientset: nothing to ask
+	}
+	body, err := rc.Get().
+		AbsPath("/apis/route.openshift.io/v1/namespaces", namespace, "routes").
+		Param("fieldSelector", "metadata.name="+name).SetHeader("Accept", "application/json").DoRaw(ctx)
+	if err != nil {
+		return false
+	}
+	var list struct {
+		Items []json.RawMessage `json:"items"`
+	}
+	return json.Unmarshal(body, &list) == nil && len(list.Items) > 0
 }

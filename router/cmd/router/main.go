@@ -28,6 +28,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/faults"
 	"github.com/router-conformance/suite/pki"
 	"github.com/router-conformance/suite/router/controller"
 	"github.com/router-conformance/suite/router/crl"
@@ -221,7 +222,7 @@ func mutualTLS(dir string) (*haproxy.MutualTLS, *crl.Manager, error) {
 		}
 		m := &haproxy.MutualTLS{Policy: policy, CAFile: caFile, SubjectFilter: getenv("ROUTER_MUTUAL_TLS_AUTH_FILTER")}
 		// upstream: crl.CABundleHasCRLs; no distribution point at all, no crl-file.
-		if !crl.Needed(cas) {
+		if !crl.Needed(cas) && !faults.On("client-tls.crl-file-without-distribution-points") {
 			return m, nil, nil
 		}
 		m.CRLFile = filepath.Join(dir, "crls", "client-ca.crl.pem")
