@@ -150,6 +150,9 @@ func Install(ctx context.Context, cfg *rest.Config, o Options) error {
 	if err != nil {
 		return err
 	}
+	if err := crdFaults(crds, o.Fault); err != nil {
+		return fmt.Errorf("fault %s: %w", o.Fault, err)
+	}
 	o.Logf("installing the Route, IngressController, Ingress and IngressRoute CRDs")
 	for _, crd := range crds {
 		if err := kubeapply.Apply(ctx, r, crd); err != nil {
