@@ -158,7 +158,8 @@ func mutate(ctx context.Context, b Binaries, o Options, cat []catalogue.Document
 // SelectFaults reads MUTANTS: comma-separated fault IDs, documents
 // (hsts: every fault of faults/catalogue/hsts.yaml) or features
 // (hsts-policy: the faults one of whose specs is of it), "all", or "ci"
-// (CISample faults chosen by the commit, a different few on each).
+// (CISample of the faults once killed, chosen by the commit: a different
+// few on each).
 func SelectFaults(all []catalogue.Fault, docs []trace.Document, sel, commit string) ([]catalogue.Fault, error) {
 	if len(all) == 0 {
 		return nil, errors.New("faults/catalogue lists no fault")
@@ -179,13 +180,18 @@ func SelectFaults(all []catalogue.Fault, docs []trace.Document, sel, commit stri
 			}
 			continue
 		case "ci":
+			// Drawn from the faults a run has killed (catalogue: killed),
+			// by consecutive bytes of the commit's hash; a fault drawn
+			// twice gives way to the next one.
+			proven := slices.DeleteFunc(slices.Clone(all), func(f catalogue.Fault) bool { return f.Killed == "" })
+			if len(proven) == 0 {
+				return nil, errors.New("MUTANTS=ci draws from the faults make mutants has killed (killed: in faults/catalogue), and none is")
+			}
 			sum := sha256.Sum256([]byte(commit))
-			for i := range min(CISample, len(all)) {
-				// Consecutive bytes of the commit's hash pick each; a
-				// fault picked twice takes the next one free.
+			for i := range min(CISample, len(proven)) {
 				j := int(sum[2*i])<<8 | int(sum[2*i+1])
-				for k := 0; k < len(all); k++ {
-					if f := all[(j+k)%len(all)]; !slices.ContainsFunc(out, func(g catalogue.Fault) bool { return g.ID == f.ID }) {
+				for k := range proven {
+					if f := proven[(j+k)%len(proven)]; !slices.ContainsFunc(out, func(g catalogue.Fault) bool { return g.ID == f.ID }) {
 						add(f)
 						break
 					}

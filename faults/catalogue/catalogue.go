@@ -46,6 +46,10 @@ type Fault struct {
 	// Survives, when set, is why the fault survives its specs: a known
 	// finding (docs/mutants.md), which make mutants reports but accepts.
 	Survives string `json:"survives,omitempty"`
+	// Killed is the suite commit at which make mutants last killed the
+	// fault with every statement broken; CI's sample (MUTANTS=ci) is
+	// drawn from these, so that it checks that what was proven stays so.
+	Killed string `json:"killed,omitempty"`
 }
 
 // Document is one catalogue file: the faults of one traced document.
