@@ -1,12 +1,16 @@
 package runner
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/faults"
 	"github.com/router-conformance/suite/faults/catalogue"
+	"github.com/router-conformance/suite/images"
+	"github.com/router-conformance/suite/internal/dockertest"
 	"github.com/router-conformance/suite/trace"
 )
 
@@ -113,5 +117,25 @@ func TestFindings(t *testing.T) {
 	}
 	if strings.Contains(got, "a:") || strings.Contains(got, "c:") {
 		t.Errorf("a killed fault or a known survivor is a finding:\n%s", got)
+	}
+}
+
+// A certification refuses a router image labelled test-only (a fault
+// build), read from the image itself; an image without the label passes
+// (the control).
+func TestATestOnlyRouterImageIsNotCertified(t *testing.T) {
+	const faulty, shipped = "router-conformance/runner-test:faults", "router-conformance/runner-test:shipped"
+	dockertest.Image(t, faulty, "a router", "LABEL "+images.TestOnlyLabel+"="+faults.Tag)
+	dockertest.Image(t, shipped, "a router")
+	img, err := images.Inspect(context.Background(), faulty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `the router image router-conformance/runner-test:faults is a test-only build (Go build tags "conformance_faults", label io.router-conformance.test-only): a certification judges a router as shipped`
+	if err := certifiableRouterImage(img); err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	if img, err := images.Inspect(context.Background(), shipped); err != nil || certifiableRouterImage(img) != nil {
+		t.Errorf("an image as shipped: %+v %v", img, err)
 	}
 }

@@ -125,9 +125,19 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 	// (any other failure to ask Docker is the profile's to report).
 	if o.RouterImage != "" && o.onKind() {
 		var notLocal images.ErrNotLocal
-		if _, err := images.Inspect(ctx, o.RouterImage); errors.As(err, &notLocal) {
+		img, err := images.Inspect(ctx, o.RouterImage)
+		if errors.As(err, &notLocal) {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			return ExitUsage
+		}
+		// A test-only build (make mutants' fault points) is never
+		// certified: said here, before anything is built (the suite's
+		// set-up says it again of the image it describes).
+		if err == nil && o.Certify {
+			if err := certifiableRouterImage(img); err != nil {
+				fmt.Fprintf(stderr, "%s: %v\n", name, err)
+				return ExitUsage
+			}
 		}
 	}
 	if o.Mutate && !b.Compile {
@@ -301,6 +311,15 @@ func compileEnv(env []string) []string {
 		return strings.HasPrefix(kv, "GOFLAGS=") || strings.HasPrefix(kv, "GOWORK=")
 	})
 	return append(out, "GOFLAGS=-buildvcs=false", "GOWORK=off")
+}
+
+// certifiableRouterImage: a test-only build (make mutants' fault points,
+// images.TestOnlyLabel) is never certified.
+func certifiableRouterImage(img images.RouterImage) error {
+	if img.TestOnly == "" {
+		return nil
+	}
+	return fmt.Errorf("the router image %s is a test-only build (Go build tags %q, label %s): a certification judges a router as shipped", img.Ref, img.TestOnly, images.TestOnlyLabel)
 }
 
 // systemTools are where a system's docker and git live. A certification

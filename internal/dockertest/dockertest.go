@@ -13,8 +13,9 @@ import (
 )
 
 // Image imports a one-file image holding content under ref and returns
-// its ID.
-func Image(t testing.TB, ref, content string) string {
+// its ID; changes are Dockerfile instructions it is imported with
+// (docker import --change, e.g. "LABEL k=v").
+func Image(t testing.TB, ref, content string, changes ...string) string {
 	t.Helper()
 	if err := exec.Command("docker", "info").Run(); err != nil {
 		t.Fatalf("no Docker engine answers: run make test, which starts one (clusters/host/ensure-docker.sh): %v", err)
@@ -30,7 +31,11 @@ func Image(t testing.TB, ref, content string) string {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("docker", "import", "-", ref)
+	args := []string{"import"}
+	for _, c := range changes {
+		args = append(args, "--change", c)
+	}
+	cmd := exec.Command("docker", append(args, "-", ref)...)
 	cmd.Stdin = &archive
 	out, err := cmd.Output()
 	if err != nil {
