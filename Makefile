@@ -275,9 +275,10 @@ reproduce: docker ## rerun a bundle's run here and compare spec by spec: BUNDLE=
 	@$(RUN) reproduce $(if $(ALLOW_DEV),-allow-dev) $(if $(SIGN_KEY),-sign-key=$(SIGN_KEY)) -procs=$(PROCS) -reports=$(REPORTS)/reproduce $(BUNDLE) -cluster-name=$(CLUSTER) $(ARGS)
 
 .PHONY: specs
-specs: ## write reports/specs.json (the spec list this suite version publishes), docs/conformance-specs.md (the catalogue, from the spec tree) and docs/trace.md (from trace/*.yaml and faults/catalogue)
+specs: ## write reports/specs.json (the spec list this suite version publishes), docs/conformance-specs.md (the catalogue, from the spec tree) and docs/trace.md (from trace/*.yaml and faults/catalogue), docs/faults.md (from faults/catalogue)
 	UPDATE_SPECS=1 go test -count=1 -run 'TestThePublishedSpecListIsCurrent|TestTheCatalogueIsCurrent' ./e2e/conformance
 	UPDATE_SPECS=1 go test -count=1 -run 'TestTheTracePageIsCurrent' ./trace
+	UPDATE_SPECS=1 go test -count=1 -run 'TestTheFaultsPageIsCurrent' ./faults/catalogue
 
 .PHONY: e2e-upstream
 e2e-upstream: ## the suite against the upstream OpenShift router: UPSTREAM_ROUTER_IMAGE=<local image> (built outside this repository: docs/other-clusters.md)

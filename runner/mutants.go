@@ -66,11 +66,14 @@ const (
 
 // MutantsRun is what make mutants writes.
 type MutantsRun struct {
-	Selection string         `json:"selection"`
-	Commit    string         `json:"commit"`
-	Control   MutantResult   `json:"control"`
-	Results   []MutantResult `json:"results"`
-	Seconds   float64        `json:"seconds"`
+	Selection string `json:"selection"`
+	Commit    string `json:"commit"`
+	// Dirty: the suite was built from a tree with uncommitted changes; its
+	// kills are not recorded (faults/cmd/record).
+	Dirty   bool           `json:"dirty,omitempty"`
+	Control MutantResult   `json:"control"`
+	Results []MutantResult `json:"results"`
+	Seconds float64        `json:"seconds"`
 }
 
 // mutants runs make mutants: the fault build's images on one cluster, the
@@ -121,7 +124,7 @@ func mutate(ctx context.Context, b Binaries, o Options, cat []catalogue.Document
 	if err != nil {
 		return err
 	}
-	run := MutantsRun{Selection: o.Mutants, Commit: b.Build.Commit}
+	run := MutantsRun{Selection: o.Mutants, Commit: b.Build.Commit, Dirty: b.Build.Dirty}
 	// The cluster is made by the control and kept for the faults; it goes
 	// at the end unless it is the user's (-reuse) or kept (-keep).
 	if !o.Keep && !o.Reuse {
@@ -465,7 +468,11 @@ func writeMutants(dir string, run MutantsRun, start time.Time, stdout io.Writer,
 // Markdown is mutants.md: the score by document, then every fault.
 func (run MutantsRun) Markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Mutants\n\nSelection `%s`, commit `%s`, %.0f s in all; the control (no fault, %d specs): %s.\n\n", run.Selection, run.Commit, run.Seconds, run.Control.Specs, controlLine(run.Control))
+	commit := run.Commit
+	if run.Dirty {
+		commit += " (with uncommitted changes)"
+	}
+	fmt.Fprintf(&b, "# Mutants\n\nSelection `%s`, commit `%s`, %.0f s in all; the control (no fault, %d specs): %s.\n\n", run.Selection, commit, run.Seconds, run.Control.Specs, controlLine(run.Control))
 	b.WriteString("| document | faults | killed | survived | invalid | error |\n|---|---|---|---|---|---|\n")
 	type score struct{ n, killed, survived, invalid, errored int }
 	scores := map[string]*score{}

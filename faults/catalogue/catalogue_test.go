@@ -83,3 +83,22 @@ func TestCheckRefuses(t *testing.T) {
 		}
 	}
 }
+
+// docs/faults.md is what the catalogue says (`make specs` writes it).
+func TestTheFaultsPageIsCurrent(t *testing.T) {
+	cat, err := catalogue.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := catalogue.Markdown(cat)
+	path := filepath.Join(moduleRoot, catalogue.PagePath)
+	if os.Getenv("UPDATE_SPECS") == "1" {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if got, err := os.ReadFile(path); err != nil || string(got) != want {
+		t.Errorf("%s is stale: run `make specs` and commit it", catalogue.PagePath)
+	}
+}
