@@ -119,7 +119,7 @@ func mutate(ctx context.Context, b Binaries, o Options, cat []catalogue.Document
 	for i, f := range chosen {
 		ids[i] = f.ID
 	}
-	fmt.Fprintf(stdout, "mutants: %d faults (%s): %s\n", len(chosen), o.Mutants, strings.Join(ids, ", "))
+	fmt.Fprintf(stdout, "mutants: %d faults: %s\n", len(chosen), strings.Join(ids, ", "))
 	tree, err := specTree(ctx, b, o, filepath.Join(runsDir, "tree"))
 	if err != nil {
 		return err
