@@ -285,8 +285,8 @@ func readGinkgo(file string) (types.Report, error) {
 // every spec of an Ordered container one of them is in (its specs build
 // on each other's state).
 func focusOn(tree []treeSpec, specs []contract.SpecID) ([]contract.SpecID, string) {
-	want := slices.Clone(specs)
-	for _, id := range Sanity {
+	var want []contract.SpecID
+	for _, id := range append(slices.Clone(specs), Sanity...) {
 		if !slices.Contains(want, id) {
 			want = append(want, id)
 		}

@@ -80,7 +80,7 @@ func TestSelectFaults(t *testing.T) {
 }
 
 // A spec of an Ordered container runs with its whole container; the
-// sanity specs always run.
+// sanity specs always run; each spec once.
 func TestFocusTakesOrderedContainersWhole(t *testing.T) {
 	tree := []treeSpec{
 		{ID: "delegation/a", Ordered: true, Container: "x"},
@@ -88,7 +88,7 @@ func TestFocusTakesOrderedContainersWhole(t *testing.T) {
 		{ID: "delegation/c", Ordered: true, Container: "y"},
 		{ID: "hsts/edge-max-age"},
 	}
-	got, focus := focusOn(tree, []contract.SpecID{"delegation/b", "hsts/edge-max-age"})
+	got, focus := focusOn(tree, []contract.SpecID{"delegation/b", "hsts/edge-max-age", "delegation/b"})
 	want := append([]contract.SpecID{"delegation/b", "hsts/edge-max-age"}, append(Sanity, "delegation/a")...)
 	if !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
