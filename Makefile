@@ -171,6 +171,7 @@ images: docker ## build the component images (cached by input hash)
 vet: ## go vet, gofmt and goimports (imports grouped std / third party / this module)
 	go vet ./...
 	go vet -tags e2e ./e2e/... ./bench/routes
+	go vet -tags conformance_faults ./faults/... ./router/... ./platform/... ./fixtures/...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	@test -z "$$(go tool goimports -l -local github.com/router-conformance/suite $$(git ls-files '*.go'))" || { go tool goimports -l -local github.com/router-conformance/suite $$(git ls-files '*.go'); echo "goimports: imports above are not grouped std / third party / this module (go tool goimports -w -local github.com/router-conformance/suite <file>)"; exit 1; }
 
