@@ -48,12 +48,19 @@ type MutantResult struct {
 	Survives string `json:"survives,omitempty"`
 	// Failed are the specs that failed, with their failure's first line.
 	Failed []reports.NamedSpec `json:"failed,omitempty"`
-	// Unbroken are the statements the fault names none of whose specs
-	// failed: each is a finding (the spec is weak, or the trace wrong).
+	// Unbroken are the statements the fault names all of whose specs
+	// ran and passed: each is a finding (the spec is weak, or the trace
+	// wrong).
 	Unbroken []string `json:"unbroken,omitempty"`
-	Specs    int      `json:"specs"`
-	Seconds  float64  `json:"seconds"`
-	Error    string   `json:"error,omitempty"`
+	// Skipped are specs Ginkgo skipped after an earlier spec of their
+	// Ordered container failed; Unjudged the statements none of whose
+	// specs failed because theirs were skipped so. Neither is shown
+	// broken: the fault's kill is not recorded while any is unjudged.
+	Skipped  []contract.SpecID `json:"skipped,omitempty"`
+	Unjudged []string          `json:"unjudged,omitempty"`
+	Specs    int               `json:"specs"`
+	Seconds  float64           `json:"seconds"`
+	Error    string            `json:"error,omitempty"`
 }
 
 // Mutant outcomes.
@@ -351,16 +358,24 @@ func mutantRun(ctx context.Context, b Binaries, o Options, tree []treeSpec, faul
 	for _, id := range focused {
 		s, ok := state[id]
 		switch {
-		case !ok || (s.State != reports.Passed && s.State != reports.Failed):
-			return fail(fmt.Errorf("spec %s did not run (%s)", id, log.Name()))
-		case s.State == reports.Failed:
+		case ok && s.State == reports.Failed:
 			r.Failed = append(r.Failed, reports.NamedSpec{ID: id, Name: s.Name, Reason: firstLine(s.Reason)})
+		case ok && s.State == reports.Skipped:
+			r.Skipped = append(r.Skipped, id)
+		case !ok || s.State != reports.Passed:
+			return fail(fmt.Errorf("spec %s did not run (%s)", id, log.Name()))
 		}
 	}
 	r.Seconds = time.Since(start).Seconds()
+	// A spec skips only after a failure before it in its Ordered
+	// container; a skip with no failure is a run that did not happen.
+	if len(r.Skipped) > 0 && len(r.Failed) == 0 {
+		return fail(fmt.Errorf("specs %v did not run (%s)", r.Skipped, log.Name()))
+	}
 	failed := func(id contract.SpecID) bool {
 		return slices.ContainsFunc(r.Failed, func(n reports.NamedSpec) bool { return n.ID == id })
 	}
+	skipped := func(id contract.SpecID) bool { return slices.Contains(r.Skipped, id) }
 	switch {
 	case slices.ContainsFunc(Sanity, failed):
 		r.Outcome = Invalid
@@ -370,11 +385,16 @@ func mutantRun(ctx context.Context, b Binaries, o Options, tree []treeSpec, faul
 		r.Outcome = Killed
 	}
 	for id, its := range statements {
-		if !slices.ContainsFunc(its, failed) {
+		switch {
+		case slices.ContainsFunc(its, failed):
+		case slices.ContainsFunc(its, skipped):
+			r.Unjudged = append(r.Unjudged, id)
+		default:
 			r.Unbroken = append(r.Unbroken, id)
 		}
 	}
 	slices.Sort(r.Unbroken)
+	slices.Sort(r.Unjudged)
 	return r
 }
 
@@ -400,6 +420,9 @@ func resultLine(r MutantResult) string {
 		line := fmt.Sprintf("killed (%d of %d specs failed: %s)", len(r.Failed), r.Specs, namedIDs(r.Failed))
 		if len(r.Unbroken) > 0 {
 			line += fmt.Sprintf("; statements none of whose specs failed: %s", strings.Join(r.Unbroken, ", "))
+		}
+		if len(r.Unjudged) > 0 {
+			line += fmt.Sprintf("; statements whose specs were skipped after an earlier failure of their Ordered container (not judged): %s", strings.Join(r.Unjudged, ", "))
 		}
 		return line
 	case Survived:
@@ -509,6 +532,9 @@ func (run MutantsRun) Markdown() string {
 		outcome := r.Outcome
 		if len(r.Unbroken) > 0 {
 			outcome += "; unbroken: " + strings.Join(r.Unbroken, ", ")
+		}
+		if len(r.Unjudged) > 0 {
+			outcome += "; not judged (skipped in an Ordered container): " + strings.Join(r.Unjudged, ", ")
 		}
 		if r.Survives != "" {
 			outcome += "; " + r.Survives

@@ -2,7 +2,8 @@
 // catalogue: `killed: <commit>` on each fault the run killed with every
 // statement broken, and no killed: on one that survived, broke the
 // sanity specs or left a statement unbroken (what it proved before no
-// longer holds). CI's sample (MUTANTS=ci) is drawn from the killed.
+// longer holds); a run that did not finish, or whose statements' specs
+// were skipped after an Ordered container's failure, changes nothing. CI's sample (MUTANTS=ci) is drawn from the killed.
 //
 //	go run ./faults/cmd/record [-reports _output]
 //
@@ -46,10 +47,11 @@ func record(reportsDir, catalogueDir string) error {
 	verdict := map[string]string{} // fault -> the killed: value, "" to remove it
 	for _, r := range run.Results {
 		switch {
-		case r.Outcome == runner.Killed && len(r.Unbroken) == 0:
+		case r.Outcome == runner.Killed && len(r.Unbroken) == 0 && len(r.Unjudged) == 0:
 			verdict[r.Fault] = run.Commit[:min(12, len(run.Commit))]
-		case r.Outcome == runner.Errored:
-			// it proved nothing either way: the record stays
+		case r.Outcome == runner.Errored, r.Outcome == runner.Killed && len(r.Unbroken) == 0:
+			// it proved nothing either way (the run did not finish, or a
+			// statement's specs were skipped): the record stays
 		default:
 			verdict[r.Fault] = ""
 		}

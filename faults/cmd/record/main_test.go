@@ -12,8 +12,9 @@ import (
 
 // A killed fault with every statement broken gets the run's commit; a
 // survivor, an invalid fault and an unbroken statement lose theirs; an
-// errored run and a fault the run did not take keep what they had; a
-// run of uncommitted changes records nothing.
+// errored run, a kill with a statement not judged (its specs skipped)
+// and a fault the run did not take keep what they had; a run of
+// uncommitted changes records nothing.
 func TestRecord(t *testing.T) {
 	dir := t.TempDir()
 	catalogue := "document: hsts\nfaults:\n  - id: hsts.a\n    statements: [hsts-001]\n    function: A\n\n  # next\n  - id: hsts.b\n    function: B\n    killed: \"old\"\n  - id: hsts.c\n    function: C\n    killed: \"old\"\n  - id: hsts.d\n    function: D\n    killed: \"old\"\n  - id: hsts.e\n    function: E\n    killed: \"old\"\n"
@@ -32,6 +33,7 @@ func TestRecord(t *testing.T) {
 		{Fault: "hsts.b", Outcome: runner.Survived},
 		{Fault: "hsts.c", Outcome: runner.Killed, Unbroken: []string{"hsts-002"}},
 		{Fault: "hsts.d", Outcome: runner.Errored},
+		{Fault: "hsts.e", Outcome: runner.Killed, Unjudged: []string{"hsts-003"}},
 	}
 	write(runner.MutantsRun{Commit: "0123456789abcdef", Dirty: true, Results: results})
 	if err := record(dir, dir); err == nil || !strings.Contains(err.Error(), "uncommitted changes") {
