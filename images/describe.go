@@ -89,6 +89,16 @@ func Inspect(ctx context.Context, ref string) (RouterImage, error) {
 	return img, nil
 }
 
+// RepoDigests are every repository digest of a local image
+// (repository@sha256:...), none for an image built or loaded here.
+func RepoDigests(ctx context.Context, ref string) ([]string, error) {
+	out, err := dockerOutput(ctx, "image", "inspect", "--format", `{{range .RepoDigests}}{{.}} {{end}}`, ref)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Fields(out), nil
+}
+
 var haproxyBanner = regexp.MustCompile(`HA-?Proxy version (\S+)`)
 
 // ParseHAProxyVersion takes the version out of `haproxy -v`'s banner.

@@ -170,20 +170,38 @@ func packBundle(contents map[string][]byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// readBundle unpacks a bundle into memory, refusing what a bundle never
-// holds: links, paths outside it, a file twice.
-func readBundle(file string) (map[string][]byte, error) {
+// readBundle reads a bundle file once and unpacks it into memory,
+// refusing what a bundle never holds: links, paths outside it, a file
+// twice. digest is the sha256 of the bytes read: everything the verifier
+// says, and the certifier's statement, is about that one read (a file
+// swapped between two reads, a named pipe serving two files, cannot
+// have one checked and another hashed).
+func readBundle(file string) (contents map[string][]byte, digest string, err error) {
 	f, err := os.Open(file)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxBundleBytes+1))
+	if err != nil {
+		return nil, "", err
+	}
+	if len(data) > maxBundleBytes {
+		return nil, "", fmt.Errorf("%s is larger than a bundle can be (%d bytes)", file, maxBundleBytes)
+	}
+	sum := sha256.Sum256(data)
+	contents, err = unpackBundle(file, data)
+	return contents, hex.EncodeToString(sum[:]), err
+}
+
+// unpackBundle unpacks a bundle's bytes (readBundle).
+func unpackBundle(file string, data []byte) (map[string][]byte, error) {
 	// A file that does not unpack (another file, a truncated copy) is
 	// named as what it is not.
 	notBundle := func(err error) error {
 		return fmt.Errorf("%s is not a whole bundle of make certify (a gzip-compressed tar): %w", file, err)
 	}
-	gz, err := gzip.NewReader(f)
+	gz, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
 		return nil, notBundle(err)
 	}

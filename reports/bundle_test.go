@@ -144,7 +144,7 @@ func bundleOfDir(t *testing.T, dir string) string {
 // forger would.
 func tamper(t *testing.T, bundle string, resum bool, change func(map[string][]byte)) string {
 	t.Helper()
-	contents, err := readBundle(bundle)
+	contents, _, err := readBundle(bundle)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,12 +2,12 @@ package reports
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"strings"
 	"path/filepath"
 	"time"
 
@@ -40,38 +40,53 @@ func CertificationPath(bundle string) string { return bundle + CertificationSuff
 type Rerun struct {
 	// Suite is the build that reran (the certifier's checkout or kit).
 	Suite Suite `json:"suite"`
-	// ImageID is the router image the rerun judged, by content.
-	ImageID string    `json:"imageID"`
-	Date    time.Time `json:"date"`
-	Result  Result    `json:"result"`
+	// ImageID is the router image the rerun judged, by content;
+	// ImageDigest the repository digest the bundle names that the
+	// certifier's copy of the image has too ("" when it was not
+	// compared: NotCompared says why).
+	ImageID     string    `json:"imageID"`
+	ImageDigest string    `json:"imageDigest,omitempty"`
+	Date        time.Time `json:"date"`
+	Result      Result    `json:"result"`
 	// Same and Different count the specs compared with the bundle's.
 	Same      int `json:"same"`
 	Different int `json:"different"`
+	// Compared and NotCompared are what the rerun held to the bundle's
+	// record besides the specs (CompareRerun).
+	Compared    []string `json:"compared,omitempty"`
+	NotCompared []string `json:"notCompared,omitempty"`
 }
 
 // CertificationClaim is the predicate: the bundle's verdict and the
-// rerun that reproduced it.
+// rerun that reproduced it, or, with NotReproduced, a rerun that did not
+// (a negative statement: it replaces whatever statement was beside the
+// bundle, so that an earlier rerun's certificate does not outlive a
+// later one that failed).
 type CertificationClaim struct {
 	Implementation Implementation `json:"implementation"`
 	Result         Result         `json:"result"`
 	Rerun          Rerun          `json:"rerun"`
+	NotReproduced  []string       `json:"notReproduced,omitempty"`
 }
 
-// WriteCertification writes the certifier's signed statement beside the
-// bundle and returns its path. Only a rerun that matched every spec and
-// judged the bundle's own image certifies.
-func WriteCertification(bundle string, claim CertificationClaim, key *Key) (string, error) {
+// WriteCertification writes the certifier's signed statement about the
+// bundle file whose sha256 is digest (the one read the rerun verified,
+// Verified.Digest: never the file read again) beside it, and returns its
+// path. A positive statement needs a rerun that matched every spec and
+// judged the bundle's own image; a negative one (NotReproduced) says why
+// the rerun did not reproduce it.
+func WriteCertification(bundle, digest string, claim CertificationClaim, key *Key) (string, error) {
 	switch {
 	case key == nil:
 		return "", errors.New("no certifier key: the certifier signs what it reran (SIGN_KEY)")
+	case len(claim.NotReproduced) > 0:
 	case claim.Rerun.Different > 0 || claim.Rerun.Same == 0:
 		return "", fmt.Errorf("the rerun did not reproduce the bundle (%d same, %d different): nothing to certify", claim.Rerun.Same, claim.Rerun.Different)
 	case claim.Rerun.ImageID != claim.Implementation.ImageID:
 		return "", fmt.Errorf("the rerun judged image %s, the bundle %s: nothing to certify", claim.Rerun.ImageID, claim.Implementation.ImageID)
 	}
-	digest, err := fileDigest(bundle)
-	if err != nil {
-		return "", err
+	if len(digest) != 64 {
+		return "", fmt.Errorf("certification: %q is not the sha256 of the bundle read", digest)
 	}
 	data, err := json.Marshal(claim)
 	if err != nil {
@@ -102,67 +117,87 @@ func WriteCertification(bundle string, claim CertificationClaim, key *Key) (stri
 	return path, os.WriteFile(path, env, 0o644)
 }
 
+// RemoveCertification removes the statement beside a bundle whose rerun
+// did not reproduce it (make reproduce without a key to sign a negative
+// one): it reports whether there was one.
+func RemoveCertification(bundle string) (bool, error) {
+	err := os.Remove(CertificationPath(bundle))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// Certified is the certifier's statement that verified: whose key, and
+// the rerun it records.
+type Certified struct {
+	KeyID string
+	Rerun Rerun
+}
+
 // checkCertification: beside the bundle, a statement signed by the
-// certifier's key, about this bundle file (by digest), of a rerun that
-// judged the bundle's image with every spec the same and the bundle's
-// verdict. It returns the certifier's key ID.
-func checkCertification(bundle string, key *Key, bundled Report) (string, error) {
+// certifier's key, about the bundle as read (digest), of a rerun that
+// reproduced it: the bundle's image (and its digest, when one was
+// compared), every spec the same, the bundle's verdict, made from the
+// bundle's commit, clean, and compiled to the bundle's suite binary
+// byte for byte. A negative statement (a later rerun that did not
+// reproduce) is refused with its date and reasons.
+func checkCertification(bundle, digest string, key *Key, bundled Report) (Certified, error) {
 	path := CertificationPath(bundle)
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return "", fmt.Errorf("not certified: no certifier's statement beside the bundle (%s): a certifier reruns it with make reproduce SIGN_KEY=<the certifier's key>", filepath.Base(path))
+		return Certified{}, fmt.Errorf("not certified: no certifier's statement beside the bundle (%s): a certifier reruns it with make reproduce SIGN_KEY=<the certifier's key>", filepath.Base(path))
 	}
 	var env dsse.Envelope
 	if err := json.Unmarshal(data, &env); err != nil {
-		return "", fmt.Errorf("not certified: %s: %v", filepath.Base(path), oneLine(err))
+		return Certified{}, fmt.Errorf("not certified: %s: %v", filepath.Base(path), oneLine(err))
 	}
 	verifier, err := dsse.NewEnvelopeVerifier(key)
 	if err != nil {
-		return "", err
+		return Certified{}, err
 	}
 	if _, err := verifier.Verify(context.Background(), &env); err != nil {
-		return "", fmt.Errorf("not certified: %s is not signed by the certifier's key (key ID %s): %v", filepath.Base(path), key.id, oneLine(err))
+		return Certified{}, fmt.Errorf("not certified: %s is not signed by the certifier's key (key ID %s): %v", filepath.Base(path), key.id, oneLine(err))
 	}
 	payload, err := env.DecodeB64Payload()
 	if err != nil {
-		return "", fmt.Errorf("not certified: %s: %v", filepath.Base(path), err)
+		return Certified{}, fmt.Errorf("not certified: %s: %v", filepath.Base(path), err)
 	}
 	var s intoto.Statement
 	if err := protojson.Unmarshal(payload, &s); err != nil || s.PredicateType != CertificationPredicateType || len(s.Subject) != 1 {
-		return "", fmt.Errorf("not certified: %s holds no certifier's statement of one bundle", filepath.Base(path))
-	}
-	digest, err := fileDigest(bundle)
-	if err != nil {
-		return "", err
+		return Certified{}, fmt.Errorf("not certified: %s holds no certifier's statement of one bundle", filepath.Base(path))
 	}
 	if got := s.Subject[0].GetDigest()["sha256"]; got != digest {
-		return "", fmt.Errorf("not certified: the certifier's statement is about another bundle (sha256 %s, this one %s)", got, digest)
+		return Certified{}, fmt.Errorf("not certified: the certifier's statement is about another bundle (sha256 %s, this one %s)", got, digest)
 	}
 	raw, err := protojson.Marshal(s.Predicate)
 	if err != nil {
-		return "", err
+		return Certified{}, err
 	}
 	var claim CertificationClaim
 	if err := json.Unmarshal(raw, &claim); err != nil {
-		return "", fmt.Errorf("not certified: %s: %v", filepath.Base(path), oneLine(err))
+		return Certified{}, fmt.Errorf("not certified: %s: %v", filepath.Base(path), oneLine(err))
 	}
+	rerun, suite := claim.Rerun, bundled.Suite
+	when := rerun.Date.UTC().Format(time.RFC3339)
 	switch {
-	case claim.Rerun.Different > 0 || claim.Rerun.Same == 0:
-		return "", fmt.Errorf("not certified: the certifier's rerun did not reproduce the bundle (%d same, %d different)", claim.Rerun.Same, claim.Rerun.Different)
-	case claim.Rerun.ImageID != bundled.Implementation.ImageID || claim.Implementation.ImageID != bundled.Implementation.ImageID:
-		return "", fmt.Errorf("not certified: the certifier reran image %s, the bundle judged %s", claim.Rerun.ImageID, bundled.Implementation.ImageID)
+	case len(claim.NotReproduced) > 0:
+		return Certified{}, fmt.Errorf("not certified: the certifier's rerun of %s (key %s) did not reproduce the bundle: %s", when, key.id, strings.Join(claim.NotReproduced, "; "))
+	case rerun.Different > 0 || rerun.Same == 0:
+		return Certified{}, fmt.Errorf("not certified: the certifier's rerun did not reproduce the bundle (%d same, %d different)", rerun.Same, rerun.Different)
+	case rerun.ImageID != bundled.Implementation.ImageID || claim.Implementation.ImageID != bundled.Implementation.ImageID:
+		return Certified{}, fmt.Errorf("not certified: the certifier reran image %s, the bundle judged %s", rerun.ImageID, bundled.Implementation.ImageID)
+	case rerun.ImageDigest != "" && rerun.ImageDigest != bundled.Implementation.ImageDigest:
+		return Certified{}, fmt.Errorf("not certified: the certifier compared repository digest %s, the bundle names %s", rerun.ImageDigest, orNothing(bundled.Implementation.ImageDigest))
 	case claim.Result != bundled.Result:
-		return "", fmt.Errorf("not certified: the certifier's statement says %s, the bundle %s", claim.Result, bundled.Result)
+		return Certified{}, fmt.Errorf("not certified: the certifier's statement says %s, the bundle %s", claim.Result, bundled.Result)
+	case rerun.Suite.Commit != suite.Commit:
+		return Certified{}, fmt.Errorf("not certified: the certifier reran suite commit %s, the bundle's is %s", orNothing(rerun.Suite.Commit), suite.Commit)
+	case rerun.Suite.Dirty:
+		return Certified{}, errors.New("not certified: the certifier's rerun was built from a tree with uncommitted changes")
 	}
-	return key.id, nil
-}
-
-// fileDigest is a file's sha256, in hex.
-func fileDigest(path string) (string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
+	if note, same := CompareBinaries(suite.Binary, rerun.Suite.Binary); !same {
+		return Certified{}, fmt.Errorf("not certified: the certifier's statement says %s", note)
 	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:]), nil
+	return Certified{KeyID: key.id, Rerun: rerun}, nil
 }

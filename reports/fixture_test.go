@@ -240,7 +240,7 @@ func goodMeta() Meta {
 			Contact: []string{"@acme/router-team"}, Image: "registry.example/acme/router:1.2.3",
 			ImageDigest: "sha256:" + hex64('d'), ImageID: "sha256:" + hex64('e'), HAProxyVersion: "3.0.11-1",
 		},
-		Suite:             Suite{Module: SuiteModule, Version: "v0.3.0", Commit: "0123abc", Dirty: false},
+		Suite:             Suite{Module: SuiteModule, Version: "v0.3.0", Commit: "0123abc", Dirty: false, Binary: &Binary{SHA256: strings.Repeat("b", 64), GoVersion: "go1.25.0", BuildInfo: "path\tgithub.com/router-conformance/suite/e2e"}},
 		Profile:           "kind",
 		OpenShiftRelease:  contract.DefaultRelease,
 		Platform:          PlatformStandIns,

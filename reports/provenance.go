@@ -61,20 +61,21 @@ type Binary struct {
 
 // CompareBinaries says whether a rerun's suite binary is the bundle's
 // (both compiled with -trimpath from one commit: byte for byte the same
-// with the same Go toolchain). differs only when it can know: both
-// recorded and the same Go version, yet another sha256 (the bundle's was
-// compiled from other code than its commit: an overlay, a replaced
-// module, a patched toolchain).
-func CompareBinaries(bundle, rerun *Binary) (note string, differs bool) {
+// with the same Go toolchain). same only when both are recorded with one
+// sha256; anything else certifies nothing: another sha256 under the same
+// Go version is code the commit does not hold (an overlay, a replaced
+// module, a patched toolchain), and another Go version or a missing
+// record leaves it not compared.
+func CompareBinaries(bundle, rerun *Binary) (note string, same bool) {
 	switch {
 	case bundle == nil || rerun == nil:
-		return "suite binary: not compared (a record names none)", false
+		return "the suite binary was not compared with the bundle's (a record names none)", false
 	case bundle.SHA256 == rerun.SHA256:
-		return "suite binary: the bundle's, byte for byte (sha256 " + bundle.SHA256 + ")", false
+		return "suite binary: the bundle's, byte for byte (sha256 " + bundle.SHA256 + ")", true
 	case bundle.GoVersion != rerun.GoVersion:
-		return fmt.Sprintf("suite binary: not compared (the bundle's was compiled with %s, the rerun's with %s)", bundle.GoVersion, rerun.GoVersion), false
+		return fmt.Sprintf("the suite binary was not compared with the bundle's (the bundle's was compiled with %s, the rerun's with %s): rerun with the bundle's Go toolchain", bundle.GoVersion, rerun.GoVersion), false
 	}
-	return fmt.Sprintf("the suite binary differs from the bundle's (sha256 %s, the bundle's %s) though compiled from the same commit with %s: the bundle's was built from other code", rerun.SHA256, bundle.SHA256, rerun.GoVersion), true
+	return fmt.Sprintf("the suite binary differs from the bundle's (sha256 %s, the bundle's %s) though compiled from the same commit with %s: the bundle's was built from other code", rerun.SHA256, bundle.SHA256, rerun.GoVersion), false
 }
 
 // RunningBinary describes the executable of this process.

@@ -92,21 +92,22 @@ func TestIntroducingVersionIsTheReleaseOfTheBuild(t *testing.T) {
 
 // A certifier's rerun compiled from the bundle's commit with the same Go
 // toolchain is byte for byte the bundle's binary: another sha256 is code
-// the commit does not hold; another toolchain leaves nothing to compare.
+// the commit does not hold; another toolchain leaves nothing compared, and
+// neither certifies.
 func TestCompareBinaries(t *testing.T) {
 	a := &Binary{SHA256: "aa", GoVersion: "go1.25.0"}
 	for _, tc := range []struct {
 		bundle, rerun *Binary
-		differs       bool
+		same          bool
 		note          string
 	}{
-		{a, &Binary{SHA256: "aa", GoVersion: "go1.25.0"}, false, "suite binary: the bundle's, byte for byte (sha256 aa)"},
-		{a, &Binary{SHA256: "bb", GoVersion: "go1.25.0"}, true, "the suite binary differs from the bundle's (sha256 bb, the bundle's aa) though compiled from the same commit with go1.25.0: the bundle's was built from other code"},
-		{a, &Binary{SHA256: "bb", GoVersion: "go1.25.1"}, false, "suite binary: not compared (the bundle's was compiled with go1.25.0, the rerun's with go1.25.1)"},
-		{nil, a, false, "suite binary: not compared (a record names none)"},
+		{a, &Binary{SHA256: "aa", GoVersion: "go1.25.0"}, true, "suite binary: the bundle's, byte for byte (sha256 aa)"},
+		{a, &Binary{SHA256: "bb", GoVersion: "go1.25.0"}, false, "the suite binary differs from the bundle's (sha256 bb, the bundle's aa) though compiled from the same commit with go1.25.0: the bundle's was built from other code"},
+		{a, &Binary{SHA256: "bb", GoVersion: "go1.25.1"}, false, "the suite binary was not compared with the bundle's (the bundle's was compiled with go1.25.0, the rerun's with go1.25.1): rerun with the bundle's Go toolchain"},
+		{nil, a, false, "the suite binary was not compared with the bundle's (a record names none)"},
 	} {
-		if note, differs := CompareBinaries(tc.bundle, tc.rerun); note != tc.note || differs != tc.differs {
-			t.Errorf("CompareBinaries(%+v, %+v) = %q, %v; want %q, %v", tc.bundle, tc.rerun, note, differs, tc.note, tc.differs)
+		if note, same := CompareBinaries(tc.bundle, tc.rerun); note != tc.note || same != tc.same {
+			t.Errorf("CompareBinaries(%+v, %+v) = %q, %v; want %q, %v", tc.bundle, tc.rerun, note, same, tc.note, tc.same)
 		}
 	}
 }

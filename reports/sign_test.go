@@ -49,7 +49,7 @@ func signedBundleOf(t *testing.T, k *Key) string {
 // build; signed, a DSSE envelope of exactly it.
 func TestTheBundleCarriesAnInTotoStatement(t *testing.T) {
 	private, public, _ := keyPair(t)
-	contents, err := readBundle(signedBundleOf(t, private))
+	contents, _, err := readBundle(signedBundleOf(t, private))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestTheBundleCarriesAnInTotoStatement(t *testing.T) {
 		t.Errorf("the envelope: %v", err)
 	}
 	// An unsigned bundle carries the statement alone.
-	contents, _ = readBundle(bundleOf(t, goodSuite()))
+	contents, _, _ = readBundle(bundleOf(t, goodSuite()))
 	if contents[StatementFile] == nil || contents[EnvelopeFile] != nil {
 		t.Errorf("unsigned bundle: statement %v, envelope %v", contents[StatementFile] != nil, contents[EnvelopeFile] != nil)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/router-conformance/suite/contract"
 )
@@ -40,7 +41,7 @@ func (v Verified) ExitCode() int {
 func (v Verified) Line() string {
 	r := v.Report
 	level := "CONSISTENT"
-	if v.CertifiedBy != "" {
+	if v.Certified != nil {
 		level = "CERTIFIED"
 	}
 	head := fmt.Sprintf("%s: %s %s: %s against OpenShift %s", level, r.Implementation.Project, r.Implementation.Version, r.Result, r.OpenShiftRelease)
@@ -73,8 +74,17 @@ func (v Verified) Line() string {
 	if v.SignedBy != "" {
 		parts = append(parts, "signature OK (key "+v.SignedBy+")")
 	}
-	if v.CertifiedBy != "" {
-		parts = append(parts, "rerun by the certifier (key "+v.CertifiedBy+")")
+	if c := v.Certified; c != nil {
+		// What the certifier compared, and what not: the one line a
+		// customer compares with the image they run.
+		rerun := fmt.Sprintf("rerun by the certifier (key %s) on %s, which compared the image ID %s", c.KeyID, c.Rerun.Date.UTC().Format(time.DateOnly), c.Rerun.ImageID)
+		switch {
+		case c.Rerun.ImageDigest != "":
+			rerun += " and the repository digest " + c.Rerun.ImageDigest
+		case r.Implementation.ImageDigest != "":
+			rerun += ", not the repository digest " + r.Implementation.ImageDigest + " (the certifier's copy of the image had none)"
+		}
+		parts = append(parts, rerun)
 	} else {
 		parts = append(parts, "not certified: the files agree, no certifier's rerun was checked (CERTIFIER_KEY)")
 	}

@@ -53,10 +53,13 @@ type Verified struct {
 	// SignedBy is the ID of the key whose signature of the attestation
 	// verified ("" when no key was given).
 	SignedBy string
-	// CertifiedBy is the ID of the certifier's key whose statement of a
-	// matching rerun verified ("" when no certifier key was given: the
-	// bundle is then consistent, not certified).
-	CertifiedBy string
+	// Certified is the certifier's statement of a matching rerun that
+	// verified (nil when no certifier key was given: the bundle is then
+	// consistent, not certified).
+	Certified *Certified
+	// Digest is the sha256 of the bundle file as the verifier read it,
+	// once: what every check and the certifier's statement are about.
+	Digest string
 	// Ginkgo and Record are the bundle's report.json: Ginkgo's report and
 	// the suite's record of the run (reproduction reruns what it records).
 	Ginkgo types.Report
@@ -114,7 +117,7 @@ type verifier struct {
 }
 
 func (v verifier) verify(file string) (Verified, error) {
-	contents, err := readBundle(file)
+	contents, digest, err := readBundle(file)
 	if err != nil {
 		return Verified{}, fmt.Errorf("bundle: %w", err)
 	}
@@ -196,11 +199,18 @@ func (v verifier) verify(file string) (Verified, error) {
 		return Verified{}, err
 	}
 	out := verified(derived, DevVersion(record.Suite.Version))
-	out.SignedBy, out.Ginkgo, out.Record = signedBy, g, record
+	out.SignedBy, out.Ginkgo, out.Record, out.Digest = signedBy, g, record, digest
 	if v.certifierKey != nil {
-		if out.CertifiedBy, err = checkCertification(file, v.certifierKey, derived); err != nil {
+		// The certifier is not the vendor: a key that signed the bundle's
+		// attestation certifies nothing of it.
+		if envelope, signed := contents[EnvelopeFile]; signed && checkEnvelope(envelope, contents[StatementFile], v.certifierKey) == nil {
+			return Verified{}, fmt.Errorf("not certified: the certifier's key (key ID %s) signed the bundle's attestation too: a bundle is certified by a rerun of someone other than who made it", v.certifierKey.id)
+		}
+		certified, err := checkCertification(file, digest, v.certifierKey, derived)
+		if err != nil {
 			return Verified{}, err
 		}
+		out.Certified = &certified
 	}
 	return out, nil
 }

@@ -51,11 +51,10 @@ type Options struct {
 	// with the fault on; runner/mutants.go.
 	Mutate  bool
 	Mutants string
-	// Reproducible compiles the suite with -trimpath: the same commit
-	// and Go toolchain give the same binary on any machine, so that a
-	// certifier's rerun can compare its binary's sha256 with the
-	// bundle's (certify and reproduce set it).
-	Reproducible bool
+	// Rerun is a certifier's rerun of a bundle (make reproduce): a
+	// certification (Certify's rules, the suite compiled with -trimpath,
+	// its images built afresh) that writes no bundle of its own.
+	Rerun bool
 	// SignKey signs a certification's attestation (-sign-key).
 	SignKey *reports.Key
 	// GinkgoArgs are more arguments for Ginkgo's CLI (the in-cluster

@@ -208,7 +208,7 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 			fmt.Fprintln(after, l)
 		}
 	}
-	if o.Certify {
+	if o.Certify && !o.Rerun {
 		log.Close() // the bundle takes e2e.log whole: what follows is not in it
 		bundle, err := reports.BundleRun(reportDir, o.SignKey)
 		if err != nil {
@@ -277,7 +277,7 @@ func GinkgoArgs(b Binaries, o Options, reportDir, jsonReport string, extra []str
 	args := slices.Clone(b.Ginkgo[1:])
 	if b.Compile {
 		args = append(args, "-tags", "e2e", "--ldflags="+b.Build.LDFlags())
-		if o.Certify || o.Reproducible {
+		if o.Certify {
 			args = append(args, "-trimpath")
 		}
 	}

@@ -109,9 +109,6 @@ func TestGinkgoArgs(t *testing.T) {
 	if slices.Contains(GinkgoArgs(b, Options{Procs: 1}, "/out", "report.json", nil), "-trimpath") {
 		t.Error("a development run compiles with -trimpath")
 	}
-	if !slices.Contains(GinkgoArgs(b, Options{Procs: 1, Reproducible: true}, "/out", "report.json", nil), "-trimpath") {
-		t.Error("a reproduction compiles without -trimpath")
-	}
 	if tail := strings.Join(args[sep+1:], " "); tail != "-repo=/src -report-dir=/out -router-image=r:1 -keep -certify" {
 		t.Errorf("the suite's side: %q", tail)
 	}
