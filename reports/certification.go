@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
 	"path/filepath"
+	"strings"
 	"time"
 
 	intoto "github.com/in-toto/attestation/go/v1"
