@@ -119,8 +119,13 @@ IMPLEMENTATION_ARGS = $(if $(IMPLEMENTATION_ORGANIZATION),-implementation-organi
 # The one run path (runner/): clearing the previous run, Ginkgo's command
 # line, REPEAT, certification, bundle, verification, the verdict line and
 # the exit status (0 only for passed). It stamps the build git describes
-# (version, commit, dirty) into the suite; no make variable sets it.
-RUN := go run ./runner/cmd/run
+# (version, commit, dirty) into the suite; no make variable sets it. It is
+# built, then exec'd in place of the recipe's shell, so that make's own
+# SIGTERM (a cancelled CI job) reaches it and it runs the cleanups (go run
+# would die and leave it running).
+RUN_BIN := .cache/bin/run
+RUN_BUILD = go build -o $(RUN_BIN) ./runner/cmd/run
+RUN = $(RUN_BUILD) && exec $(RUN_BIN)
 # run_flags are the run path's own flags, its reports into $(1).
 run_flags = -procs=$(PROCS) -repeat=$(REPEAT) -reports=$(1) $(if $(FOCUS),-focus='$(FOCUS)') $(if $(FLAKE_ATTEMPTS),-flake-attempts=$(FLAKE_ATTEMPTS))
 # The suite's flags of a kind run.
@@ -227,14 +232,14 @@ manifests: images ## render the platform as plain manifests an operator applies 
 e2e-existing: docker ## the existing profile proven: a lab cluster the suite did not install (LAB_WORKERS=2 workers, LAB_REPLICAS router replicas behind a TCP load balancer with shard frontends; manifests applied with kubectl, a registry beside it), the suite run with -profile existing -image-repository -shard-addrs -allow-disruptive through the load balancer into $(EXISTING_REPORTS), compared spec by spec with make e2e's $(KIND_REPORT) (REPEAT=N: each run, compare-<i>.md)
 	@test -f $(KIND_REPORT) || { echo "error: $(KIND_REPORT) is missing: run make e2e first (the kind profile's run this one is compared with), or set KIND_REPORT=<report.json>" >&2; exit 2; }
 	@rm -rf $(EXISTING_REPORTS); mkdir -p $(EXISTING_REPORTS)
-	@status=0; lab=.cache/bin/existing-cluster; go build -o $$lab ./clusters/existing/cmd/existing-cluster; \
+	@status=0; lab=.cache/bin/existing-cluster; go build -o $$lab ./clusters/existing/cmd/existing-cluster; $(RUN_BUILD) || exit 2; \
 	if [ -z "$(KEEP)" ]; then trap "$$lab down -name $(EXISTING_CLUSTER)" EXIT; trap 'exit 130' INT TERM; fi; \
 	start=$$(date +%s); \
 	$$lab up -name $(EXISTING_CLUSTER) -workers $(LAB_WORKERS) $(if $(LAB_REPLICAS),-replicas $(LAB_REPLICAS)) $(if $(ROUTER_IMAGE),-router-image=$(ROUTER_IMAGE)) \
 	  -manifests $(EXISTING_REPORTS)/manifests -env-file $(EXISTING_REPORTS)/lab.env -pods-file $(EXISTING_REPORTS)/router-pods-before.txt $(if $(KEEP),-keep-on-error) || exit 1; \
 	up=$$(( $$(date +%s) - start )); start=$$(date +%s); \
 	. $(EXISTING_REPORTS)/lab.env; \
-	$(RUN) e2e $(call run_flags,$(EXISTING_REPORTS)) -profile existing -kubeconfig "$$KUBECONFIG" -http-addr "$$HTTP_ADDR" -https-addr "$$HTTPS_ADDR" -domain "$$DOMAIN" \
+	$(RUN_BIN) e2e $(call run_flags,$(EXISTING_REPORTS)) -profile existing -kubeconfig "$$KUBECONFIG" -http-addr "$$HTTP_ADDR" -https-addr "$$HTTPS_ADDR" -domain "$$DOMAIN" \
 	  -image-repository "$$REGISTRY/conformance" $${SHARD_ADDRS:+-shard-addrs="$$SHARD_ADDRS"} -allow-disruptive $(if $(EXISTING_FEATURES),-features=$(EXISTING_FEATURES)) $(RELEASE_FLAG) $(ARGS) || status=$$?; \
 	printf "lab_workers='%s'\nlab_replicas='%s'\nlab_nodes='%s'\nload_balancer='%s %s over %s'\nshard_addrs='%s'\nlab_up_seconds='%s'\nsuite_seconds='%s'\n" \
 	  "$(LAB_WORKERS)" "$$REPLICAS" "$$NODES" "$$HTTP_ADDR" "$$HTTPS_ADDR" "$$LOAD_BALANCER" "$$SHARD_ADDRS" "$$up" "$$(( $$(date +%s) - start ))" >$(EXISTING_REPORTS)/times.env; \

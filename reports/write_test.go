@@ -114,6 +114,7 @@ func TestJUnitProperties(t *testing.T) {
 		"implementation.image": "registry.example/acme/router:1.2.3", "implementation.imageDigest": "sha256:" + hex64('d'),
 		"implementation.imageID": "sha256:" + hex64('e'), "implementation.haproxyVersion": "3.0.11-1",
 		"profile": "kind", "openshiftRelease": "5.1", "result": "partial", "result.reason": `filtered run: label filter "hsts"`,
+		"suite.binary.sha256": hex64('b'), "suite.binary.goVersion": "go1.25.0",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("properties:\n got %v\nwant %v", got, want)

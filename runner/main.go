@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os/signal"
-	"syscall"
 
 	"github.com/router-conformance/suite/reports"
 )
@@ -69,11 +68,11 @@ func Main(where string, b Binaries, setByBinaries []string, args []string, stdou
 			fmt.Fprintf(stderr, "%s %s: %v\n", where, cmd, err)
 			return ExitUsage
 		}
-		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+		// Ctrl-C and SIGTERM stop the run: Ginkgo is interrupted (ginkgo)
+		// and runs the cleanups; the run path waits for it and still
+		// reports.
+		ctx, stop := signal.NotifyContext(context.Background(), interruptSignals...)
 		defer stop()
-		// Ctrl-C reaches Ginkgo from the terminal, which runs the
-		// cleanups; the run path waits for it and still reports.
-		signal.Ignore(syscall.SIGINT)
 		return Run(ctx, b, o, stdout, stderr)
 	case "verify":
 		fs := flag.NewFlagSet(where+" verify", flag.ContinueOnError)
@@ -135,9 +134,8 @@ func Main(where string, b Binaries, setByBinaries []string, args []string, stdou
 				return ExitUsage
 			}
 		}
-		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+		ctx, stop := signal.NotifyContext(context.Background(), interruptSignals...)
 		defer stop()
-		signal.Ignore(syscall.SIGINT)
 		return Reproduce(ctx, b, fs.Arg(0), *allowDev, o, stdout, stderr)
 	case "help", "-help", "--help", "-h":
 		fmt.Fprint(stdout, Usage(where))

@@ -17,10 +17,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/router-conformance/suite/clusters/kind"
@@ -390,28 +392,49 @@ func runTimeout(suite []string) time.Duration {
 	return o.Timeouts.Run
 }
 
-// ginkgo runs the suite once.
+// ginkgo runs the suite once. Ginkgo and its parallel processes are a
+// process group of their own, and the run path is what interrupts them:
+// a terminal's Ctrl-C (SIGINT to the run path's group) or a cancelled CI
+// job's SIGTERM reaches the run path, which sends one SIGINT to every
+// process of Ginkgo's group (each runs its cleanups, the cluster's
+// deletion among them), and another for each signal after (Ginkgo's
+// second interrupt skips to the report). A process that sent only to the
+// Ginkgo CLI would leave the parallel processes running.
 func ginkgo(ctx context.Context, b Binaries, o Options, reportDir, jsonReport string, extra []string, stdout, stderr io.Writer) error {
 	cmd := exec.Command(b.Ginkgo[0], GinkgoArgs(b, o, reportDir, jsonReport, extra)...)
 	cmd.Dir = b.Dir
 	cmd.Env = compileEnv(os.Environ())
 	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", b.Ginkgo[0], err)
 		return err
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	interrupt := func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) }
 	select {
 	case err := <-done:
 		return err
 	case <-ctx.Done():
-		// SIGTERM (a CI job cancelled): Ginkgo's interrupt runs the
-		// cleanups, the cluster's deletion among them.
-		_ = cmd.Process.Signal(os.Interrupt)
-		return <-done
+		interrupt()
+	}
+	// The signal that ended ctx was passed on; each one after it is too.
+	more := make(chan os.Signal, 1)
+	signal.Notify(more, interruptSignals...)
+	defer signal.Stop(more)
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-more:
+			interrupt()
+		}
 	}
 }
+
+// interruptSignals stop a run: Ctrl-C and a cancelled CI job's SIGTERM.
+var interruptSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM}
 
 // deleteCluster removes the kind cluster a repeated run made (each run
 // kept it for the next).
