@@ -46,11 +46,33 @@ func SourceBuild(repo string) Build {
 	}
 	b.Commit = commit
 	status, err := git("status", "--porcelain", "--untracked-files=normal")
-	b.Dirty = err != nil || status != ""
+	b.Dirty = err != nil || status != "" || hiddenChanges(git)
 	if tag, err := git("describe", "--tags", "--exact-match", "HEAD"); err == nil && releaseTag.MatchString(tag) && !b.Dirty {
 		b.Version = tag
 	}
 	return b
+}
+
+// hiddenChanges says whether git was told not to see part of the tree:
+// a tracked file marked skip-worktree or assume-unchanged (git status
+// then ignores its edits), or an untracked file that only the checkout's
+// own exclude rules (.git/info/exclude, core.excludesFile) hide, not the
+// repository's .gitignore files. Either compiles in what no commit
+// holds. A git that cannot answer hides something too.
+func hiddenChanges(git func(args ...string) (string, error)) bool {
+	marked, err := git("ls-files", "-v")
+	if err != nil {
+		return true
+	}
+	for _, line := range strings.Split(marked, "\n") {
+		// ls-files -v: "H " a tracked file, "S " skip-worktree, a
+		// lowercase tag assume-unchanged.
+		if tag, _, ok := strings.Cut(line, " "); ok && (tag == "S" || strings.ToUpper(tag) != tag) {
+			return true
+		}
+	}
+	untracked, err := git("ls-files", "--others", "--exclude-per-directory=.gitignore")
+	return err != nil || untracked != ""
 }
 
 // gitBinaries are where a system's git lives: the build is described by

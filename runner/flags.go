@@ -213,6 +213,16 @@ func checkSuite(o Options, images string) error {
 	if err != nil {
 		return err
 	}
+	// A -config file names images as the flags do: a certification
+	// refuses them there too.
+	if o.Certify {
+		switch {
+		case opts.NodeImage != "":
+			return fmt.Errorf("nodeImage %q (from -config): a certification runs the node image this checkout builds, never one given by hand: drop it", opts.NodeImage)
+		case opts.ImageManifest != images:
+			return fmt.Errorf("images %q (from -config): a certification runs the images this checkout builds (or its kit carries, named by ./run itself), never images given by hand: drop it", opts.ImageManifest)
+		}
+	}
 	p, _, err := profile.Validated(opts)
 	if err != nil {
 		return err

@@ -117,6 +117,14 @@ func Run(ctx context.Context, b Binaries, o Options, stdout, stderr io.Writer) i
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			return ExitUsage
 		}
+		dockerContext := func() (string, error) {
+			out, err := exec.CommandContext(ctx, "docker", "context", "show").Output()
+			return strings.TrimSpace(string(out)), err
+		}
+		if err := certifiableDocker(os.Getenv, dockerContext); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			return ExitUsage
+		}
 		if err := verifyModules(ctx, b); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			return ExitUsage
@@ -327,8 +335,30 @@ func certifiableRouterImage(img images.RouterImage) error {
 // systemTools are where a system's docker and git live. A certification
 // reads image IDs through docker and the build's commit through git: one
 // earlier on PATH could answer what it likes, so the run path refuses it
-// rather than record its answers.
-var systemTools = []string{"/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin", "/snap/bin"}
+// rather than record its answers. /snap/bin is not one: a snap comes from
+// any publisher of a store, not the system's packages.
+var systemTools = []string{"/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin"}
+
+// certifiableDocker: the system's docker talks to the local engine, not
+// to another chosen by the environment (DOCKER_HOST, DOCKER_CONTEXT) or by
+// a context made current in docker's configuration (context shows what
+// `docker context show` says): that engine would answer for the image
+// IDs the run records.
+func certifiableDocker(getenv func(string) string, context func() (string, error)) error {
+	for _, v := range []string{"DOCKER_HOST", "DOCKER_CONTEXT"} {
+		if getenv(v) != "" {
+			return fmt.Errorf("%s=%q: a certification reads image IDs from the local Docker engine only; unset %s", v, getenv(v), v)
+		}
+	}
+	current, err := context()
+	switch {
+	case err != nil:
+		return fmt.Errorf("docker context show: %v: a certification needs the local Docker engine (make docker starts it)", err)
+	case current != "default":
+		return fmt.Errorf("docker's current context is %q: a certification reads image IDs from the local Docker engine only; docker context use default", current)
+	}
+	return nil
+}
 
 func certifiableTools(lookPath func(string) (string, error)) error {
 	for _, tool := range []string{"docker", "git"} {

@@ -73,6 +73,47 @@ func TestSourceBuildIsWhatGitSays(t *testing.T) {
 	if b := SourceBuild(dir); !b.Dirty {
 		t.Errorf("an untracked file: %+v", b)
 	}
+	// Edits git was told not to see: a tracked file marked
+	// skip-worktree or assume-unchanged, an untracked file hidden by the
+	// checkout's own .git/info/exclude (the repository's .gitignore, the
+	// control, hides what the build never compiles).
+	if err := os.Remove(filepath.Join(dir, "b")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("/out/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "add", ".gitignore")
+	git(t, dir, "commit", "-qm", "ignore")
+	if err := os.MkdirAll(filepath.Join(dir, "out"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "out", "report.json"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b := SourceBuild(dir); b.Dirty {
+		t.Errorf("a file the repository's .gitignore names: %+v", b)
+	}
+	for _, hide := range []string{"--skip-worktree", "--assume-unchanged"} {
+		git(t, dir, "update-index", hide, "a")
+		if err := os.WriteFile(filepath.Join(dir, "a"), []byte("hidden"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if b := SourceBuild(dir); !b.Dirty {
+			t.Errorf("an edit hidden by git update-index %s: %+v", hide, b)
+		}
+		git(t, dir, "update-index", "--no"+strings.TrimPrefix(hide, "-"), "a")
+		git(t, dir, "checkout", "-q", "a")
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte("extra.go\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "extra.go"), []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b := SourceBuild(dir); !b.Dirty {
+		t.Errorf("a file hidden by .git/info/exclude: %+v", b)
+	}
 	if b := SourceBuild(t.TempDir()); !b.Dirty || b.Commit != "unknown" {
 		t.Errorf("no git checkout: %+v", b)
 	}
@@ -180,6 +221,28 @@ func TestParseFlags(t *testing.T) {
 		_, err := ParseFlags("certify", []string{flag, "x"}, nil, &stderr)
 		if want := flag + ": a certification runs the images this checkout builds"; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("certify %s: %v, want %q...", flag, err, want)
+		}
+	}
+	// The same images named in a -config file: refused as well, the
+	// control (a development run) not.
+	for key, want := range map[string]string{"nodeImage": `nodeImage "x" (from -config): a certification runs the node image this checkout builds`,
+		"images": `images "/x" (from -config): a certification runs the images this checkout builds`} {
+		config := filepath.Join(t.TempDir(), "config.yaml")
+		value := map[string]string{"nodeImage": "x", "images": "/x"}[key]
+		if err := os.WriteFile(config, []byte(key+": "+value+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, command := range []string{"e2e", "certify"} {
+			o, err := ParseFlags(command, []string{"-config", config}, nil, &stderr)
+			if err == nil {
+				err = checkSuite(o, "")
+			}
+			switch {
+			case command == "e2e" && err != nil:
+				t.Errorf("e2e with %s in -config: %v", key, err)
+			case command == "certify" && (err == nil || !strings.HasPrefix(err.Error(), want)):
+				t.Errorf("certify with %s in -config: %v, want %q...", key, err, want)
+			}
 		}
 	}
 }
@@ -365,6 +428,42 @@ func TestCertifyRefusesToolsOutsideTheSystem(t *testing.T) {
 	}
 	if err := certifiableTools(at(map[string]string{"docker": "/usr/bin"})); err == nil || err.Error() != "no git on PATH: a certification needs the system's git" {
 		t.Errorf("no git: %v", err)
+	}
+	if err := certifiableTools(at(map[string]string{"docker": "/snap/bin", "git": "/usr/bin"})); err == nil || !strings.HasPrefix(err.Error(), "docker on PATH is /snap/bin/docker, not the system's") {
+		t.Errorf("a snap's docker: %v", err)
+	}
+}
+
+// The system's docker must talk to the local engine: not one that
+// DOCKER_HOST, DOCKER_CONTEXT or a current context names (the control,
+// none of them, passes).
+func TestCertifyRefusesAnotherDockerEngine(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	show := func(name string) func() (string, error) { return func() (string, error) { return name, nil } }
+	if err := certifiableDocker(env(), show("default")); err != nil {
+		t.Errorf("the local engine refused: %v", err)
+	}
+	for _, tc := range []struct {
+		getenv  func(string) string
+		context func() (string, error)
+		want    string
+	}{
+		{env("DOCKER_HOST", "tcp://127.0.0.1:2375"), show("default"), `DOCKER_HOST="tcp://127.0.0.1:2375": a certification reads image IDs from the local Docker engine only; unset DOCKER_HOST`},
+		{env("DOCKER_CONTEXT", "vendor"), show("vendor"), `DOCKER_CONTEXT="vendor": a certification reads image IDs from the local Docker engine only; unset DOCKER_CONTEXT`},
+		{env(), show("vendor"), `docker's current context is "vendor": a certification reads image IDs from the local Docker engine only; docker context use default`},
+	} {
+		if err := certifiableDocker(tc.getenv, tc.context); err == nil || err.Error() != tc.want {
+			t.Errorf("got %v, want %s", err, tc.want)
+		}
 	}
 }
 
