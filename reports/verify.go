@@ -180,7 +180,7 @@ func (v verifier) verify(file string) (Verified, error) {
 	}
 
 	// The run's other records agree with report.json, spec by spec.
-	if err := checkJUnit(contents[JUnitXML], specs); err != nil {
+	if err := checkJUnit(contents[JUnitXML], specs, g); err != nil {
 		return Verified{}, err
 	}
 	if err := checkConsole(contents[E2ELog], g, specs); err != nil {

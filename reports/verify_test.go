@@ -279,6 +279,18 @@ func TestVerifyRefusesEveryShortcut(t *testing.T) {
 			writeRunJUnit(t, dir, other)
 			return bundleOfDir(t, dir)
 		}, "FAIL: spec hsts/edge-header-set is passed in report.json, failed in junit.xml"},
+		{"a junit.xml with a failure injected into a suite node", testVerifier, func() string {
+			dir := runDir(t, goodSuite())
+			other := goodSuite()
+			for i := range other.SpecReports {
+				if other.SpecReports[i].LeafNodeType == types.NodeTypeSynchronizedBeforeSuite {
+					other.SpecReports[i].State = types.SpecStateFailed
+					other.SpecReports[i].Failure = types.Failure{Message: "the cluster did not come up"}
+				}
+			}
+			writeRunJUnit(t, dir, other)
+			return bundleOfDir(t, dir)
+		}, "FAIL: suite node [SynchronizedBeforeSuite] is not failed in report.json, failed in junit.xml"},
 		{"a junit.xml without a spec", testVerifier, func() string {
 			dir := runDir(t, goodSuite())
 			other := goodSuite()
