@@ -42,4 +42,18 @@ hash_inputs() {
   done | sha256sum | cut -c1-16
 }
 
+# lock_builds NAME: takes the exclusive lock of one cache entry,
+# $E2E_CACHE_DIR/locks/NAME.lock, for the rest of the script (the shell's
+# file descriptor 9). Two checkouts, or two runs, that build the same entry
+# at once take turns: the second then finds the first's result cached,
+# never half of it.
+lock_builds() {
+  mkdir -p "$E2E_CACHE_DIR/locks"
+  exec 9>"$E2E_CACHE_DIR/locks/$1.lock"
+  if ! flock -n 9; then
+    log "$1: waiting for another build of it to finish ($E2E_CACHE_DIR/locks/$1.lock)"
+    flock 9
+  fi
+}
+
 image_exists() { docker image inspect "$1" >/dev/null 2>&1; }

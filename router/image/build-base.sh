@@ -23,6 +23,7 @@ recipe() {
 }
 hash=$(hash_inputs router/image/packages.txt "-$DEBIAN_SUITE" "-$HAPROXY_VERSION" "-$(declare -f recipe)")
 tag="$IMAGE_PREFIX/router-base:$DEBIAN_SUITE-$hash"
+image_exists "$tag" || lock_builds router-base
 if image_exists "$tag"; then
   log "$tag: cached"
 else

@@ -178,6 +178,13 @@ main() {
     log "node image $node_tag: cached"
     echo "$node_tag"; return
   fi
+  # One build of the state directory at a time, whichever checkout runs
+  # it; the one that waited may find the node image built.
+  lock_builds kind-node
+  if image_exists "$node_tag"; then
+    log "node image $node_tag: cached"
+    echo "$node_tag"; return
+  fi
   local kb=$STATE/kubernetes-$kh cb=$STATE/components-$ch rootfs=$STATE/base-$bh/rootfs
   if [ ! -f "$kb/.done" ]; then
     log "kubernetes $K8S_VERSION: building 7 binaries (about 10 min from a cold Go cache)"
