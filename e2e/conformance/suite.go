@@ -135,17 +135,21 @@ func declareSuiteNodes(f *framework.Framework, p profile.Profile, reportNode str
 		env, err := p.Up(ctx, stamped)
 		Expect(err).NotTo(HaveOccurred(), "bring up the %s profile", f.Opts.Profile)
 		logf("%s profile ready in %s", f.Opts.Profile, time.Since(start).Round(time.Second))
+		// The router image is known now: a certification names it by ID.
+		// Checked here, before any process gets the environment, so that
+		// a refusal fails the set-up of every process (no spec runs
+		// anywhere) and the tear-down still deletes the cluster.
+		if f.Opts.Certify {
+			f.Env = env
+			suiteConfig, _ := GinkgoConfiguration()
+			Expect(f.CheckCertifiable(suiteConfig, true)).To(Succeed(), "-certify")
+		}
 		return env.Marshal()
 	}, func(ctx SpecContext, data []byte) {
 		Expect(f.Connect(data)).To(Succeed())
 		// The plain-HTTP echo backends of this process's specs are
 		// leases on one pod (framework/echo_pool.go).
 		f.StartEchoPool(ctx)
-		// The router image is known now: a certification names it by ID.
-		if f.Opts.Certify && GinkgoParallelProcess() == 1 {
-			suiteConfig, _ := GinkgoConfiguration()
-			Expect(f.CheckCertifiable(suiteConfig, true)).To(Succeed(), "-certify")
-		}
 	}, NodeTimeout(f.Opts.Timeouts.SuiteSetUp))
 
 	// The run's report (the conformance report, summary and JUnit with

@@ -127,6 +127,13 @@ func KindUp(ctx context.Context, o framework.Options, logf func(string, ...any))
 	if reference != router.ID {
 		reference = ""
 	}
+	// The reference router under another name is refused as soon as its
+	// ID is known: before the node image, the components and the cluster.
+	if reference != "" {
+		if err := reports.ReferenceRouterName(o.ImplementationProject); err != nil {
+			return nil, nil, err
+		}
+	}
 	nodeImage, err := src.nodeImage(ctx)
 	if err != nil {
 		return nil, nil, err
