@@ -60,8 +60,11 @@ func LoadPublicKey(path string) (*Key, error) {
 		return nil, err
 	}
 	pub, err := x509.ParsePKIXPublicKey(block.Bytes)
-	if err != nil || !supported(pub) {
+	switch {
+	case err != nil:
 		return nil, fmt.Errorf("public key %s: not an ECDSA P-256 or Ed25519 PKIX key (%v)", path, err)
+	case !supported(pub):
+		return nil, fmt.Errorf("public key %s: a %T key, not ECDSA P-256 or Ed25519", path, pub)
 	}
 	return newKey(nil, pub)
 }

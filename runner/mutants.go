@@ -282,8 +282,11 @@ func readGinkgo(file string) (types.Report, error) {
 		return types.Report{}, err
 	}
 	var suites []types.Report
-	if err := json.Unmarshal(data, &suites); err != nil || len(suites) != 1 {
-		return types.Report{}, fmt.Errorf("%s is no Ginkgo JSON report of one suite (%v)", file, err)
+	if err := json.Unmarshal(data, &suites); err != nil {
+		return types.Report{}, fmt.Errorf("%s is no Ginkgo JSON report: %v", file, err)
+	}
+	if len(suites) != 1 {
+		return types.Report{}, fmt.Errorf("%s holds %d suites, not 1", file, len(suites))
 	}
 	return suites[0], nil
 }
