@@ -64,6 +64,15 @@ func describeComponentRouteRBAC(f *framework.Framework) {
 			second.Set(ctx, secondRoute.Spec(), secondRoute.Status(second.User("component")))
 			first.EventuallyGrant(ctx, firstRoute, "component")
 			second.EventuallyGrant(ctx, secondRoute, "component")
+			// The second entry's status lands after the first's grant was
+			// made: a platform that matches entries by name alone rewrites
+			// the first's grant only then, and an Eventually above may have
+			// seen the grant before it did. Each grant must hold.
+			By("each grant keeps its own namespace's service account while the other entry's status is in place")
+			f.Consistently(ctx, f.Opts.Timeouts.Converge, func(g Gomega) {
+				first.CurrentGrant(ctx, g, firstRoute, "component")
+				second.CurrentGrant(ctx, g, secondRoute, "component")
+			}).Should(Succeed())
 			By("each namespace's service account reads its own entry's Secret, not the other's")
 			first.ExpectAccess(ctx, "component", contract.ConfigNamespace, firstRoute.Secret, true)
 			second.ExpectAccess(ctx, "component", contract.ConfigNamespace, secondRoute.Secret, true)
