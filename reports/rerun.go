@@ -45,7 +45,7 @@ func CompareRerun(bundle, rerun RunRecord, repoDigests []string) RerunComparison
 		}
 		switch {
 		case len(here) == 0:
-			c.NotCompared = append(c.NotCompared, "repository digest "+d+" (the image here has none: docker load keeps none; docker pull it by that digest to compare it)")
+			c.NotCompared = append(c.NotCompared, "repository digest "+d+" (the image here has none: docker load keeps none; fetch it from its registry by that digest to compare it)")
 		case slices.Contains(here, d):
 			c.Compared = append(c.Compared, "repository digest "+d)
 			c.ImageDigest = d
