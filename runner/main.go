@@ -42,7 +42,9 @@ e2e and certify take the run's flags (-procs, -focus, -repeat,
 -flake-attempts, -reports) and every flag of the suite (-router-image,
 -keep, -reuse, -cluster-name, -implementation-*, ...): ` + where + ` e2e -help.
 Exit status: 0 when the verdict is passed (for a filtered run: when every
-spec it chose ran and passed), 1 otherwise, 2 for bad usage.
+spec it chose ran and passed), 1 otherwise, 2 for bad usage; verify and
+reproduce: 0 for a passed bundle, 2 for another verdict, 1 for FAIL or
+NOT REPRODUCED.
 `
 }
 

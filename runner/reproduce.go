@@ -82,7 +82,7 @@ func Reproduce(ctx context.Context, b Binaries, bundle string, allowDev bool, o 
 	certifierKey := o.SignKey
 	o.Name, o.Certify, o.Rerun, o.Repeat, o.SignKey = "reproduce", true, true, 1, nil
 	o.Suite = append(flags, o.Suite...)
-	status := Run(ctx, b, o, stdout, stderr)
+	Run(ctx, b, o, stdout, stderr) // its verdict is compared below, with its record
 
 	impl := rec.Implementation
 	notReproduced := func(rerun reports.Rerun, problems []string) int {
@@ -145,11 +145,9 @@ func Reproduce(ctx context.Context, b Binaries, bundle string, allowDev bool, o 
 		}
 		fmt.Fprintf(stdout, "certifier's statement: %s (make verify BUNDLE=%s CERTIFIER_KEY=<the certifier's public key>)\n", path, bundle)
 	}
-	// The bundle reproduced; the status is its verdict's, as verify's.
-	if status != ExitPassed || !v.Report.Passed() {
-		return ExitNotPass
-	}
-	return ExitPassed
+	// The bundle reproduced: the status is its verdict's, as verify's (0
+	// for passed, 2 for the rest), so that 1 means NOT REPRODUCED alone.
+	return v.ExitCode()
 }
 
 // The suite flags a certifier's rerun takes: the cluster's, never what
