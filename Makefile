@@ -83,14 +83,14 @@ LAB_REPLICAS ?=
 # the kind profile claims for it; the existing profile cannot tell
 # routers apart, so the claim is made as a vendor makes theirs. Another
 # router: the profile's default claims (sharding among them).
-EXISTING_FEATURES ?= $(if $(ROUTER_IMAGE),,router,hsts,header-actions,sharding,hsts-policy,client-tls,component-routes,delegation)
+EXISTING_FEATURES ?= $(if $(ROUTER_IMAGE),,router,hsts,header-actions,sharding,hsts-policy,client-tls,component-routes,route-annotations,delegation)
 # make e2e-incluster: where hydrophone's results go, and the kind
 # profile's JUnit (make e2e's) they are compared with.
 INCLUSTER_REPORTS ?= $(REPORTS)/incluster
 KIND_JUNIT ?= $(REPORTS)/junit.xml
 # What the in-cluster run claims: its lab runs the reference router, so
 # delegation too; sharding, which -in-cluster can run.
-INCLUSTER_FEATURES ?= router,hsts,header-actions,sharding,hsts-policy,client-tls,component-routes,delegation
+INCLUSTER_FEATURES ?= router,hsts,header-actions,sharding,hsts-policy,client-tls,component-routes,route-annotations,delegation
 # More suite flags for the pod's run, e.g. INCLUSTER_ARGS="--certify=true
 # --implementation-organization=Acme ..." (hydrophone takes --key=value only; no spaces or commas in values).
 INCLUSTER_ARGS ?=

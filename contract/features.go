@@ -16,15 +16,16 @@ type Feature string
 
 // The features of the conformance table.
 const (
-	FeatureSmoke           Feature = "smoke"
-	FeatureRouter          Feature = "router"
-	FeatureSharding        Feature = "sharding"
-	FeatureHSTS            Feature = "hsts"
-	FeatureHSTSPolicy      Feature = "hsts-policy"
-	FeatureHeaderActions   Feature = "header-actions"
-	FeatureClientTLS       Feature = "client-tls"
-	FeatureDelegation      Feature = "delegation"
-	FeatureComponentRoutes Feature = "component-routes"
+	FeatureSmoke            Feature = "smoke"
+	FeatureRouter           Feature = "router"
+	FeatureSharding         Feature = "sharding"
+	FeatureHSTS             Feature = "hsts"
+	FeatureHSTSPolicy       Feature = "hsts-policy"
+	FeatureHeaderActions    Feature = "header-actions"
+	FeatureClientTLS        Feature = "client-tls"
+	FeatureDelegation       Feature = "delegation"
+	FeatureComponentRoutes  Feature = "component-routes"
+	FeatureRouteAnnotations Feature = "route-annotations"
 )
 
 // Level is how much of the API a feature is, as Gateway API's conformance
@@ -84,6 +85,8 @@ var Features = []FeatureInfo{
 		Description: "IngressController spec.clientTLS: required/optional, CRLs from distribution points, subject filters"},
 	{Feature: FeatureComponentRoutes, Name: "Component routes", Level: Extended,
 		Description: "Ingress spec/status.componentRoutes: the ingress operator grants the consuming service accounts read access to exactly the named Secret; a component moves its route to the custom host and the router presents the Secret's certificate"},
+	{Feature: FeatureRouteAnnotations, Name: "Route annotations", Level: Extended,
+		Description: "the per-route settings of OpenShift's route annotations: the server and tunnel timeouts, the path rewrite, the source allowlist; a value the router cannot read is ignored, never refused"},
 	{Feature: FeatureDelegation, Name: "Delegation (IngressRoute)", Level: Extended, Needs: Needs{ReferenceRouter: true},
 		Description: "contour.heptio.com/v1alpha1 IngressRoute: roots, delegation across namespaces, most specific prefix, orphans, cycles, TLS, status"},
 	{Feature: FeatureSmoke, Name: "Smoke (the hermetic kind cluster)", Level: Extended, Harness: true, Needs: Needs{KindHarness: true},

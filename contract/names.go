@@ -43,6 +43,20 @@ const (
 	CookieSameSiteAnnotation = "router.openshift.io/cookie-same-site"
 )
 
+// The route annotations of the router's per-route settings, as OpenShift's
+// documentation lists them (openshift/openshift-docs
+// modules/nw-route-specific-annotations.adoc) and upstream's template reads
+// them (openshift/router images/router/haproxy/conf/haproxy-config.template):
+// the server timeout, the tunnel timeout, the path rewrite, and the source
+// allowlist under its current name and its former one (ip_allowlist wins).
+const (
+	TimeoutAnnotation       = "haproxy.router.openshift.io/timeout"
+	TimeoutTunnelAnnotation = "haproxy.router.openshift.io/timeout-tunnel"
+	RewriteTargetAnnotation = "haproxy.router.openshift.io/rewrite-target"
+	IPAllowlistAnnotation   = "haproxy.router.openshift.io/ip_allowlist"
+	IPWhitelistAnnotation   = "haproxy.router.openshift.io/ip_whitelist"
+)
+
 // DefaultCookieName is the session cookie's name for a route without a
 // valid cookie_name annotation: upstream's RoutingKeyName, the hex md5 of
 // "<termination> <namespace>:<name>", computed before the termination is

@@ -5,34 +5,60 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 )
 
-// DocumentsEnv names the folder that holds the five design documents
-// (under any file names: each is found by its digest). The documents are
-// not this project's, so they are never in the repository; make test
-// passes the folder beside the checkout (DOCUMENTS in the Makefile).
+// DocumentsEnv names the folders (a path list, as PATH) that hold the
+// texts the trace points into: the five design documents and the public
+// documentation traced beside them, under any file names (each is found
+// by its digest). None is this project's, so none is in the repository;
+// make test passes DOCUMENTS from the Makefile, and without it the trace's
+// test looks in ../shared/seeds beside the checkout and in PublicTexts.
 const DocumentsEnv = "TRACE_DOCUMENTS"
 
-// ReadDocuments reads every file of dir, keyed by its digest
-// ("sha256:<hex>").
-func ReadDocuments(dir string) (map[string]string, error) {
-	entries, err := os.ReadDir(dir)
+// PublicTexts is where a machine keeps the public documentation the trace
+// points into besides the design documents (OpenShift's documentation),
+// each file copied from its home at the commit its trace names:
+// <user cache>/router-conformance/documents.
+func PublicTexts() string {
+	dir, err := os.UserCacheDir()
 	if err != nil {
-		return nil, fmt.Errorf("the design documents' folder %s: %w (set %s to the folder that holds them)", dir, err, DocumentsEnv)
+		return ""
 	}
+	return filepath.Join(dir, "router-conformance", "documents")
+}
+
+// ReadDocuments reads every file of each folder of the path list dirs
+// that exists, keyed by its digest ("sha256:<hex>"); it fails when none
+// exists.
+func ReadDocuments(dirs string) (map[string]string, error) {
 	out := map[string]string{}
-	for _, e := range entries {
-		if e.IsDir() {
+	found := false
+	for _, dir := range filepath.SplitList(dirs) {
+		entries, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("the documents' folder %s: %w", dir, err)
 		}
-		out[Digest(data)] = string(data)
+		found = true
+		for _, e := range entries {
+			if e.IsDir() {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				return nil, err
+			}
+			out[Digest(data)] = string(data)
+		}
+	}
+	if !found {
+		return nil, fmt.Errorf("no documents' folder among %q (set %s to the folders that hold them)", dirs, DocumentsEnv)
 	}
 	return out, nil
 }

@@ -143,9 +143,16 @@ type NotStatement struct {
 // point at its sentences) rather than upstream's tests or bugs.
 func (d Document) Designed() bool { return d.Digest != "" }
 
+// Seeds are the five design documents, as shared/seeds numbers them: the
+// trace's test fails when one of their texts is missing from the folders
+// it is given (a changed document), and only skips a public document's
+// (PublicTexts) on a machine that keeps no copy.
+var Seeds = []string{"hsts", "header-actions", "client-tls", "delegation", "component-routes"}
+
 // Order is the order of the traced sources on the page: the five design
-// documents as shared/seeds numbers them, then upstream's tests and bugs.
-var Order = []string{"hsts", "header-actions", "client-tls", "delegation", "component-routes", "upstream-tests", "upstream-bugs"}
+// documents, OpenShift's documentation of the route annotations, then
+// upstream's tests and bugs.
+var Order = append(slices.Clone(Seeds), "route-annotations", "upstream-tests", "upstream-bugs")
 
 // Load reads every trace file, in Order.
 func Load() ([]Document, error) {

@@ -99,6 +99,7 @@ func declareSpecs(f *framework.Framework) {
 		describeHSTSPolicy,
 		describeClientTLS,
 		describeComponentRoutes,
+		describeRouteAnnotations,
 		describeDelegation,
 		describeSmoke,
 	} {

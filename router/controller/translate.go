@@ -24,6 +24,7 @@ import (
 	"k8s.io/client-go/util/cert"
 
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/router/annotations"
 	"github.com/router-conformance/suite/router/haproxy"
 	"github.com/router-conformance/suite/router/headers"
 	"github.com/router-conformance/suite/router/hsts"
@@ -106,6 +107,8 @@ func Translate(route *routev1.Route, service *corev1.Service, slices []*discover
 	// (strconv.ParseBool) of the annotation.
 	out.AdjustHeaderCase, _ = strconv.ParseBool(route.Annotations[contract.AdjustHeaderCaseAnnotation])
 	out.Cookie = sessionCookie(route, out.Termination, out.InsecurePolicy)
+	routeSettings(route, &out)
+	routeAnnotationsTranslateFaults(route, &out)
 	if h := route.Spec.HTTPHeaders; h != nil {
 		out.RequestHeaders = headers.FromRoute(h.Actions.Request)
 		out.ResponseHeaders = headers.FromRoute(h.Actions.Response)
@@ -150,6 +153,33 @@ func sessionCookie(route *routev1.Route, t haproxy.Termination, insecure haproxy
 		}
 	}
 	return c
+}
+
+// routeSettings reads the route's per-route settings as upstream's
+// template does (openshift/router
+// images/router/haproxy/conf/haproxy-config.template, the route
+// backends): a value that does not match upstream's pattern is ignored.
+// HTTP backends take the timeout as `timeout server`, the timeout-tunnel
+// as `timeout tunnel` and the rewrite-target; passthrough takes
+// timeout-tunnel, else timeout, as `timeout tunnel`, and never rewrites.
+// Every backend takes the allowlist.
+func routeSettings(route *routev1.Route, out *haproxy.Route) {
+	a := route.Annotations
+	out.Allowlist = annotations.Allowlist(a[contract.IPAllowlistAnnotation], a[contract.IPWhitelistAnnotation])
+	if out.Termination == haproxy.Passthrough {
+		for _, v := range []string{a[contract.TimeoutTunnelAnnotation], a[contract.TimeoutAnnotation]} {
+			if t, ok := annotations.Timeout(v); ok {
+				out.TunnelTimeout = t
+				break
+			}
+		}
+		return
+	}
+	out.ServerTimeout, _ = annotations.Timeout(a[contract.TimeoutAnnotation])
+	out.TunnelTimeout, _ = annotations.Timeout(a[contract.TimeoutTunnelAnnotation])
+	if rw, ok := annotations.RewriteTarget(route.Spec.Path, a[contract.RewriteTargetAnnotation]); ok {
+		out.Rewrite = &rw
+	}
 }
 
 // cookieToken is upstream's $cookieNamePattern, whole.

@@ -6,6 +6,7 @@ package haproxy
 
 import (
 	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/router/annotations"
 	"github.com/router-conformance/suite/router/headers"
 )
 
@@ -88,6 +89,19 @@ type Route struct {
 	// haproxy.router.openshift.io/set-forwarded-headers annotation); ""
 	// takes Config.ForwardedHeaders.
 	ForwardedHeaders contract.ForwardedPolicy
+	// ServerTimeout is the route's own `timeout server` (HTTP backends:
+	// the haproxy.router.openshift.io/timeout annotation) and
+	// TunnelTimeout its `timeout tunnel` (HTTP: timeout-tunnel;
+	// passthrough: timeout-tunnel, else timeout); "" keeps the router's
+	// (upstream: haproxy-config.template, the route backends).
+	ServerTimeout, TunnelTimeout string
+	// Rewrite is the route's path rewrite (HTTP backends: the
+	// haproxy.router.openshift.io/rewrite-target annotation); nil for none.
+	Rewrite *annotations.Rewrite
+	// Allowlist are the only source addresses and CIDR ranges the route
+	// serves (ip_allowlist, else ip_whitelist); a connection from any
+	// other is closed unanswered. Empty: every source.
+	Allowlist []string
 	// AdjustHeaderCase sends the request header names of
 	// Config.HeaderNameCaseAdjustments to this route's backend spelled as
 	// adjusted (the haproxy.router.openshift.io/h1-adjust-case

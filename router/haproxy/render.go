@@ -14,6 +14,7 @@ import (
 
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/faults"
+	"github.com/router-conformance/suite/router/annotations"
 	"github.com/router-conformance/suite/router/headers"
 )
 
@@ -35,6 +36,13 @@ func (r *Route) Key() string { return r.Namespace + ":" + r.Name }
 // FileName is the route's certificate file name.
 func (r *Route) FileName() string {
 	return unsafeName.ReplaceAllString(r.Namespace+"_"+r.Name, "_") + ".pem"
+}
+
+// AllowlistFile is where an allowlist longer than upstream's inline limit
+// goes, one entry a line, relative to the configuration's folder
+// (upstream: router/allowlists/<namespace>:<name>.txt).
+func (r *Route) AllowlistFile() string {
+	return "allowlists/" + strings.TrimSuffix(r.FileName(), ".pem") + ".txt"
 }
 
 // Backend is the name of the route's backend, by termination, as upstream
@@ -197,6 +205,8 @@ var funcs = template.FuncMap{
 		return reencryptView{Dir: dir, DefaultCA: defaultCA, Route: &r}
 	},
 	"forwarded": forwardedRules,
+	"allowlist": allowlistSource,
+	"settings":  func(dir string, r Route) settingsView { return settingsView{Dir: dir, Route: r} },
 	"lower":     strings.ToLower,
 	"request":   func(a headers.Action) string { return a.Directive("http-request") },
 	"response":  func(a headers.Action) string { return a.Directive("http-response") },
@@ -208,6 +218,22 @@ var (
 	httpTokenRE      = regexp.MustCompile("^[-!#$%&'*+.0-9A-Z^_`a-z|~]+$")
 	uniqueIDFormatRE = regexp.MustCompile(`^"(?:[^"\\\x00-\x1f\x7f]|\\.)*"$`)
 )
+
+// settingsView is what the route-settings template reads.
+type settingsView struct {
+	Dir   string
+	Route Route
+}
+
+// allowlistSource is what the route backend's allowlist acl matches
+// `src` against: the addresses inline, or, past upstream's inline limit,
+// the file that holds them (-f).
+func allowlistSource(dir string, r Route) string {
+	if len(r.Allowlist) > annotations.MaxInlineAllowlist {
+		return "-f " + filepath.Join(dir, r.AllowlistFile())
+	}
+	return strings.Join(r.Allowlist, " ")
+}
 
 var tmpl = template.Must(template.New(ConfigFile).Funcs(funcs).Parse(configTemplate))
 
@@ -392,6 +418,9 @@ func Render(cfg Config) (Files, error) {
 		if len(r.DestinationCA) > 0 && r.Termination == Reencrypt {
 			files["cacerts/"+r.FileName()] = r.DestinationCA
 		}
+		if len(r.Allowlist) > annotations.MaxInlineAllowlist {
+			files[r.AllowlistFile()] = []byte(strings.Join(r.Allowlist, "\n") + "\n")
+		}
 		if r.Termination == Reencrypt && len(r.DestinationCA) == 0 && cfg.DefaultDestinationCA != "" && r.ServiceHostname == "" {
 			return nil, fmt.Errorf("route %s: reencrypt verified by the default destination CA needs the service host name", r.Key())
 		}
@@ -466,7 +495,7 @@ func httpRedirects(routes []Route) (entries []httpRedirect, codes []int) {
 // Write puts the files into dir, replacing each atomically; certificate
 // files are private.
 func (f Files) Write(dir string) error {
-	for _, sub := range []string{"certs", "cacerts", "run"} {
+	for _, sub := range []string{"certs", "cacerts", "allowlists", "run"} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o700); err != nil {
 			return err
 		}

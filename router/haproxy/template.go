@@ -150,14 +150,20 @@ backend {{ .Backend }}
 {{- if eq .Termination "passthrough" }}
   mode tcp
   balance source
+{{- template "route-settings" (settings $.Dir .) }}
 {{- else }}
   mode http
   balance roundrobin
+{{- template "route-settings" (settings $.Dir .) }}
 {{- range forwarded (or .ForwardedHeaders $.ForwardedHeaders) }}
   {{ . }}
 {{- end }}
 {{- if and $.HeaderNameCaseAdjustments .AdjustHeaderCase }}
   option h1-case-adjust-bogus-server
+{{- end }}
+{{- with .Rewrite }}
+{{- /* upstream: the route backend, before the session cookie. */}}
+  http-request replace-path '{{ .Pattern }}' '{{ .Replacement }}'
 {{- end }}
 {{- with .Cookie }}
 {{- /* upstream: the route backend, after the forwarded headers and before
@@ -181,6 +187,21 @@ backend {{ .Backend }}
   server {{ .Name }} {{ .Addr }}{{ if $route.Cookie }} cookie {{ $route.ServerCookie . }}{{ end }}{{ if .Weight }} weight {{ .Weight }}{{ end }}{{ if eq $route.Termination "reencrypt" }} ssl{{ template "reencrypt-verify" (reencrypt $.Dir $.DefaultDestinationCA $route) }}{{ end }}
 {{- end }}
 {{ end }}
+{{- /* upstream: the route backends (HTTP and passthrough alike): the
+  allowlist closes a connection from any other source unanswered, then the
+  route's own timeouts. */}}
+{{- define "route-settings" }}
+{{- with .Route.Allowlist }}
+  acl allowlist src {{ allowlist $.Dir $.Route }}
+  tcp-request content reject if !allowlist
+{{- end }}
+{{- with .Route.ServerTimeout }}
+  timeout server  {{ . }}
+{{- end }}
+{{- with .Route.TunnelTimeout }}
+  timeout tunnel  {{ . }}
+{{- end }}
+{{- end }}
 {{- /* upstream: backend server line for reencrypt. No sni keyword ever;
   verifyhost only with the default destination CA. */}}
 {{- define "reencrypt-verify" }}

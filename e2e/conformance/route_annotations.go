@@ -1,0 +1,153 @@
+package conformance
+
+import (
+	"net/http"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	routev1 "github.com/openshift/api/route/v1"
+
+	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/fixtures/echo"
+)
+
+// The route annotations: the per-route settings OpenShift's documentation
+// lists (openshift/openshift-docs
+// modules/nw-route-specific-annotations.adoc, "Route-specific
+// annotations") and upstream's template reads (openshift/router
+// images/router/haproxy/conf/haproxy-config.template, the route
+// backends). Each is read only when its value matches upstream's pattern
+// whole; any other value is ignored without a word, and the route is
+// served with the router's default.
+func describeRouteAnnotations(f *framework.Framework) {
+	framework.DescribeFeature(contract.FeatureRouteAnnotations, func() {
+		describeRouteTimeouts(f)
+		describeRewriteTarget(f)
+		describeAllowlist(f)
+	})
+}
+
+// Waits of the timeout specs: the route's timeout, a backend slower
+// than it, and one well within it.
+const (
+	routeTimeout   = "2s"
+	slowerThanIt   = "4s"
+	withinIt       = "500ms"
+	tunnelOverIt   = "10s"
+	timeoutNoUnit  = "2000" // milliseconds: the same 2s
+	serverTimedOut = http.StatusGatewayTimeout
+)
+
+// timeoutCase is one route of the timeout specs: its termination, its
+// timeout and timeout-tunnel annotations ("" none), and whether a request
+// whose backend answers after slowerThanIt is served.
+type timeoutCase struct {
+	termination routev1.TLSTerminationType
+	timeout     string
+	tunnel      string
+	slowServed  bool
+}
+
+// expectSlowAnswer: a route bounded by routeTimeout does not serve an
+// answer after slowerThanIt. Over HTTP the client gets the router's 504;
+// on passthrough, where the router sees no HTTP, the idle connection is
+// closed unanswered.
+func expectSlowAnswer(ctx SpecContext, f *framework.Framework, slow httpclient.Request, backend *framework.Echo, termination routev1.TLSTerminationType) {
+	GinkgoHelper()
+	if termination == routev1.TLSTerminationPassthrough {
+		By("the connection idle for longer than the timeout is closed unanswered")
+		f.EventuallyRefused(ctx, slow, httpclient.ClosedWithoutAnswer)
+		return
+	}
+	By("an answer after " + slowerThanIt + " gets the router's 504")
+	f.EventuallyResponds(ctx, slow, func(g Gomega, resp *httpclient.Response) {
+		g.Expect(resp.Status).To(Equal(serverTimedOut), "body: %s", resp.Body)
+		g.Expect(resp.Echo).To(BeNil(), "the backend's answer reached the client")
+	})
+}
+
+// describeRouteTimeouts: haproxy.router.openshift.io/timeout and
+// timeout-tunnel.
+func describeRouteTimeouts(f *framework.Framework) {
+	// A route's timeout bounds how long the router waits for its backend's
+	// answer: a backend slower than it gets the client the router's 504,
+	// one within it is served, and a route without the annotation on the
+	// same router waits out the router's default (30s) and serves the slow
+	// answer. A value without a unit is milliseconds. On a passthrough
+	// route the router sees no HTTP: the timeout bounds the idle
+	// connection (HAProxy's tunnel timeout), which it closes unanswered,
+	// and timeout-tunnel, when set, takes its place.
+	//
+	// Document: OpenShift's documentation, "Route-specific annotations"
+	// (openshift/openshift-docs modules/nw-route-specific-annotations.adoc):
+	// the Route annotations table, haproxy.router.openshift.io/timeout
+	// and timeout-tunnel; "Router timeout variables" (TimeUnits); "A route
+	// setting custom timeout" (ms when no unit is given)
+	// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+	// ($timeSpecPattern; the HTTP route backend: `timeout server` from
+	// timeout, `timeout tunnel` from timeout-tunnel; the be_tcp backend:
+	// `timeout tunnel` from timeout-tunnel, else timeout, both through
+	// clipHAProxyTimeoutValue and firstMatch), pkg/router/template/template_helper.go
+	// (clipHAProxyTimeoutValue, TestClipHAProxyTimeoutValue)
+	DescribeTable("the timeout annotation bounds the wait for the backend's answer",
+		func(ctx SpecContext, c timeoutCase) {
+			ns := f.SpecNamespace(ctx, "timeout")
+			// A passthrough backend's certificate names every route's host.
+			backend := f.DeployEchoFor(ctx, ns, c.termination, f.Host(ns, "timeout"), f.Host(ns, "default"), f.Host(ns, "bounded"))
+			route := f.TerminatedRouteTo(backend, "timeout", c.termination, "")
+			route.Annotations = map[string]string{}
+			if c.timeout != "" {
+				route.Annotations[contract.TimeoutAnnotation] = c.timeout
+			}
+			if c.tunnel != "" {
+				route.Annotations[contract.TimeoutTunnelAnnotation] = c.tunnel
+			}
+			f.CreateRoute(ctx, route)
+			unbounded := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "default", c.termination, ""))
+			slow := func(r *routev1.Route) httpclient.Request {
+				return framework.WithHeader(f.RequestTo(r, backend, "/"), echo.Delay, slowerThanIt)
+			}
+
+			By("positive control: an answer within " + routeTimeout + " is served")
+			f.EventuallyResponds(ctx, framework.WithHeader(f.RequestTo(route, backend, "/"), echo.Delay, withinIt), backend.Served)
+			By("positive control: the same route without the annotation serves an answer after " + slowerThanIt)
+			f.EventuallyResponds(ctx, slow(unbounded), backend.Served)
+			if c.slowServed {
+				By("positive control: the same route with timeout " + routeTimeout + " alone does not serve it")
+				bounded := f.TerminatedRouteTo(backend, "bounded", c.termination, "")
+				bounded.Annotations = map[string]string{contract.TimeoutAnnotation: routeTimeout}
+				f.CreateRoute(ctx, bounded)
+				expectSlowAnswer(ctx, f, slow(bounded), backend, c.termination)
+			}
+
+			if c.slowServed {
+				By("an answer after " + slowerThanIt + " is served")
+				f.EventuallyResponds(ctx, slow(route), backend.Served)
+				return
+			}
+			expectSlowAnswer(ctx, f, slow(route), backend, c.termination)
+		},
+		Entry("plain HTTP, "+routeTimeout, framework.ID("route-annotations/timeout-http"),
+			timeoutCase{timeout: routeTimeout}),
+		Entry("edge, "+routeTimeout, framework.ID("route-annotations/timeout-edge"),
+			timeoutCase{termination: routev1.TLSTerminationEdge, timeout: routeTimeout}),
+		Entry("reencrypt, "+routeTimeout, framework.ID("route-annotations/timeout-reencrypt"),
+			timeoutCase{termination: routev1.TLSTerminationReencrypt, timeout: routeTimeout}),
+		Entry("plain HTTP, "+timeoutNoUnit+" without a unit: milliseconds", framework.ID("route-annotations/timeout-no-unit-milliseconds"),
+			timeoutCase{timeout: timeoutNoUnit}),
+		// An answer after 4s is served whether the value is read as 2000
+		// seconds or ignored: the entry above tells them apart.
+		Entry("plain HTTP, 1.5s: no such value, ignored", framework.ID("route-annotations/timeout-invalid-ignored"),
+			timeoutCase{timeout: "1.5s", slowServed: true}),
+		Entry("plain HTTP, 10S: units are lower case, ignored", framework.ID("route-annotations/timeout-unit-case-ignored"),
+			timeoutCase{timeout: "10S", slowServed: true}),
+		Entry("plain HTTP, timeout-tunnel alone: no bound on an HTTP answer", framework.ID("route-annotations/timeout-tunnel-not-server-http"),
+			timeoutCase{tunnel: routeTimeout, slowServed: true}),
+		Entry("passthrough, "+routeTimeout+": the idle connection", framework.ID("route-annotations/timeout-passthrough"),
+			timeoutCase{termination: routev1.TLSTerminationPassthrough, timeout: routeTimeout}),
+		Entry("passthrough, "+routeTimeout+" with timeout-tunnel "+tunnelOverIt+": the tunnel's wins", framework.ID("route-annotations/timeout-tunnel-wins-passthrough"),
+			timeoutCase{termination: routev1.TLSTerminationPassthrough, timeout: routeTimeout, tunnel: tunnelOverIt, slowServed: true}),
+	)
+}

@@ -1,0 +1,69 @@
+package controller
+
+import (
+	"regexp"
+	"strings"
+
+	routev1 "github.com/openshift/api/route/v1"
+
+	"github.com/router-conformance/suite/contract"
+	"github.com/router-conformance/suite/faults"
+	"github.com/router-conformance/suite/router/annotations"
+	"github.com/router-conformance/suite/router/haproxy"
+)
+
+// decimalTime is a timeout written with a fraction ("1.5s"), which only
+// a test-only fault reads.
+var decimalTime = regexp.MustCompile(`^([0-9]+)\.([0-9])s$`)
+
+// routeAnnotationsTranslateFaults changes the per-route settings
+// routeSettings chose for route only under a test-only fault (faults.On).
+func routeAnnotationsTranslateFaults(route *routev1.Route, out *haproxy.Route) {
+	a := route.Annotations
+	http := out.Termination != haproxy.Passthrough
+	switch {
+	case faults.On("route-annotations.timeout-ignored") && http:
+		out.ServerTimeout = ""
+	case faults.On("route-annotations.timeout-no-unit-seconds") && http && out.ServerTimeout != "" && strings.Trim(out.ServerTimeout, "0123456789") == "":
+		out.ServerTimeout += "s"
+	case faults.On("route-annotations.timeout-fraction-read") && http && decimalTime.MatchString(a[contract.TimeoutAnnotation]):
+		m := decimalTime.FindStringSubmatch(a[contract.TimeoutAnnotation])
+		out.ServerTimeout = m[1] + m[2] + "00ms"
+	case faults.On("route-annotations.tunnel-bounds-http-answer") && http && out.ServerTimeout == "":
+		out.ServerTimeout = out.TunnelTimeout
+	case faults.On("route-annotations.passthrough-timeout-ignored") && !http:
+		out.TunnelTimeout, _ = annotations.Timeout(a[contract.TimeoutTunnelAnnotation])
+	case faults.On("route-annotations.passthrough-timeout-wins") && !http:
+		if t, ok := annotations.Timeout(a[contract.TimeoutAnnotation]); ok {
+			out.TunnelTimeout = t
+		}
+	case faults.On("route-annotations.rewrite-ignored"):
+		out.Rewrite = nil
+	case faults.On("route-annotations.rewrite-root-slash-kept") && out.Rewrite != nil && a[contract.RewriteTargetAnnotation] == "/":
+		out.Rewrite.Pattern = "^" + route.Spec.Path + "(.*)$"
+	case faults.On("route-annotations.trailing-slash-path-takes-bare") && out.Rewrite != nil && strings.HasSuffix(route.Spec.Path, "/"):
+		out.SegmentMatch = true
+	case faults.On("route-annotations.rewrite-relative-target-used") && http && out.Rewrite == nil && a[contract.RewriteTargetAnnotation] != "":
+		if rw, ok := annotations.RewriteTarget(route.Spec.Path, "/"+a[contract.RewriteTargetAnnotation]); ok {
+			out.Rewrite = &rw
+		}
+	case faults.On("route-annotations.allowlist-ignored"):
+		out.Allowlist = nil
+	case faults.On("route-annotations.allowlist-inline-limit-fails-open") && len(out.Allowlist) > annotations.MaxInlineAllowlist:
+		out.Allowlist = nil
+	case faults.On("route-annotations.allowlist-cidr-dropped"):
+		var kept []string
+		for _, e := range out.Allowlist {
+			if !strings.Contains(e, "/") {
+				kept = append(kept, e)
+			}
+		}
+		out.Allowlist = kept
+	case faults.On("route-annotations.allowlist-comma-read") && out.Allowlist == nil:
+		out.Allowlist = annotations.Allowlist(strings.ReplaceAll(a[contract.IPAllowlistAnnotation], ",", " "), strings.ReplaceAll(a[contract.IPWhitelistAnnotation], ",", " "))
+	case faults.On("route-annotations.allowlist-blanks-trimmed") && out.Allowlist == nil:
+		out.Allowlist = annotations.Allowlist(strings.TrimSpace(a[contract.IPAllowlistAnnotation]), strings.TrimSpace(a[contract.IPWhitelistAnnotation]))
+	case faults.On("route-annotations.whitelist-wins") && a[contract.IPWhitelistAnnotation] != "":
+		out.Allowlist = annotations.Allowlist(a[contract.IPWhitelistAnnotation], "")
+	}
+}
