@@ -69,9 +69,13 @@ func Markdown(docs []Document, brokenBy map[string][]string) string {
 		"Each statement of a design document points at the sentences it comes from by their fingerprints: the first 12 hex digits of " +
 		"the sha256 of the whitespace-normalised sentence (no document text is in this repository). " + SentenceRule + " " +
 		"Every normative sentence is pointed at by a statement or listed as not-a-statement with its reason: `make test` fails on one " +
-		"that is neither and on a fingerprint that is no sentence of its document, when it has the documents (`DOCUMENTS=<folder>`, " +
-		"by default `../shared/seeds` beside the checkout; each document is found by its digest, whatever its file name; without them " +
-		"the test says it was skipped and why). `go run ./trace/cmd/sentences -documents <folder> <document>` lists a document's " +
+		"that is neither and on a fingerprint that is no sentence of its document, when it has the documents (`DOCUMENTS=<folders>`, " +
+		"a path list, by default `../shared/seeds` beside the checkout and this machine's copies of the public documentation traced " +
+		"beside the five (OpenShift's documentation of the route annotations), kept in `<user cache>/router-conformance/documents`, " +
+		"each copied from its home at the commit its source names; each document is found by its digest, whatever its file name; " +
+		"without the design documents the test says it was skipped and why, and a missing design document fails it, while a public " +
+		"document without a copy here is skipped alone, with where to put it). " +
+		"`go run ./trace/cmd/sentences -documents <folders> <document>` lists a document's " +
 		"sentences, their fingerprints and what answers each (`-unaccounted`: the normative ones nothing answers).\n\n")
 	b.WriteString(SummaryMarkdown(docs))
 	for _, d := range docs {

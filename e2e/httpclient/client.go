@@ -214,9 +214,10 @@ func verify(raw [][]byte, roots *x509.CertPool, host string) error {
 var alertPattern = regexp.MustCompile(`remote error: tls: ([a-z ]+)`)
 
 // ClosedWithoutAnswer is what Alert reports when the server closed the
-// connection in or right after the TLS handshake with neither an alert
-// nor an HTTP answer (upstream's HAProxy does so while it holds no usable
-// CRL for the client's chain).
+// connection with neither a TLS alert nor an HTTP answer: upstream's
+// HAProxy does so in or right after the TLS handshake while it holds no
+// usable CRL for the client's chain, and for a source a route's allowlist
+// does not list (`tcp-request content reject`), over plain HTTP too.
 const ClosedWithoutAnswer = "closed without an answer"
 
 // Alert returns the TLS alert the server sent ("certificate required",

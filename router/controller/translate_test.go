@@ -204,3 +204,46 @@ func TestTranslateSessionCookie(t *testing.T) {
 		t.Errorf("default cookie name %q", def)
 	}
 }
+
+// The route annotations' settings, per termination: HTTP routes take the
+// server timeout, the tunnel timeout and the rewrite; passthrough takes
+// timeout-tunnel, else timeout, as its tunnel timeout, and no rewrite;
+// every route takes the allowlist, ip_allowlist before ip_whitelist.
+func TestTranslateRouteSettings(t *testing.T) {
+	annotated := func(termination routev1.TLSTerminationType, a map[string]string) haproxy.Route {
+		t.Helper()
+		out, rej := Translate(route(func(r *routev1.Route) {
+			r.Annotations = a
+			r.Spec.Path = "/foo"
+			if termination != "" {
+				r.Spec.TLS = &routev1.TLSConfig{Termination: termination}
+			}
+			if termination == routev1.TLSTerminationPassthrough {
+				r.Spec.Path = ""
+			}
+		}), service, slices)
+		if rej != nil {
+			t.Fatal(rej)
+		}
+		return out
+	}
+	all := map[string]string{
+		contract.TimeoutAnnotation: "2s", contract.TimeoutTunnelAnnotation: "10s", contract.RewriteTargetAnnotation: "/bar",
+		contract.IPAllowlistAnnotation: "10.0.0.1", contract.IPWhitelistAnnotation: "10.0.0.2",
+	}
+	edge := annotated(routev1.TLSTerminationEdge, all)
+	if edge.ServerTimeout != "2s" || edge.TunnelTimeout != "10s" || edge.Rewrite == nil || edge.Rewrite.Replacement != `/bar\1` || strings.Join(edge.Allowlist, " ") != "10.0.0.1" {
+		t.Errorf("edge: %+v %+v", edge, edge.Rewrite)
+	}
+	pass := annotated(routev1.TLSTerminationPassthrough, all)
+	if pass.ServerTimeout != "" || pass.TunnelTimeout != "10s" || pass.Rewrite != nil || strings.Join(pass.Allowlist, " ") != "10.0.0.1" {
+		t.Errorf("passthrough: %+v", pass)
+	}
+	if pass := annotated(routev1.TLSTerminationPassthrough, map[string]string{contract.TimeoutAnnotation: "2s"}); pass.TunnelTimeout != "2s" {
+		t.Errorf("passthrough with timeout alone: tunnel %q, want 2s", pass.TunnelTimeout)
+	}
+	plain := annotated("", map[string]string{contract.TimeoutAnnotation: "1.5s", contract.RewriteTargetAnnotation: "bar", contract.IPWhitelistAnnotation: "10.0.0.1,10.0.0.2"})
+	if plain.ServerTimeout != "" || plain.Rewrite != nil || plain.Allowlist != nil {
+		t.Errorf("plain with values the router does not read: %+v", plain)
+	}
+}
