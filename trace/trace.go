@@ -150,9 +150,9 @@ func (d Document) Designed() bool { return d.Digest != "" }
 var Seeds = []string{"hsts", "header-actions", "client-tls", "delegation", "component-routes"}
 
 // Order is the order of the traced sources on the page: the five design
-// documents, OpenShift's documentation of the route annotations, then
-// upstream's tests and bugs.
-var Order = append(slices.Clone(Seeds), "route-annotations", "upstream-tests", "upstream-bugs")
+// documents, OpenShift's documentation of the route annotations, the
+// Route API's weighted backends, then upstream's tests and bugs.
+var Order = append(slices.Clone(Seeds), "route-annotations", "route-api", "upstream-tests", "upstream-bugs")
 
 // Load reads every trace file, in Order.
 func Load() ([]Document, error) {

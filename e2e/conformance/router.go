@@ -71,6 +71,7 @@ func describeRouter(f *framework.Framework) {
 		describeHostClaims(f)
 		describeWildcardAdmission(f)
 		describeRoutePaths(f)
+		describeRouteWeights(f)
 		describeRouteHosts(f)
 		describeServiceCA(f)
 		describeExtendedValidation(f)

@@ -292,9 +292,11 @@ func (c *Controller) sync(ctx context.Context) error {
 	cfg := c.Base
 	cfg.Routes = nil
 	for _, r := range admitted {
-		svc, _ := c.serviceLister.Services(r.Namespace).Get(r.Spec.To.Name)
-		slices, _ := c.sliceLister.EndpointSlices(r.Namespace).List(labels.SelectorFromSet(labels.Set{discoveryv1.LabelServiceName: r.Spec.To.Name}))
-		hr, rej := Translate(r, svc, slices)
+		hr, rej := Translate(r, func(name string) (*corev1.Service, []*discoveryv1.EndpointSlice) {
+			svc, _ := c.serviceLister.Services(r.Namespace).Get(name)
+			slices, _ := c.sliceLister.EndpointSlices(r.Namespace).List(labels.SelectorFromSet(labels.Set{discoveryv1.LabelServiceName: name}))
+			return svc, slices
+		})
 		if rej == nil {
 			cfg.Routes = append(cfg.Routes, hr)
 		}

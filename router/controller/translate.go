@@ -38,11 +38,15 @@ type Rejection struct {
 
 func (r *Rejection) Error() string { return r.Reason + ": " + r.Message }
 
+// ServiceLookup finds a Service of the route's namespace by name, and its
+// EndpointSlices (either may be missing).
+type ServiceLookup func(name string) (*corev1.Service, []*discoveryv1.EndpointSlice)
+
 // Translate turns one route into its HAProxy form, or says why it cannot
-// be served. service and slices are the route's target Service and its
-// EndpointSlices (either may be missing: the route is then served with no
-// endpoints, answering 503, as upstream does).
-func Translate(route *routev1.Route, service *corev1.Service, slices []*discoveryv1.EndpointSlice) (haproxy.Route, *Rejection) {
+// be served. services finds the route's target Services (spec.to and
+// spec.alternateBackends): a missing one adds no endpoints, and a route
+// with none is served answering 503, as upstream does.
+func Translate(route *routev1.Route, services ServiceLookup) (haproxy.Route, *Rejection) {
 	out := haproxy.Route{
 		Namespace: route.Namespace, Name: route.Name,
 		Host: strings.ToLower(route.Spec.Host), Path: route.Spec.Path,
@@ -116,7 +120,7 @@ func Translate(route *routev1.Route, service *corev1.Service, slices []*discover
 	if rej := headerActionsTranslateFaults(route, &out); rej != nil {
 		return out, rej
 	}
-	out.Endpoints = endpoints(route, service, slices)
+	out.Endpoints, out.Weighted = weightedEndpoints(route, services), true
 	if err := out.Validate(); err != nil {
 		return out, &Rejection{contract.ReasonExtendedValidationFailed, err.Error()}
 	}
@@ -184,6 +188,73 @@ func routeSettings(route *routev1.Route, out *haproxy.Route) {
 
 // cookieToken is upstream's $cookieNamePattern, whole.
 var cookieToken = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+
+// weightedEndpoints are the ready endpoints of every Service the route
+// names, each weighing as upstream weighs it (openshift/router
+// pkg/router/template/router.go: getServiceUnits, getServiceUnitWeight,
+// calculateServiceWeights). A service's weight is its reference's (nil: 1;
+// clamped to 0-256), the last reference to a name winning. With one
+// service of non-zero weight and endpoints, each of its endpoints weighs 1;
+// otherwise a service's weight is shared among its endpoints and scaled so
+// that the heaviest endpoint weighs 256 (truncated, at least 1 unless the
+// service weighs 0). A service of weight 0 keeps its endpoints at weight 0:
+// they get no new requests.
+func weightedEndpoints(route *routev1.Route, services ServiceLookup) []haproxy.Endpoint {
+	refs := append([]routev1.RouteTargetReference{route.Spec.To}, route.Spec.AlternateBackends...)
+	weights := map[string]int32{}
+	var names []string
+	for _, ref := range refs {
+		if ref.Kind != "" && ref.Kind != "Service" {
+			continue
+		}
+		w := int32(1)
+		if ref.Weight != nil {
+			w = min(max(*ref.Weight, 0), 256)
+		}
+		if _, seen := weights[ref.Name]; !seen {
+			names = append(names, ref.Name)
+		}
+		weights[ref.Name] = w
+	}
+	perService := map[string][]haproxy.Endpoint{}
+	active := 0
+	var heaviest float32
+	for _, name := range names {
+		svc, slices := services(name)
+		eps := endpoints(route, svc, slices)
+		if len(eps) == 0 {
+			continue
+		}
+		perService[name] = eps
+		if weights[name] > 0 {
+			active++
+		}
+		heaviest = max(heaviest, float32(weights[name])/float32(len(eps)))
+	}
+	var out []haproxy.Endpoint
+	for _, name := range names {
+		eps := perService[name]
+		w := 0
+		switch {
+		case weights[name] == 0:
+		case active == 1:
+			w = 1
+		default:
+			// float32, as upstream computes it, so that truncation agrees.
+			w = max(1, int(float32(weights[name])/float32(len(eps))*(256/heaviest)))
+		}
+		for _, e := range eps {
+			e.Weight = w
+			out = append(out, e)
+		}
+	}
+	routeWeightFaults(out)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Addr < out[j].Addr })
+	for i := range out {
+		out[i].Name = fmt.Sprintf("ep%d", i+1)
+	}
+	return out
+}
 
 // endpoints are the ready addresses of the route's target port.
 func endpoints(route *routev1.Route, service *corev1.Service, slices []*discoveryv1.EndpointSlice) []haproxy.Endpoint {

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -54,7 +55,7 @@ func TestTranslateSelectsTheTargetPortsReadyEndpoints(t *testing.T) {
 		{"by service port", &routev1.RoutePort{TargetPort: intstr.FromInt32(443)}, "10.244.0.7:8443 10.244.0.9:8443"},
 		{"unknown port", &routev1.RoutePort{TargetPort: intstr.FromString("nope")}, ""},
 	} {
-		got, rej := Translate(route(func(r *routev1.Route) { r.Spec.Port = tc.port }), service, slices)
+		got, rej := Translate(route(func(r *routev1.Route) { r.Spec.Port = tc.port }), only(service, slices))
 		if rej != nil {
 			t.Fatalf("%s: %v", tc.name, rej)
 		}
@@ -78,7 +79,7 @@ func TestTranslateTerminationsHSTSAndRejections(t *testing.T) {
 		r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationEdge, Certificate: string(leaf.CertPEM), Key: string(leaf.KeyPEM),
 			InsecureEdgeTerminationPolicy: routev1.InsecureEdgeTerminationPolicyRedirect}
 	})
-	got, rej := Translate(edge, service, slices)
+	got, rej := Translate(edge, only(service, slices))
 	if rej != nil || got.Termination != haproxy.Edge || got.HSTS != "max-age=60" || got.InsecurePolicy != haproxy.PolicyRedirect || got.Host != "r.apps.test" || len(got.Certificate) == 0 {
 		t.Errorf("edge: %+v %v", got, rej)
 	}
@@ -87,14 +88,14 @@ func TestTranslateTerminationsHSTSAndRejections(t *testing.T) {
 		r.Annotations = map[string]string{"haproxy.router.openshift.io/hsts_header": "max-age=60"}
 		r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationPassthrough}
 	})
-	if got, rej := Translate(passthrough, service, slices); rej != nil || got.HSTS != "" {
+	if got, rej := Translate(passthrough, only(service, slices)); rej != nil || got.HSTS != "" {
 		t.Errorf("passthrough must carry no HSTS: %+v %v", got, rej)
 	}
 
 	reencrypt := route(func(r *routev1.Route) {
 		r.Spec.TLS = &routev1.TLSConfig{Termination: routev1.TLSTerminationReencrypt, DestinationCACertificate: string(ca.CertPEM)}
 	})
-	if got, rej := Translate(reencrypt, service, slices); rej != nil || got.ServiceHostname != "echo.ns.svc" || string(got.DestinationCA) != string(ca.CertPEM) {
+	if got, rej := Translate(reencrypt, only(service, slices)); rej != nil || got.ServiceHostname != "echo.ns.svc" || string(got.DestinationCA) != string(ca.CertPEM) {
 		t.Errorf("reencrypt: %+v %v", got, rej)
 	}
 
@@ -118,7 +119,7 @@ func TestTranslateTerminationsHSTSAndRejections(t *testing.T) {
 		}), "ExtendedValidationFailed"},
 		{"path with a quote", route(func(r *routev1.Route) { r.Spec.Path = "/a'b" }), "ExtendedValidationFailed"},
 	} {
-		if _, rej := Translate(tc.route, service, slices); rej == nil || rej.Reason != tc.reason {
+		if _, rej := Translate(tc.route, only(service, slices)); rej == nil || rej.Reason != tc.reason {
 			t.Errorf("%s: rejection %v, want reason %s", tc.name, rej, tc.reason)
 		}
 	}
@@ -137,7 +138,7 @@ func TestTranslateTerminationsHSTSAndRejections(t *testing.T) {
 			DestinationCACertificate: strings.ReplaceAll(string(ca.CertPEM), "\n", `\n`)}, contract.DestinationCAUnparsableRejection},
 	} {
 		r := route(func(r *routev1.Route) { r.Spec.TLS = &tc.tls })
-		if _, rej := Translate(r, service, slices); rej == nil || rej.Reason != contract.ReasonExtendedValidationFailed || rej.Message != tc.message {
+		if _, rej := Translate(r, only(service, slices)); rej == nil || rej.Reason != contract.ReasonExtendedValidationFailed || rej.Message != tc.message {
 			t.Errorf("%s: rejection %+v, want %s: %s", tc.name, rej, contract.ReasonExtendedValidationFailed, tc.message)
 		}
 	}
@@ -156,7 +157,7 @@ func TestTranslateForwardedHeadersAnnotation(t *testing.T) {
 				r.Annotations = map[string]string{contract.SetForwardedHeadersAnnotation: value}
 			}
 		})
-		got, rej := Translate(r, service, slices)
+		got, rej := Translate(r, only(service, slices))
 		if rej != nil || got.ForwardedHeaders != want {
 			t.Errorf("annotation %q: policy %q (%v), want %q", value, got.ForwardedHeaders, rej, want)
 		}
@@ -190,7 +191,7 @@ func TestTranslateSessionCookie(t *testing.T) {
 				r.Spec.TLS = &routev1.TLSConfig{Termination: tc.termination, InsecureEdgeTerminationPolicy: tc.insecure}
 			}
 		})
-		got, rej := Translate(r, service, slices)
+		got, rej := Translate(r, only(service, slices))
 		if rej != nil {
 			t.Errorf("%s: rejected: %v", tc.name, rej)
 			continue
@@ -221,7 +222,7 @@ func TestTranslateRouteSettings(t *testing.T) {
 			if termination == routev1.TLSTerminationPassthrough {
 				r.Spec.Path = ""
 			}
-		}), service, slices)
+		}), only(service, slices))
 		if rej != nil {
 			t.Fatal(rej)
 		}
@@ -246,4 +247,58 @@ func TestTranslateRouteSettings(t *testing.T) {
 	if plain.ServerTimeout != "" || plain.Rewrite != nil || plain.Allowlist != nil {
 		t.Errorf("plain with values the router does not read: %+v", plain)
 	}
+}
+
+// only finds svc and its slices by any name.
+func only(svc *corev1.Service, s []*discoveryv1.EndpointSlice) ServiceLookup {
+	return func(string) (*corev1.Service, []*discoveryv1.EndpointSlice) { return svc, s }
+}
+
+// Service weights, as upstream's TestCalculateServiceWeights has them:
+// shared among a service's endpoints and scaled so that the heaviest
+// endpoint weighs 256; one active service weighs 1; weight 0 stays 0.
+func TestTranslateServiceWeights(t *testing.T) {
+	ready := func(addrs ...string) []*discoveryv1.EndpointSlice {
+		s := &discoveryv1.EndpointSlice{Ports: []discoveryv1.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](8080)}}}
+		for _, a := range addrs {
+			s.Endpoints = append(s.Endpoints, discoveryv1.Endpoint{Addresses: []string{a}})
+		}
+		return []*discoveryv1.EndpointSlice{s}
+	}
+	lookup := map[string][]*discoveryv1.EndpointSlice{
+		"a": ready("10.0.0.1"), "b": ready("10.0.1.1"), "two": ready("10.0.2.1", "10.0.2.2"), "none": nil,
+	}
+	services := func(name string) (*corev1.Service, []*discoveryv1.EndpointSlice) { return service, lookup[name] }
+	for _, tc := range []struct {
+		name string
+		to   routev1.RouteTargetReference
+		alt  []routev1.RouteTargetReference
+		want string // addr=weight, in address order
+	}{
+		{"25/75", ref("a", 25), []routev1.RouteTargetReference{ref("b", 75)}, "10.0.0.1=85 10.0.1.1=256"},
+		{"50/50 over 1 and 2 endpoints", ref("a", 50), []routev1.RouteTargetReference{ref("two", 50)}, "10.0.0.1=256 10.0.2.1=128 10.0.2.2=128"},
+		{"20/60", ref("a", 20), []routev1.RouteTargetReference{ref("b", 60)}, "10.0.0.1=85 10.0.1.1=256"},
+		{"one active service", ref("a", 100), []routev1.RouteTargetReference{ref("b", 0)}, "10.0.0.1=1 10.0.1.1=0"},
+		{"every weight 0", ref("a", 0), []routev1.RouteTargetReference{ref("b", 0)}, "10.0.0.1=0 10.0.1.1=0"},
+		{"a service without endpoints", ref("none", 100), []routev1.RouteTargetReference{ref("b", 100)}, "10.0.1.1=1"},
+		{"over 256 clamped", ref("a", 1000), []routev1.RouteTargetReference{ref("b", 128)}, "10.0.0.1=256 10.0.1.1=128"},
+		{"a name twice: the last weight", ref("a", 1), []routev1.RouteTargetReference{ref("b", 1), ref("a", 3)}, "10.0.0.1=256 10.0.1.1=85"},
+	} {
+		r := route(func(r *routev1.Route) { r.Spec.To, r.Spec.AlternateBackends = tc.to, tc.alt })
+		got, rej := Translate(r, services)
+		if rej != nil {
+			t.Fatalf("%s: %v", tc.name, rej)
+		}
+		var have []string
+		for _, e := range got.Endpoints {
+			have = append(have, fmt.Sprintf("%s=%d", strings.TrimSuffix(e.Addr, ":8080"), e.Weight))
+		}
+		if strings.Join(have, " ") != tc.want || !got.Weighted {
+			t.Errorf("%s: %s (weighted %v), want %s", tc.name, strings.Join(have, " "), got.Weighted, tc.want)
+		}
+	}
+}
+
+func ref(name string, weight int32) routev1.RouteTargetReference {
+	return routev1.RouteTargetReference{Kind: "Service", Name: name, Weight: ptr.To(weight)}
 }

@@ -76,6 +76,12 @@ type Route struct {
 	// default destination CA. It is never sent as SNI (upstream sends none).
 	ServiceHostname string
 	Endpoints       []Endpoint
+	// Weighted: each endpoint's Weight is its service's share (spec.to
+	// and alternateBackends), written on its server line even when 0
+	// (an HTTP backend keeps a weight-0 server for clients its cookie
+	// pins; a passthrough backend leaves it out), as upstream's route
+	// backends. Unweighted endpoints of weight 0 take HAProxy's default.
+	Weighted bool
 	// HSTS is the Strict-Transport-Security value, "" for none. Edge and
 	// reencrypt only; sent on every response of the route's backend, over
 	// plain HTTP too (insecureEdgeTerminationPolicy Allow), as upstream.

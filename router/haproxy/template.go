@@ -184,7 +184,9 @@ backend {{ .Backend }}
 {{- end }}
 {{- $route := . }}
 {{- range .Endpoints }}
-  server {{ .Name }} {{ .Addr }}{{ if $route.Cookie }} cookie {{ $route.ServerCookie . }}{{ end }}{{ if .Weight }} weight {{ .Weight }}{{ end }}{{ if eq $route.Termination "reencrypt" }} ssl{{ template "reencrypt-verify" (reencrypt $.Dir $.DefaultDestinationCA $route) }}{{ end }}
+{{- if or (ne $route.Termination "passthrough") (not $route.Weighted) .Weight }}
+  server {{ .Name }} {{ .Addr }}{{ if $route.Cookie }} cookie {{ $route.ServerCookie . }}{{ end }}{{ if or .Weight $route.Weighted }} weight {{ .Weight }}{{ end }}{{ if eq $route.Termination "reencrypt" }} ssl{{ template "reencrypt-verify" (reencrypt $.Dir $.DefaultDestinationCA $route) }}{{ end }}
+{{- end }}
 {{- end }}
 {{ end }}
 {{- /* upstream: the route backends (HTTP and passthrough alike): the

@@ -1,0 +1,118 @@
+package conformance
+
+import (
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	routev1 "github.com/openshift/api/route/v1"
+	"k8s.io/utils/ptr"
+
+	"github.com/router-conformance/suite/e2e/framework"
+)
+
+// weightSample is how many requests one look at a weighted split sends,
+// each on a connection of its own with no cookie: each is balanced.
+const weightSample = 48
+
+// weightCase is one weighted route: the weights of spec.to and of its one
+// alternate backend, and the share of weightSample the alternate gets,
+// within [least, most].
+type weightCase struct {
+	termination routev1.TLSTerminationType
+	to, alt     int32
+	least, most int
+}
+
+// describeRouteWeights: spec.to and spec.alternateBackends.
+func describeRouteWeights(f *framework.Framework) {
+	// A route's requests are shared among its services by their weights:
+	// with weights 1 and 3 the alternate backend answers about three
+	// requests in four (the router balances round robin between several
+	// services, so the split is near exact; reloads restart it, hence the
+	// band); a service of weight 0 gets none while the other gets every
+	// one; equal weights share them evenly.
+	//
+	// Document: none (the Route API: openshift/api route/v1/types.go,
+	// RouteSpec: "Requests are distributed among the backends depending
+	// on the weights assigned to each backend", "Weight 0 causes no
+	// requests to the backend"; RouteTargetReference.weight)
+	// Upstream: openshift/router pkg/router/template/router.go
+	// (getServiceUnits, calculateServiceWeights: a service's weight shared
+	// among its endpoints, the heaviest scaled to 256),
+	// images/router/haproxy/conf/haproxy-config.template (`balance
+	// roundrobin` with more than one active service; every server line's
+	// weight), openshift/origin test/extended/router/weighted.go
+	DescribeTable("spec.to and alternateBackends share the route's requests by weight",
+		func(ctx SpecContext, c weightCase) {
+			ns := f.SpecNamespace(ctx, "weights")
+			backends := f.DeployEchoes(ctx, framework.EchoIn(ns, "primary"), framework.EchoIn(ns, "alternate"))
+			primary, alternate := backends[0], backends[1]
+			route := f.TerminatedRouteTo(primary, "weighted", c.termination, "")
+			route.Spec.To.Weight = ptr.To(c.to)
+			route.Spec.AlternateBackends = []routev1.RouteTargetReference{{Kind: "Service", Name: alternate.Service, Weight: ptr.To(c.alt)}}
+			f.CreateRoute(ctx, route)
+			req := f.RequestTo(route, primary, "/")
+
+			By(fmt.Sprintf("weights %d and %d: the alternate answers %d to %d of %d requests, the primary the rest", c.to, c.alt, c.least, c.most, weightSample))
+			f.Eventually(ctx, func(g Gomega) {
+				toPrimary, toAlternate := 0, 0
+				for range weightSample {
+					resp, err := framework.Do(ctx, req)
+					g.Expect(err).NotTo(HaveOccurred())
+					g.Expect(primary.Answered(resp.Echo) || alternate.Answered(resp.Echo)).To(BeTrue(), "answered by neither backend: status %d, body %s", resp.Status, resp.Body)
+					if alternate.Answered(resp.Echo) {
+						toAlternate++
+					} else {
+						toPrimary++
+					}
+				}
+				g.Expect(toAlternate).To(BeNumerically(">=", c.least), "alternate %d, primary %d", toAlternate, toPrimary)
+				g.Expect(toAlternate).To(BeNumerically("<=", c.most), "alternate %d, primary %d", toAlternate, toPrimary)
+			}).Should(Succeed())
+		},
+		Entry("plain HTTP, 1 and 3", framework.ID("router/weights-split-http"),
+			weightCase{to: 1, alt: 3, least: 30, most: 42}),
+		Entry("edge, 1 and 3", framework.ID("router/weights-split-edge"),
+			weightCase{termination: routev1.TLSTerminationEdge, to: 1, alt: 3, least: 30, most: 42}),
+		Entry("plain HTTP, 100 and 100: evenly", framework.ID("router/weights-split-even"),
+			weightCase{to: 100, alt: 100, least: 18, most: 30}),
+		Entry("plain HTTP, 100 and 0: none to the alternate", framework.ID("router/weights-zero-gets-none"),
+			weightCase{to: 100, alt: 0, least: 0, most: 0}),
+		Entry("plain HTTP, 0 and 100: none to the primary", framework.ID("router/weights-zero-primary-gets-none"),
+			weightCase{to: 0, alt: 100, least: weightSample, most: weightSample}),
+	)
+
+	// A route whose every service weighs 0 has no backend: the router
+	// answers its own 503. Beside it, the same services with the primary
+	// weighing 1 serve.
+	//
+	// Document: none (the Route API: openshift/api route/v1/types.go,
+	// RouteSpec: "If all weights are zero the route will be considered
+	// to have no backends and return a standard 503 response")
+	// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+	// (every server of weight 0: no usable server), openshift/origin
+	// test/extended/router/weighted.go (zeroweightroute: 503)
+	DescribeTable("every weight 0: the router's 503",
+		func(ctx SpecContext, termination routev1.TLSTerminationType) {
+			ns := f.SpecNamespace(ctx, "weights-zero")
+			backends := f.DeployEchoes(ctx, framework.EchoIn(ns, "primary"), framework.EchoIn(ns, "alternate"))
+			primary, alternate := backends[0], backends[1]
+			weighted := func(name string, to int32) *routev1.Route {
+				r := f.TerminatedRouteTo(primary, name, termination, "")
+				r.Spec.To.Weight = ptr.To(to)
+				r.Spec.AlternateBackends = []routev1.RouteTargetReference{{Kind: "Service", Name: alternate.Service, Weight: ptr.To[int32](0)}}
+				return f.CreateRoute(ctx, r)
+			}
+			control := weighted("control", 1)
+			zero := weighted("zero", 0)
+
+			By("positive control: the primary weighing 1 serves")
+			f.EventuallyResponds(ctx, f.RequestTo(control, primary, "/"), primary.Served)
+			By("every weight 0: 503 from the router")
+			f.EventuallyResponds(ctx, f.RequestTo(zero, primary, "/"), framework.NotServed)
+		},
+		Entry("plain HTTP", framework.ID("router/weights-all-zero-http"), routev1.TLSTerminationType("")),
+		Entry("edge", framework.ID("router/weights-all-zero-edge"), routev1.TLSTerminationEdge),
+	)
+}
