@@ -26,6 +26,7 @@ func describeRouteAnnotations(f *framework.Framework) {
 		describeRouteTimeouts(f)
 		describeRewriteTarget(f)
 		describeAllowlist(f)
+		describeCookieSameSite(f)
 	})
 }
 

@@ -67,3 +67,14 @@ func routeAnnotationsTranslateFaults(route *routev1.Route, out *haproxy.Route) {
 		out.Allowlist = annotations.Allowlist(a[contract.IPWhitelistAnnotation], "")
 	}
 }
+
+// cookieSameSiteFaults changes the session cookie sessionCookie chose
+// only under a test-only fault (faults.On).
+func cookieSameSiteFaults(route *routev1.Route, c *haproxy.Cookie) {
+	switch v := route.Annotations[contract.CookieSameSiteAnnotation]; {
+	case faults.On("route-annotations.cookie-same-site-ignored") && c.SameSite != "":
+		c.SameSite = "None"
+	case faults.On("route-annotations.cookie-same-site-on-plain") && c.SameSite == "" && (v == "Lax" || v == "Strict" || v == "None"):
+		c.SameSite = v
+	}
+}

@@ -156,6 +156,7 @@ func sessionCookie(route *routev1.Route, t haproxy.Termination, insecure haproxy
 			c.SameSite = v
 		}
 	}
+	cookieSameSiteFaults(route, c)
 	return c
 }
 
