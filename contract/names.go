@@ -47,14 +47,16 @@ const (
 // documentation lists them (openshift/openshift-docs
 // modules/nw-route-specific-annotations.adoc) and upstream's template reads
 // them (openshift/router images/router/haproxy/conf/haproxy-config.template):
-// the server timeout, the tunnel timeout, the path rewrite, and the source
-// allowlist under its current name and its former one (ip_allowlist wins).
+// the server timeout, the tunnel timeout, the path rewrite, the source
+// allowlist under its current name and its former one (ip_allowlist wins),
+// and the load-balancing algorithm.
 const (
 	TimeoutAnnotation       = "haproxy.router.openshift.io/timeout"
 	TimeoutTunnelAnnotation = "haproxy.router.openshift.io/timeout-tunnel"
 	RewriteTargetAnnotation = "haproxy.router.openshift.io/rewrite-target"
 	IPAllowlistAnnotation   = "haproxy.router.openshift.io/ip_allowlist"
 	IPWhitelistAnnotation   = "haproxy.router.openshift.io/ip_whitelist"
+	BalanceAnnotation       = "haproxy.router.openshift.io/balance"
 )
 
 // DefaultCookieName is the session cookie's name for a route without a

@@ -27,6 +27,7 @@ func describeRouteAnnotations(f *framework.Framework) {
 		describeRewriteTarget(f)
 		describeAllowlist(f)
 		describeCookieSameSite(f)
+		describeBalance(f)
 	})
 }
 

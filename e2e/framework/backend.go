@@ -161,12 +161,24 @@ func (f *Framework) DeployEchoFor(ctx context.Context, ns string, termination ro
 // that need a Service backed by pods the cluster selects.
 func (f *Framework) DeployTLSEcho(ctx context.Context, ns string, extraHosts ...string) *Echo {
 	GinkgoHelper()
-	e := f.createEcho(ctx, ns, "echo", extraHosts)
+	e := f.createEcho(ctx, ns, "echo", 1, extraHosts)
 	f.waitEcho(ctx, e)
 	return e
 }
 
 // waitEcho waits until e's Deployment is ready and records its pods.
+// DeployEchoReplicas is DeployTLSEcho with replicas pods behind its
+// Service: a backend of as many endpoints, each answering with its own
+// pod's name (Echo.Pods), for the specs of how a route's requests are
+// spread among them.
+func (f *Framework) DeployEchoReplicas(ctx context.Context, ns string, replicas int32, extraHosts ...string) *Echo {
+	GinkgoHelper()
+	e := f.createEcho(ctx, ns, "echo", replicas, extraHosts)
+	f.waitEcho(ctx, e)
+	Expect(e.Pods).To(HaveLen(int(replicas)), "ready pods of %s", e)
+	return e
+}
+
 func (f *Framework) waitEcho(ctx context.Context, e *Echo) {
 	GinkgoHelper()
 	f.WaitDeploymentReady(ctx, e.Namespace, e.Service)
@@ -176,7 +188,7 @@ func (f *Framework) waitEcho(ctx context.Context, e *Echo) {
 
 // createEcho creates the echo backend's Secret, Deployment and Service,
 // without waiting.
-func (f *Framework) createEcho(ctx context.Context, ns, name string, extraHosts []string) *Echo {
+func (f *Framework) createEcho(ctx context.Context, ns, name string, replicas int32, extraHosts []string) *Echo {
 	GinkgoHelper()
 	ca, err := pki.NewRootCA(pki.CAOptions{Subject: pki.Subject{CommonName: "echo backend CA " + ns}})
 	Expect(err).NotTo(HaveOccurred())
@@ -188,7 +200,7 @@ func (f *Framework) createEcho(ctx context.Context, ns, name string, extraHosts 
 		Data:       map[string][]byte{"tls.crt": cert.ChainPEM(), "tls.key": cert.KeyPEM},
 	}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred())
-	f.createEchoDeployment(ctx, ns, name, name+"-tls")
+	f.createEchoDeployment(ctx, ns, name, name+"-tls", replicas)
 	f.createEchoService(ctx, echoService(ns, name, true, nil))
 	return &Echo{Namespace: ns, Service: name, CA: ca}
 }
@@ -196,7 +208,7 @@ func (f *Framework) createEcho(ctx context.Context, ns, name string, extraHosts 
 // createEchoDeployment creates the echo backend's Deployment ns/name,
 // serving Secret secret (kubernetes.io/tls) on its https port, without
 // waiting.
-func (f *Framework) createEchoDeployment(ctx context.Context, ns, name, secret string) {
+func (f *Framework) createEchoDeployment(ctx context.Context, ns, name, secret string, replicas int32) {
 	GinkgoHelper()
 	c := f.ScratchContainer("echo", f.Image("echo"), "-http", fmt.Sprintf(":%d", echoHTTPContainerPort), "-https", ":8443", "-cert", "/tls/tls.crt", "-key", "/tls/tls.key",
 		"-wire-names", fmt.Sprintf(":%d", echoWireNamesContainerPort))
@@ -207,10 +219,12 @@ func (f *Framework) createEchoDeployment(ctx context.Context, ns, name, secret s
 	}
 	c.ReadinessProbe = HTTPReadiness("/", echoHTTPContainerPort)
 	c.VolumeMounts = []corev1.VolumeMount{{Name: "tls", MountPath: "/tls", ReadOnly: true}}
-	_, err := f.Clientset.AppsV1().Deployments(ns).Create(ctx, OneReplica(ns, name, corev1.PodSpec{
+	d := OneReplica(ns, name, corev1.PodSpec{
 		Containers: []corev1.Container{c},
 		Volumes:    []corev1.Volume{{Name: "tls", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: secret}}}},
-	}), metav1.CreateOptions{})
+	})
+	d.Spec.Replicas = ptr.To(replicas)
+	_, err := f.Clientset.AppsV1().Deployments(ns).Create(ctx, d, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "create deployment %s/%s", ns, name)
 }
 

@@ -32,7 +32,7 @@ func (f *Framework) DeployServingCertEcho(ctx context.Context, ns, name string) 
 		g.Expect(s.Data).To(HaveKey(corev1.TLSPrivateKeyKey))
 		secret = s
 	}).Should(Succeed())
-	f.createEchoDeployment(ctx, ns, name, secretName)
+	f.createEchoDeployment(ctx, ns, name, secretName, 1)
 	e := &Echo{Namespace: ns, Service: name}
 	f.waitEcho(ctx, e)
 	return e, secret

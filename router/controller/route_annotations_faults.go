@@ -78,3 +78,20 @@ func cookieSameSiteFaults(route *routev1.Route, c *haproxy.Cookie) {
 		c.SameSite = v
 	}
 }
+
+// balanceFaults changes the algorithm balance chose only under a
+// test-only fault (faults.On).
+func balanceFaults(route *routev1.Route, t haproxy.Termination, b string) string {
+	switch {
+	case faults.On("route-annotations.balance-ignored") && route.Annotations[contract.BalanceAnnotation] != "":
+		if t == haproxy.Passthrough {
+			return "source"
+		}
+		return "random"
+	case faults.On("route-annotations.passthrough-default-roundrobin") && t == haproxy.Passthrough && b == "source" && route.Annotations[contract.BalanceAnnotation] == "":
+		return "roundrobin"
+	case faults.On("route-annotations.http-default-source") && t != haproxy.Passthrough && b == "random":
+		return "source"
+	}
+	return b
+}

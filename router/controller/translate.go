@@ -120,7 +120,10 @@ func Translate(route *routev1.Route, services ServiceLookup) (haproxy.Route, *Re
 	if rej := headerActionsTranslateFaults(route, &out); rej != nil {
 		return out, rej
 	}
-	out.Endpoints, out.Weighted = weightedEndpoints(route, services), true
+	var activeServices int
+	out.Endpoints, activeServices = weightedEndpoints(route, services)
+	out.Weighted = true
+	out.Balance = balance(route, out.Termination, activeServices)
 	if err := out.Validate(); err != nil {
 		return out, &Rejection{contract.ReasonExtendedValidationFailed, err.Error()}
 	}
@@ -199,8 +202,9 @@ var cookieToken = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
 // otherwise a service's weight is shared among its endpoints and scaled so
 // that the heaviest endpoint weighs 256 (truncated, at least 1 unless the
 // service weighs 0). A service of weight 0 keeps its endpoints at weight 0:
-// they get no new requests.
-func weightedEndpoints(route *routev1.Route, services ServiceLookup) []haproxy.Endpoint {
+// they get no new requests. The count is of the active services: of
+// non-zero weight, with endpoints.
+func weightedEndpoints(route *routev1.Route, services ServiceLookup) ([]haproxy.Endpoint, int) {
 	refs := append([]routev1.RouteTargetReference{route.Spec.To}, route.Spec.AlternateBackends...)
 	weights := map[string]int32{}
 	var names []string
@@ -254,7 +258,33 @@ func weightedEndpoints(route *routev1.Route, services ServiceLookup) []haproxy.E
 	for i := range out {
 		out[i].Name = fmt.Sprintf("ep%d", i+1)
 	}
-	return out
+	return out, active
+}
+
+// balanceAlgorithm is upstream's $balanceAlgoPattern, whole.
+var balanceAlgorithm = regexp.MustCompile(`^(roundrobin|leastconn|source|random)$`)
+
+// balance is the route backend's algorithm, as upstream's template
+// chooses it (openshift/router images/router/haproxy/conf/haproxy-config.template,
+// the route backends): the haproxy.router.openshift.io/balance
+// annotation when it is one of the algorithms; otherwise roundrobin for a
+// route with more than one service of non-zero weight, so the weights
+// hold; otherwise random (ROUTER_LOAD_BALANCE_ALGORITHM, the operator's
+// default) for HTTP and source (ROUTER_TCP_BALANCE_SCHEME) for
+// passthrough. activeServices counts the services of non-zero weight
+// with endpoints.
+func balance(route *routev1.Route, t haproxy.Termination, activeServices int) string {
+	b := route.Annotations[contract.BalanceAnnotation]
+	switch {
+	case balanceAlgorithm.MatchString(b):
+	case activeServices > 1:
+		b = "roundrobin"
+	case t == haproxy.Passthrough:
+		b = "source"
+	default:
+		b = "random"
+	}
+	return balanceFaults(route, t, b)
 }
 
 // endpoints are the ready addresses of the route's target port.

@@ -76,6 +76,9 @@ type Route struct {
 	// default destination CA. It is never sent as SNI (upstream sends none).
 	ServiceHostname string
 	Endpoints       []Endpoint
+	// Balance is the backend's algorithm (roundrobin, leastconn, source,
+	// random); "" is roundrobin for HTTP and source for passthrough.
+	Balance string
 	// Weighted: each endpoint's Weight is its service's share (spec.to
 	// and alternateBackends), written on its server line even when 0
 	// (an HTTP backend keeps a weight-0 server for clients its cookie

@@ -149,11 +149,12 @@ backend openshift_default
 backend {{ .Backend }}
 {{- if eq .Termination "passthrough" }}
   mode tcp
-  balance source
+  balance {{ or .Balance "source" }}
+  hash-type consistent
 {{- template "route-settings" (settings $.Dir .) }}
 {{- else }}
   mode http
-  balance roundrobin
+  balance {{ or .Balance "roundrobin" }}
 {{- template "route-settings" (settings $.Dir .) }}
 {{- range forwarded (or .ForwardedHeaders $.ForwardedHeaders) }}
   {{ . }}
