@@ -57,6 +57,14 @@ const (
 	IPAllowlistAnnotation   = "haproxy.router.openshift.io/ip_allowlist"
 	IPWhitelistAnnotation   = "haproxy.router.openshift.io/ip_whitelist"
 	BalanceAnnotation       = "haproxy.router.openshift.io/balance"
+	// PodConcurrentConnectionsAnnotation bounds the connections to each
+	// endpoint; RateLimitAnnotation ("true") turns the per-source limits
+	// on, each the annotation's name with its suffix.
+	PodConcurrentConnectionsAnnotation = "haproxy.router.openshift.io/pod-concurrent-connections"
+	RateLimitAnnotation                = "haproxy.router.openshift.io/rate-limit-connections"
+	RateLimitConcurrentTCPAnnotation   = RateLimitAnnotation + ".concurrent-tcp"
+	RateLimitRateTCPAnnotation         = RateLimitAnnotation + ".rate-tcp"
+	RateLimitRateHTTPAnnotation        = RateLimitAnnotation + ".rate-http"
 )
 
 // DefaultCookieName is the session cookie's name for a route without a

@@ -28,6 +28,7 @@ func describeRouteAnnotations(f *framework.Framework) {
 		describeAllowlist(f)
 		describeCookieSameSite(f)
 		describeBalance(f)
+		describeRouteLimits(f)
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 	"math/big"
 	"net"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -138,4 +139,21 @@ func Allowlist(allowlist, whitelist string) []string {
 		}
 	}
 	return out
+}
+
+// Count is a limit annotation's value as upstream's isInteger
+// (strconv.Atoi) reads it, for the reference router only when it is not
+// negative (a negative value would not load); false leaves the limit off.
+func Count(value string) (string, bool) {
+	n, err := strconv.Atoi(value)
+	if err != nil || n < 0 {
+		return "", false
+	}
+	return strconv.Itoa(n), true
+}
+
+// On is upstream's isTrue of an annotation: strconv.ParseBool.
+func On(value string) bool {
+	on, _ := strconv.ParseBool(value)
+	return on
 }

@@ -47,6 +47,19 @@ func routeAnnotationsTranslateFaults(route *routev1.Route, out *haproxy.Route) {
 		if rw, ok := annotations.RewriteTarget(route.Spec.Path, "/"+a[contract.RewriteTargetAnnotation]); ok {
 			out.Rewrite = &rw
 		}
+	case faults.On("route-annotations.pod-connections-ignored"):
+		out.MaxConnPerServer = ""
+	case faults.On("route-annotations.rate-limits-ignored"):
+		out.RateLimit = nil
+	case faults.On("route-annotations.rate-http-ignored") && out.RateLimit != nil:
+		out.RateLimit.RateHTTP = ""
+	case faults.On("route-annotations.rate-limits-without-switch") && out.RateLimit == nil:
+		out.RateLimit = &haproxy.RateLimit{}
+		out.RateLimit.ConcurrentTCP, _ = annotations.Count(a[contract.RateLimitConcurrentTCPAnnotation])
+		out.RateLimit.RateTCP, _ = annotations.Count(a[contract.RateLimitRateTCPAnnotation])
+		if http {
+			out.RateLimit.RateHTTP, _ = annotations.Count(a[contract.RateLimitRateHTTPAnnotation])
+		}
 	case faults.On("route-annotations.allowlist-ignored"):
 		out.Allowlist = nil
 	case faults.On("route-annotations.allowlist-inline-limit-fails-open") && len(out.Allowlist) > annotations.MaxInlineAllowlist:

@@ -170,10 +170,21 @@ func sessionCookie(route *routev1.Route, t haproxy.Termination, insecure haproxy
 // HTTP backends take the timeout as `timeout server`, the timeout-tunnel
 // as `timeout tunnel` and the rewrite-target; passthrough takes
 // timeout-tunnel, else timeout, as `timeout tunnel`, and never rewrites.
-// Every backend takes the allowlist.
+// Every backend takes the allowlist, the bound on each endpoint's
+// connections and, when rate-limit-connections is true, the per-source
+// limits (rate-http on HTTP backends only).
 func routeSettings(route *routev1.Route, out *haproxy.Route) {
 	a := route.Annotations
 	out.Allowlist = annotations.Allowlist(a[contract.IPAllowlistAnnotation], a[contract.IPWhitelistAnnotation])
+	out.MaxConnPerServer, _ = annotations.Count(a[contract.PodConcurrentConnectionsAnnotation])
+	if annotations.On(a[contract.RateLimitAnnotation]) {
+		out.RateLimit = &haproxy.RateLimit{}
+		out.RateLimit.ConcurrentTCP, _ = annotations.Count(a[contract.RateLimitConcurrentTCPAnnotation])
+		out.RateLimit.RateTCP, _ = annotations.Count(a[contract.RateLimitRateTCPAnnotation])
+		if out.Termination != haproxy.Passthrough {
+			out.RateLimit.RateHTTP, _ = annotations.Count(a[contract.RateLimitRateHTTPAnnotation])
+		}
+	}
 	if out.Termination == haproxy.Passthrough {
 		for _, v := range []string{a[contract.TimeoutTunnelAnnotation], a[contract.TimeoutAnnotation]} {
 			if t, ok := annotations.Timeout(v); ok {

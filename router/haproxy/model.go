@@ -107,6 +107,14 @@ type Route struct {
 	// Rewrite is the route's path rewrite (HTTP backends: the
 	// haproxy.router.openshift.io/rewrite-target annotation); nil for none.
 	Rewrite *annotations.Rewrite
+	// RateLimit is the route's per-source limits (the
+	// haproxy.router.openshift.io/rate-limit-connections annotations); nil
+	// for none.
+	RateLimit *RateLimit
+	// MaxConnPerServer bounds the connections to each endpoint (the
+	// haproxy.router.openshift.io/pod-concurrent-connections annotation):
+	// more wait in the backend's queue. "" or "0": no bound.
+	MaxConnPerServer string
 	// Allowlist are the only source addresses and CIDR ranges the route
 	// serves (ip_allowlist, else ip_whitelist); a connection from any
 	// other is closed unanswered. Empty: every source.
@@ -116,6 +124,19 @@ type Route struct {
 	// adjusted (the haproxy.router.openshift.io/h1-adjust-case
 	// annotation); every other name goes out in lower case.
 	AdjustHeaderCase bool
+}
+
+// RateLimit are a route backend's per-source limits, as upstream's route
+// backends write them (openshift/router
+// images/router/haproxy/conf/haproxy-config.template: a stick table
+// tracking each source, and a connection closed unanswered when the
+// source's count reaches a limit). Each limit is a whole number; ""
+// leaves it unchecked.
+type RateLimit struct {
+	// ConcurrentTCP bounds the source's connections at once (the
+	// connection being opened counts), RateTCP its new connections in 3s,
+	// RateHTTP its HTTP requests in 10s (HTTP backends only).
+	ConcurrentTCP, RateTCP, RateHTTP string
 }
 
 // Cookie is a route backend's session cookie, as upstream inserts it

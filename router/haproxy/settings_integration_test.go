@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/router-conformance/suite/e2e/httpclient"
 	"github.com/router-conformance/suite/fixtures/echo"
@@ -58,5 +59,47 @@ func TestRouteSettings(t *testing.T) {
 		if _, alert, err := w.refusal(t, req); alert != httpclient.ClosedWithoutAnswer {
 			t.Errorf("%s, the source not in its allowlist: %v, want the connection %s", req.Host, err, httpclient.ClosedWithoutAnswer)
 		}
+	}
+}
+
+// The per-source limits and the bound on each endpoint's connections:
+// rate-http closes the connection of a source past its rate, concurrent
+// connections past the bound wait their turn.
+func TestRouteLimits(t *testing.T) {
+	w := newWorld(t)
+	ep := []haproxy.Endpoint{{Name: "ep1", Addr: w.httpEcho}}
+	w.cfg.Routes = []haproxy.Route{
+		{Namespace: "ns", Name: "rate", Host: "rate.apps.test", Endpoints: ep, RateLimit: &haproxy.RateLimit{RateHTTP: "3"}},
+		{Namespace: "ns", Name: "one-at-a-time", Host: "one.apps.test", Endpoints: ep, MaxConnPerServer: "1"},
+	}
+	w.start(t)
+	closed := 0
+	for range 6 {
+		if _, alert, _ := w.refusal(t, httpclient.Request{Host: "rate.apps.test"}); alert == httpclient.ClosedWithoutAnswer {
+			closed++
+		}
+	}
+	if closed == 0 || closed == 6 {
+		t.Errorf("rate-http 3: %d of 6 quick requests closed unanswered, want some but not all", closed)
+	}
+	start := time.Now()
+	done := make(chan int, 2)
+	for range 2 {
+		go func() {
+			resp, err := w.get(t, httpclient.Request{Host: "one.apps.test", Header: http.Header{echo.Delay: {"500ms"}}})
+			if err != nil {
+				done <- 0
+				return
+			}
+			done <- resp.Status
+		}()
+	}
+	for range 2 {
+		if s := <-done; s != http.StatusOK {
+			t.Errorf("one connection at a time: status %d, want 200 (queued, then served)", s)
+		}
+	}
+	if took := time.Since(start); took < time.Second {
+		t.Errorf("two requests of 500ms with one connection at a time took %s, want at least 1s", took)
 	}
 }

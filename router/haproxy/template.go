@@ -186,13 +186,13 @@ backend {{ .Backend }}
 {{- $route := . }}
 {{- range .Endpoints }}
 {{- if or (ne $route.Termination "passthrough") (not $route.Weighted) .Weight }}
-  server {{ .Name }} {{ .Addr }}{{ if $route.Cookie }} cookie {{ $route.ServerCookie . }}{{ end }}{{ if or .Weight $route.Weighted }} weight {{ .Weight }}{{ end }}{{ if eq $route.Termination "reencrypt" }} ssl{{ template "reencrypt-verify" (reencrypt $.Dir $.DefaultDestinationCA $route) }}{{ end }}
+  server {{ .Name }} {{ .Addr }}{{ if $route.Cookie }} cookie {{ $route.ServerCookie . }}{{ end }}{{ if or .Weight $route.Weighted }} weight {{ .Weight }}{{ end }}{{ with $route.MaxConnPerServer }} maxconn {{ . }}{{ end }}{{ if eq $route.Termination "reencrypt" }} ssl{{ template "reencrypt-verify" (reencrypt $.Dir $.DefaultDestinationCA $route) }}{{ end }}
 {{- end }}
 {{- end }}
 {{ end }}
 {{- /* upstream: the route backends (HTTP and passthrough alike): the
   allowlist closes a connection from any other source unanswered, then the
-  route's own timeouts. */}}
+  route's own timeouts, then its per-source rate limits. */}}
 {{- define "route-settings" }}
 {{- with .Route.Allowlist }}
   acl allowlist src {{ allowlist $.Dir $.Route }}
@@ -203,6 +203,19 @@ backend {{ .Backend }}
 {{- end }}
 {{- with .Route.TunnelTimeout }}
   timeout tunnel  {{ . }}
+{{- end }}
+{{- with .Route.RateLimit }}
+  stick-table type ip size 100k expire 30s store conn_cur,conn_rate(3s),http_req_rate(10s)
+  tcp-request content track-sc2 src
+{{- with .ConcurrentTCP }}
+  tcp-request content reject if { src_conn_cur ge {{ . }} }
+{{- end }}
+{{- with .RateTCP }}
+  tcp-request content reject if { src_conn_rate ge {{ . }} }
+{{- end }}
+{{- with .RateHTTP }}
+  tcp-request content reject if { src_http_req_rate ge {{ . }} }
+{{- end }}
 {{- end }}
 {{- end }}
 {{- /* upstream: backend server line for reencrypt. No sni keyword ever;
