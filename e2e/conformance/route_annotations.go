@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"net/http"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -24,10 +25,12 @@ import (
 func describeRouteAnnotations(f *framework.Framework) {
 	framework.DescribeFeature(contract.FeatureRouteAnnotations, func() {
 		describeRouteTimeouts(f)
+		describeSlowRequest(f)
 		describeRewriteTarget(f)
 		describeAllowlist(f)
 		describeCookieSameSite(f)
 		describeBalance(f)
+		describeLeastConn(f)
 		describeRouteLimits(f)
 	})
 }
@@ -153,4 +156,35 @@ func describeRouteTimeouts(f *framework.Framework) {
 		Entry("passthrough, "+routeTimeout+" with timeout-tunnel "+tunnelOverIt+": the tunnel's wins", framework.ID("route-annotations/timeout-tunnel-wins-passthrough"),
 			timeoutCase{termination: routev1.TLSTerminationPassthrough, timeout: routeTimeout, tunnel: tunnelOverIt, slowServed: true}),
 	)
+}
+
+// slowHeadWait is longer than the router's wait for a request head (10s).
+const slowHeadWait = 20 * time.Second
+
+// describeSlowRequest: the router's wait for a request head
+// (ROUTER_SLOWLORIS_TIMEOUT).
+func describeSlowRequest(f *framework.Framework) {
+	// A client that has not sent its whole request head 10s after it
+	// began gets the router's 408 Request Time-out; a whole request on
+	// the same route is served.
+	//
+	// Document: OpenShift's documentation, "Route-specific annotations"
+	// (openshift/openshift-docs modules/nw-route-specific-annotations.adoc):
+	// "Router timeout variables", ROUTER_SLOWLORIS_TIMEOUT (10s)
+	// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+	// (defaults: `timeout http-request` from ROUTER_SLOWLORIS_TIMEOUT, else
+	// 10s)
+	It("a request head still unfinished after 10s gets the router's 408", framework.ID("route-annotations/slow-request-head-408"), func(ctx SpecContext) {
+		ns := f.SpecNamespace(ctx, "slow-head")
+		backend := f.DeployEcho(ctx, ns)
+		route := f.CreateRoute(ctx, f.RouteTo(backend, "slow", framework.EchoHTTPPort))
+		By("positive control: a whole request is served")
+		f.EventuallyResponds(ctx, f.RequestTo(route, backend, "/"), backend.Served)
+		By("a head begun and never finished: 408 after 10s")
+		start := time.Now()
+		line, err := httpclient.SlowHead(ctx, f.HTTPAddr, route.Spec.Host, slowHeadWait)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(line).To(HavePrefix("HTTP/1.1 408 "), "the router's answer")
+		Expect(time.Since(start)).To(BeNumerically(">=", 9*time.Second), "answered before the router's 10s")
+	})
 }

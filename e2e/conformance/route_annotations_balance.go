@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"slices"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/fixtures/echo"
 )
 
 // balanceSample is how many requests one look at a route's balancing
@@ -121,4 +124,77 @@ func describeBalance(f *framework.Framework) {
 		Entry("passthrough, roundrobin", framework.ID("route-annotations/balance-roundrobin-passthrough"),
 			balanceCase{termination: routev1.TLSTerminationPassthrough, balance: "roundrobin", spread: alternating, controlBalance: "source", controlSpread: onePod}),
 	)
+}
+
+// leastConnSample is how many requests follow the held one: random
+// balancing sends them all to the free pod once in 2^8 looks.
+const leastConnSample = 8
+
+// describeLeastConn: balance leastconn.
+func describeLeastConn(f *framework.Framework) {
+	// With leastconn, while one pod holds a slow request every new request
+	// goes to the other, which has no connection; round robin on the same
+	// pods, beside it, alternates between them meanwhile.
+	//
+	// Document: OpenShift's documentation, "Route-specific annotations"
+	// (openshift/openshift-docs modules/nw-route-specific-annotations.adoc):
+	// the Route annotations table, haproxy.router.openshift.io/balance
+	// (leastconn)
+	// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+	// ($balanceAlgoPattern: `balance leastconn` from the annotation)
+	It("balance leastconn sends new requests to the pod with the fewest connections", framework.ID("route-annotations/balance-leastconn-http"), func(ctx SpecContext) {
+		ns := f.SpecNamespace(ctx, "leastconn")
+		backend := f.DeployEchoReplicas(ctx, ns, 2)
+		routeWith := func(name, balance string) httpclient.Request {
+			r := f.TerminatedRouteTo(backend, name, "", "")
+			r.Annotations = map[string]string{contract.BalanceAnnotation: balance}
+			return f.RequestTo(f.CreateRoute(ctx, r), backend, "/")
+		}
+		leastconn, roundrobin := routeWith("leastconn", "leastconn"), routeWith("roundrobin", "roundrobin")
+		for _, look := range []struct {
+			what   string
+			req    httpclient.Request
+			others func(held string, pods []string) bool
+		}{
+			{"positive control: round robin still alternates, onto the pod that holds a request too", roundrobin,
+				func(held string, pods []string) bool { return slices.Contains(pods, held) }},
+			{"leastconn: every new request goes to the pod without one", leastconn,
+				func(held string, pods []string) bool { return !slices.Contains(pods, held) && len(distinct(pods)) == 1 }},
+		} {
+			By(look.what)
+			f.Eventually(ctx, func(g Gomega) {
+				held := holdRequestOnPod(ctx, look.req)
+				var pods []string
+				for range leastConnSample {
+					resp, err := framework.Do(ctx, look.req)
+					g.Expect(err).NotTo(HaveOccurred())
+					backend.Served(g, resp)
+					pods = append(pods, resp.Echo.Pod)
+				}
+				pod := <-held
+				g.Expect(pod).NotTo(BeEmpty(), "the held request was not served")
+				g.Expect(look.others(pod, pods)).To(BeTrue(), "held on %s; the next %d answered by %v", pod, leastConnSample, pods)
+			}).Should(Succeed())
+		}
+	})
+}
+
+// holdRequestOnPod sends req, whose backend answers after heldFor, in
+// the background, and waits holdBeforeIt so that it is held; the
+// channel gets the pod that answered it ("" if none did).
+func holdRequestOnPod(ctx SpecContext, req httpclient.Request) <-chan string {
+	req = framework.WithHeader(req, echo.Delay, heldFor.String())
+	req.Timeout = 4 * heldFor
+	done := make(chan string, 1)
+	go func() {
+		defer GinkgoRecover()
+		resp, err := framework.Do(ctx, req)
+		if err != nil || resp.Echo == nil {
+			done <- ""
+			return
+		}
+		done <- resp.Echo.Pod
+	}()
+	time.Sleep(holdBeforeIt)
+	return done
 }

@@ -83,6 +83,49 @@ func describeRouteWeights(f *framework.Framework) {
 			weightCase{to: 0, alt: 100, least: weightSample, most: weightSample}),
 	)
 
+	// A service's share is spread over its endpoints, whatever their
+	// number: a primary of two pods and an alternate of one, weighing
+	// the same, answer half the requests each, and both pods of the
+	// primary answer.
+	//
+	// Document: none (the Route API: openshift/api route/v1/types.go,
+	// RouteSpec: "When the backend has more than one endpoint the
+	// requests that end up on the backend are roundrobin distributed
+	// among the endpoints")
+	// Upstream: openshift/router pkg/router/template/router.go
+	// (calculateServiceWeights: a service's weight divided by its
+	// endpoints; TestCalculateServiceWeights "50/50 with 2 vs 1
+	// endpoints")
+	It("a service's share is spread over its endpoints", framework.ID("router/weights-shared-by-endpoints"), func(ctx SpecContext) {
+		ns := f.SpecNamespace(ctx, "weights-endpoints")
+		primary := f.DeployEchoReplicas(ctx, ns, 2)
+		alternate := f.DeployEchoes(ctx, framework.EchoIn(ns, "alternate"))[0]
+		route := f.TerminatedRouteTo(primary, "weighted", "", "")
+		route.Spec.To.Weight = ptr.To[int32](1)
+		route.Spec.AlternateBackends = []routev1.RouteTargetReference{{Kind: "Service", Name: alternate.Service, Weight: ptr.To[int32](1)}}
+		f.CreateRoute(ctx, route)
+		req := f.RequestTo(route, primary, "/")
+
+		By(fmt.Sprintf("the alternate answers 19 to 29 of %d requests, and both pods of the primary answer", weightSample))
+		f.Eventually(ctx, func(g Gomega) {
+			toAlternate := 0
+			primaryPods := map[string]bool{}
+			for range weightSample {
+				resp, err := framework.Do(ctx, req)
+				g.Expect(err).NotTo(HaveOccurred())
+				g.Expect(primary.Answered(resp.Echo) || alternate.Answered(resp.Echo)).To(BeTrue(), "answered by neither backend: status %d, body %s", resp.Status, resp.Body)
+				if alternate.Answered(resp.Echo) {
+					toAlternate++
+				} else {
+					primaryPods[resp.Echo.Pod] = true
+				}
+			}
+			g.Expect(toAlternate).To(BeNumerically(">=", 19), "alternate %d of %d", toAlternate, weightSample)
+			g.Expect(toAlternate).To(BeNumerically("<=", 29), "alternate %d of %d", toAlternate, weightSample)
+			g.Expect(primaryPods).To(HaveLen(2), "pods of the primary that answered")
+		}).Should(Succeed())
+	})
+
 	// A route whose every service weighs 0 has no backend: the router
 	// answers its own 503. Beside it, the same services with the primary
 	// weighing 1 serve.

@@ -10,6 +10,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -235,4 +236,31 @@ func Alert(err error) string {
 		return ClosedWithoutAnswer
 	}
 	return ""
+}
+
+// SlowHead opens a plain connection to addr, sends the start of a request
+// head for host and never finishes it, and returns the status line the
+// server answers with (within timeout), "" when it closes the connection
+// unanswered: what a server does with a client too slow to send its
+// request.
+func SlowHead(ctx context.Context, addr, host string, timeout time.Duration) (string, error) {
+	conn, err := (&net.Dialer{Timeout: timeout}).DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close()
+	if err := conn.SetDeadline(time.Now().Add(timeout)); err != nil {
+		return "", err
+	}
+	if _, err := fmt.Fprintf(conn, "GET / HTTP/1.1\r\nHost: %s\r\n", host); err != nil {
+		return "", err
+	}
+	line, err := bufio.NewReader(conn).ReadString('\n')
+	if errors.Is(err, io.EOF) && line == "" {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimRight(line, "\r\n"), nil
 }

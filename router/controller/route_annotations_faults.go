@@ -105,6 +105,8 @@ func balanceFaults(route *routev1.Route, t haproxy.Termination, b string) string
 		return "roundrobin"
 	case faults.On("route-annotations.http-default-source") && t != haproxy.Passthrough && b == "random":
 		return "source"
+	case faults.On("route-annotations.leastconn-as-roundrobin") && b == "leastconn":
+		return "roundrobin"
 	}
 	return b
 }

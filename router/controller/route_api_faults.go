@@ -6,8 +6,9 @@ import (
 )
 
 // routeWeightFaults changes the endpoint weights weightedEndpoints chose
-// only under a test-only fault (faults.On).
-func routeWeightFaults(eps []haproxy.Endpoint) {
+// only under a test-only fault (faults.On). serviceWeights are the
+// weights of each endpoint's service.
+func routeWeightFaults(eps []haproxy.Endpoint, serviceWeights []int32) {
 	allZero := true
 	for _, e := range eps {
 		allZero = allZero && e.Weight == 0
@@ -20,6 +21,8 @@ func routeWeightFaults(eps []haproxy.Endpoint) {
 			eps[i].Weight = 1
 		case faults.On("route-api.all-zero-serves") && allZero:
 			eps[i].Weight = 1
+		case faults.On("route-api.weight-not-shared-by-endpoints") && eps[i].Weight > 0:
+			eps[i].Weight = int(serviceWeights[i])
 		}
 	}
 }

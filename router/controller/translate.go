@@ -248,6 +248,7 @@ func weightedEndpoints(route *routev1.Route, services ServiceLookup) ([]haproxy.
 		heaviest = max(heaviest, float32(weights[name])/float32(len(eps)))
 	}
 	var out []haproxy.Endpoint
+	var serviceWeights []int32
 	for _, name := range names {
 		eps := perService[name]
 		w := 0
@@ -262,9 +263,10 @@ func weightedEndpoints(route *routev1.Route, services ServiceLookup) ([]haproxy.
 		for _, e := range eps {
 			e.Weight = w
 			out = append(out, e)
+			serviceWeights = append(serviceWeights, weights[name])
 		}
 	}
-	routeWeightFaults(out)
+	routeWeightFaults(out, serviceWeights)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Addr < out[j].Addr })
 	for i := range out {
 		out[i].Name = fmt.Sprintf("ep%d", i+1)

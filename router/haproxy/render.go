@@ -438,7 +438,7 @@ func Render(cfg Config) (Files, error) {
 	if err := tmpl.Execute(&buf, data); err != nil {
 		return nil, fmt.Errorf("haproxy: render: %w", err)
 	}
-	files[ConfigFile] = hstsRenderFaults(buf.Bytes())
+	files[ConfigFile] = routeAnnotationsRenderFaults(hstsRenderFaults(buf.Bytes()))
 	files[ConfigFile] = headerActionsRenderFaults(cfg, files[ConfigFile])
 	return files, nil
 }

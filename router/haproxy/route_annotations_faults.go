@@ -1,0 +1,17 @@
+package haproxy
+
+import (
+	"bytes"
+
+	"github.com/router-conformance/suite/faults"
+)
+
+// routeAnnotationsRenderFaults returns the rendered configuration,
+// changed only by a test-only fault of the router's defaults that the
+// route annotations' documentation lists (faults.On).
+func routeAnnotationsRenderFaults(config []byte) []byte {
+	if faults.On("route-annotations.slow-head-waited-out") {
+		return bytes.Replace(config, []byte("timeout http-request 10s"), []byte("timeout http-request 30s"), 1)
+	}
+	return config
+}
