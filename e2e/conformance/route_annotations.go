@@ -25,6 +25,7 @@ import (
 func describeRouteAnnotations(f *framework.Framework) {
 	framework.DescribeFeature(contract.FeatureRouteAnnotations, func() {
 		describeRouteTimeouts(f)
+		describeTunnelTimeout(f)
 		describeSlowRequest(f)
 		describeRewriteTarget(f)
 		describeAllowlist(f)
@@ -187,4 +188,62 @@ func describeSlowRequest(f *framework.Framework) {
 		Expect(line).To(HavePrefix("HTTP/1.1 408 "), "the router's answer")
 		Expect(time.Since(start)).To(BeNumerically(">=", 9*time.Second), "answered before the router's 10s")
 	})
+}
+
+// tunnelIdle is how long a tunnel stays idle in the tunnel timeout spec:
+// longer than the route's timeout-tunnel (routeTimeout).
+const tunnelIdle = 4 * time.Second
+
+// describeTunnelTimeout: haproxy.router.openshift.io/timeout-tunnel on
+// an upgraded (WebSocket) connection.
+func describeTunnelTimeout(f *framework.Framework) {
+	// On plain, edge and reencrypt routes timeout-tunnel bounds an
+	// upgraded connection: a WebSocket idle for longer is closed by the
+	// router, while on the route beside it without the annotation (the
+	// router's 1h) the same idle WebSocket still carries data.
+	//
+	// Document: OpenShift's documentation, "Route-specific annotations"
+	// (openshift/openshift-docs modules/nw-route-specific-annotations.adoc):
+	// the Route annotations table, timeout-tunnel ("WebSocket over
+	// cleartext, edge, reencrypt"); "Router timeout variables",
+	// ROUTER_DEFAULT_TUNNEL_TIMEOUT (1h)
+	// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
+	// (the HTTP route backend: `timeout tunnel` from timeout-tunnel;
+	// defaults: `timeout tunnel` 1h)
+	DescribeTable("timeout-tunnel closes an idle WebSocket",
+		func(ctx SpecContext, termination routev1.TLSTerminationType) {
+			ns := f.SpecNamespace(ctx, "tunnel")
+			backend := f.DeployEchoFor(ctx, ns, termination)
+			bounded := f.TerminatedRouteTo(backend, "bounded", termination, "")
+			bounded.Annotations = map[string]string{contract.TimeoutTunnelAnnotation: routeTimeout}
+			f.CreateRoute(ctx, bounded)
+			unbounded := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "unbounded", termination, ""))
+			for _, look := range []struct {
+				what   string
+				route  *routev1.Route
+				closed bool
+			}{
+				{"positive control: without the annotation a WebSocket idle for " + tunnelIdle.String() + " still carries data", unbounded, false},
+				{"with timeout-tunnel " + routeTimeout + " the router has closed it", bounded, true},
+			} {
+				By(look.what)
+				f.Eventually(ctx, func(g Gomega) {
+					tunnel, err := httpclient.OpenTunnel(ctx, f.RequestTo(look.route, backend, "/"))
+					g.Expect(err).NotTo(HaveOccurred())
+					defer tunnel.Close()
+					g.Expect(tunnel.Echo("before", f.Opts.Timeouts.Request)).To(Succeed(), "the tunnel carries data at first")
+					time.Sleep(tunnelIdle)
+					err = tunnel.Echo("after", f.Opts.Timeouts.Request)
+					if look.closed {
+						g.Expect(err).To(MatchError(httpclient.ErrTunnelClosed))
+					} else {
+						g.Expect(err).NotTo(HaveOccurred())
+					}
+				}).Should(Succeed())
+			}
+		},
+		Entry("plain HTTP", framework.ID("route-annotations/timeout-tunnel-websocket-http"), routev1.TLSTerminationType("")),
+		Entry("edge", framework.ID("route-annotations/timeout-tunnel-websocket-edge"), routev1.TLSTerminationEdge),
+		Entry("reencrypt", framework.ID("route-annotations/timeout-tunnel-websocket-reencrypt"), routev1.TLSTerminationReencrypt),
+	)
 }

@@ -6,11 +6,11 @@
 package httpclient
 
 import (
+	"bufio"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/router-conformance/suite/fixtures/echo"
@@ -264,3 +265,77 @@ func SlowHead(ctx context.Context, addr, host string, timeout time.Duration) (st
 	}
 	return strings.TrimRight(line, "\r\n"), nil
 }
+
+// ErrTunnelClosed is what Tunnel.Echo reports when the server side closed
+// the tunnel: nothing comes back.
+var ErrTunnelClosed = errors.New("the tunnel was closed")
+
+// Tunnel is an upgraded connection (101 Switching Protocols) through the
+// router to a backend that sends back what it receives.
+type Tunnel struct {
+	conn   net.Conn
+	reader *bufio.Reader
+}
+
+// OpenTunnel sends r as a WebSocket upgrade on a fresh connection (TLS as
+// r says) and returns the tunnel once the answer is 101.
+func OpenTunnel(ctx context.Context, r Request) (*Tunnel, error) {
+	dialer := &net.Dialer{Timeout: r.Timeout}
+	conn, err := dialer.DialContext(ctx, "tcp", r.Addr)
+	if err != nil {
+		return nil, err
+	}
+	if r.HTTPS {
+		var requested atomic.Bool
+		tlsConn := tls.Client(conn, tlsConfig(r, &requested))
+		if err := tlsConn.HandshakeContext(ctx); err != nil {
+			conn.Close()
+			return nil, err
+		}
+		conn = tlsConn
+	}
+	path := r.Path
+	if path == "" {
+		path = "/"
+	}
+	_ = conn.SetDeadline(time.Now().Add(r.Timeout))
+	if _, err := fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n", path, r.Host); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	reader := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(reader, nil)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusSwitchingProtocols {
+		conn.Close()
+		return nil, fmt.Errorf("upgrade answered %s, want 101 Switching Protocols", resp.Status)
+	}
+	_ = conn.SetDeadline(time.Time{})
+	return &Tunnel{conn: conn, reader: reader}, nil
+}
+
+// Echo sends payload and reads it back within timeout; ErrTunnelClosed
+// when the other side closed the tunnel.
+func (t *Tunnel) Echo(payload string, timeout time.Duration) error {
+	_ = t.conn.SetDeadline(time.Now().Add(timeout))
+	if _, err := io.WriteString(t.conn, payload); err != nil {
+		return fmt.Errorf("%w: %v", ErrTunnelClosed, err)
+	}
+	got := make([]byte, len(payload))
+	if _, err := io.ReadFull(t.reader, got); err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) {
+			return fmt.Errorf("%w: %v", ErrTunnelClosed, err)
+		}
+		return err
+	}
+	if string(got) != payload {
+		return fmt.Errorf("the tunnel sent back %q, want %q", got, payload)
+	}
+	return nil
+}
+
+// Close closes the tunnel.
+func (t *Tunnel) Close() error { return t.conn.Close() }

@@ -31,6 +31,8 @@ func routeAnnotationsTranslateFaults(route *routev1.Route, out *haproxy.Route) {
 		out.ServerTimeout = m[1] + m[2] + "00ms"
 	case faults.On("route-annotations.tunnel-bounds-http-answer") && http && out.ServerTimeout == "":
 		out.ServerTimeout = out.TunnelTimeout
+	case faults.On("route-annotations.tunnel-timeout-ignored") && http:
+		out.TunnelTimeout = ""
 	case faults.On("route-annotations.passthrough-timeout-ignored") && !http:
 		out.TunnelTimeout, _ = annotations.Timeout(a[contract.TimeoutTunnelAnnotation])
 	case faults.On("route-annotations.passthrough-timeout-wins") && !http:
