@@ -9,6 +9,8 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/router-conformance/suite/e2e/framework"
+	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/pki"
 )
 
 // weightSample is how many requests one look at a weighted split sends,
@@ -46,13 +48,10 @@ func describeRouteWeights(f *framework.Framework) {
 	DescribeTable("spec.to and alternateBackends share the route's requests by weight",
 		func(ctx SpecContext, c weightCase) {
 			ns := f.SpecNamespace(ctx, "weights")
-			backends := f.DeployEchoes(ctx, framework.EchoIn(ns, "primary"), framework.EchoIn(ns, "alternate"))
-			primary, alternate := backends[0], backends[1]
-			route := f.TerminatedRouteTo(primary, "weighted", c.termination, "")
-			route.Spec.To.Weight = ptr.To(c.to)
-			route.Spec.AlternateBackends = []routev1.RouteTargetReference{{Kind: "Service", Name: alternate.Service, Weight: ptr.To(c.alt)}}
+			primary, alternate := weightedBackends(ctx, f, ns, c.termination, "weighted")
+			route := weightedRoute(f, primary, alternate, "weighted", c.termination, c.to, c.alt)
 			f.CreateRoute(ctx, route)
-			req := f.RequestTo(route, primary, "/")
+			req := weightedRequest(f, route, primary, alternate)
 
 			By(fmt.Sprintf("weights %d and %d: the alternate answers %d to %d of %d requests, the primary the rest", c.to, c.alt, c.least, c.most, weightSample))
 			f.Eventually(ctx, func(g Gomega) {
@@ -71,6 +70,12 @@ func describeRouteWeights(f *framework.Framework) {
 				g.Expect(toAlternate).To(BeNumerically("<=", c.most), "alternate %d, primary %d", toAlternate, toPrimary)
 			}).Should(Succeed())
 		},
+		Entry("reencrypt, 1 and 3", framework.ID("router/weights-split-reencrypt"),
+			weightCase{termination: routev1.TLSTerminationReencrypt, to: 1, alt: 3, least: 30, most: 42}),
+		Entry("passthrough, 1 and 3", framework.ID("router/weights-split-passthrough"),
+			weightCase{termination: routev1.TLSTerminationPassthrough, to: 1, alt: 3, least: 30, most: 42}),
+		Entry("passthrough, 100 and 0: none to the alternate", framework.ID("router/weights-zero-gets-none-passthrough"),
+			weightCase{termination: routev1.TLSTerminationPassthrough, to: 100, alt: 0, least: 0, most: 0}),
 		Entry("plain HTTP, 1 and 3", framework.ID("router/weights-split-http"),
 			weightCase{to: 1, alt: 3, least: 30, most: 42}),
 		Entry("edge, 1 and 3", framework.ID("router/weights-split-edge"),
@@ -139,23 +144,63 @@ func describeRouteWeights(f *framework.Framework) {
 	DescribeTable("every weight 0: the router's 503",
 		func(ctx SpecContext, termination routev1.TLSTerminationType) {
 			ns := f.SpecNamespace(ctx, "weights-zero")
-			backends := f.DeployEchoes(ctx, framework.EchoIn(ns, "primary"), framework.EchoIn(ns, "alternate"))
-			primary, alternate := backends[0], backends[1]
-			weighted := func(name string, to int32) *routev1.Route {
-				r := f.TerminatedRouteTo(primary, name, termination, "")
-				r.Spec.To.Weight = ptr.To(to)
-				r.Spec.AlternateBackends = []routev1.RouteTargetReference{{Kind: "Service", Name: alternate.Service, Weight: ptr.To[int32](0)}}
-				return f.CreateRoute(ctx, r)
-			}
-			control := weighted("control", 1)
-			zero := weighted("zero", 0)
+			primary, alternate := weightedBackends(ctx, f, ns, termination, "control", "zero")
+			control := f.CreateRoute(ctx, weightedRoute(f, primary, alternate, "control", termination, 1, 0))
+			zero := f.CreateRoute(ctx, weightedRoute(f, primary, alternate, "zero", termination, 0, 0))
 
 			By("positive control: the primary weighing 1 serves")
-			f.EventuallyResponds(ctx, f.RequestTo(control, primary, "/"), primary.Served)
+			f.EventuallyResponds(ctx, weightedRequest(f, control, primary, alternate), primary.Served)
+			if termination == routev1.TLSTerminationPassthrough {
+				By("every weight 0: the router has no server to pass the connection to and closes it unanswered")
+				f.EventuallyRefused(ctx, weightedRequest(f, zero, primary, alternate), httpclient.ClosedWithoutAnswer)
+				return
+			}
 			By("every weight 0: 503 from the router")
-			f.EventuallyResponds(ctx, f.RequestTo(zero, primary, "/"), framework.NotServed)
+			f.EventuallyResponds(ctx, weightedRequest(f, zero, primary, alternate), framework.NotServed)
 		},
 		Entry("plain HTTP", framework.ID("router/weights-all-zero-http"), routev1.TLSTerminationType("")),
 		Entry("edge", framework.ID("router/weights-all-zero-edge"), routev1.TLSTerminationEdge),
+		Entry("reencrypt", framework.ID("router/weights-all-zero-reencrypt"), routev1.TLSTerminationReencrypt),
+		Entry("passthrough", framework.ID("router/weights-all-zero-passthrough"), routev1.TLSTerminationPassthrough),
 	)
+}
+
+// weightedBackends are a route's primary and alternate backends in ns:
+// leases on the echo pool for plain and edge routes; for reencrypt and
+// passthrough, TLS backends of their own (each of its own CA) whose
+// certificates name the hosts of the routes named.
+func weightedBackends(ctx SpecContext, f *framework.Framework, ns string, termination routev1.TLSTerminationType, routes ...string) (primary, alternate *framework.Echo) {
+	GinkgoHelper()
+	if termination != routev1.TLSTerminationReencrypt && termination != routev1.TLSTerminationPassthrough {
+		b := f.DeployEchoes(ctx, framework.EchoIn(ns, "primary"), framework.EchoIn(ns, "alternate"))
+		return b[0], b[1]
+	}
+	var hosts []string
+	for _, r := range routes {
+		hosts = append(hosts, f.Host(ns, r))
+	}
+	return f.DeployTLSEchoNamed(ctx, ns, "primary", hosts...), f.DeployTLSEchoNamed(ctx, ns, "alternate", hosts...)
+}
+
+// weightedRoute is a route named name to primary weighing to, with the
+// alternate backend weighing alt; a reencrypt route verifies either
+// backend (its destination CA holds both CAs).
+func weightedRoute(f *framework.Framework, primary, alternate *framework.Echo, name string, termination routev1.TLSTerminationType, to, alt int32) *routev1.Route {
+	r := f.TerminatedRouteTo(primary, name, termination, "")
+	r.Spec.To.Weight = ptr.To(to)
+	r.Spec.AlternateBackends = []routev1.RouteTargetReference{{Kind: "Service", Name: alternate.Service, Weight: ptr.To(alt)}}
+	if termination == routev1.TLSTerminationReencrypt {
+		r.Spec.TLS.DestinationCACertificate = string(primary.CA.CertPEM) + string(alternate.CA.CertPEM)
+	}
+	return r
+}
+
+// weightedRequest is the request for the route; over passthrough the
+// client trusts both backends' CAs.
+func weightedRequest(f *framework.Framework, route *routev1.Route, primary, alternate *framework.Echo) httpclient.Request {
+	req := f.RequestTo(route, primary, "/")
+	if route.Spec.TLS != nil && route.Spec.TLS.Termination == routev1.TLSTerminationPassthrough {
+		req.RootCAs = pki.Pool(primary.CA, alternate.CA)
+	}
+	return req
 }

@@ -161,7 +161,15 @@ func (f *Framework) DeployEchoFor(ctx context.Context, ns string, termination ro
 // that need a Service backed by pods the cluster selects.
 func (f *Framework) DeployTLSEcho(ctx context.Context, ns string, extraHosts ...string) *Echo {
 	GinkgoHelper()
-	e := f.createEcho(ctx, ns, "echo", 1, extraHosts)
+	return f.DeployTLSEchoNamed(ctx, ns, "echo", extraHosts...)
+}
+
+// DeployTLSEchoNamed is DeployTLSEcho behind Service name, for a spec
+// that needs two such backends in one namespace (a route's alternate
+// backends); each has a CA of its own.
+func (f *Framework) DeployTLSEchoNamed(ctx context.Context, ns, name string, extraHosts ...string) *Echo {
+	GinkgoHelper()
+	e := f.createEcho(ctx, ns, name, 1, extraHosts)
 	f.waitEcho(ctx, e)
 	return e
 }
