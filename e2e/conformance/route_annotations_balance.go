@@ -63,6 +63,8 @@ func describeBalance(f *framework.Framework) {
 	// random. Beside each, a route with another algorithm on the same
 	// pods spreads its requests its own way; whichever of the two needs
 	// both pods is looked at first, so that both are known to be served.
+	// Each router keeps its own count (no coordination among replicas),
+	// so the spec has an IngressController of its own: one router.
 	//
 	// Document: OpenShift's documentation, "Route-specific annotations"
 	// (openshift/openshift-docs modules/nw-route-specific-annotations.adoc):
@@ -76,7 +78,8 @@ func describeBalance(f *framework.Framework) {
 	// passthrough)
 	DescribeTable("the balance annotation chooses how requests spread among the route's endpoints",
 		func(ctx SpecContext, c balanceCase) {
-			ns := f.SpecNamespace(ctx, "balance")
+			ic := f.OwnIngressController(ctx)
+			ns := f.SpecNamespaceWithLabels(ctx, "balance", ic.NamespaceLabels)
 			backend := f.DeployEchoReplicas(ctx, ns, 2, f.Host(ns, "balanced"), f.Host(ns, "control"))
 			routeWith := func(name, balance string) *routev1.Route {
 				r := f.TerminatedRouteTo(backend, name, c.termination, "")
@@ -98,7 +101,7 @@ func describeBalance(f *framework.Framework) {
 			}
 			for _, l := range looks {
 				By(l.what + ": " + l.spread.name)
-				req := f.RequestTo(l.route, backend, "/")
+				req := ic.RequestTo(l.route, backend, "/")
 				f.Eventually(ctx, func(g Gomega) {
 					var pods []string
 					for range balanceSample {
@@ -111,6 +114,7 @@ func describeBalance(f *framework.Framework) {
 				}).Should(Succeed())
 			}
 		},
+		f.OwnIngressControllerDecorator(),
 		Entry("plain HTTP, roundrobin", framework.ID("route-annotations/balance-roundrobin-http"),
 			balanceCase{balance: "roundrobin", spread: alternating, controlBalance: "source", controlSpread: onePod}),
 		Entry("plain HTTP, source", framework.ID("route-annotations/balance-source-http"),
@@ -142,13 +146,14 @@ func describeLeastConn(f *framework.Framework) {
 	// (leastconn)
 	// Upstream: openshift/router images/router/haproxy/conf/haproxy-config.template
 	// ($balanceAlgoPattern: `balance leastconn` from the annotation)
-	It("balance leastconn sends new requests to the pod with the fewest connections", framework.ID("route-annotations/balance-leastconn-http"), func(ctx SpecContext) {
-		ns := f.SpecNamespace(ctx, "leastconn")
+	It("balance leastconn sends new requests to the pod with the fewest connections", framework.ID("route-annotations/balance-leastconn-http"), f.OwnIngressControllerDecorator(), func(ctx SpecContext) {
+		ic := f.OwnIngressController(ctx) // one router: replicas count connections apart
+		ns := f.SpecNamespaceWithLabels(ctx, "leastconn", ic.NamespaceLabels)
 		backend := f.DeployEchoReplicas(ctx, ns, 2)
 		routeWith := func(name, balance string) httpclient.Request {
 			r := f.TerminatedRouteTo(backend, name, "", "")
 			r.Annotations = map[string]string{contract.BalanceAnnotation: balance}
-			return f.RequestTo(f.CreateRoute(ctx, r), backend, "/")
+			return ic.RequestTo(f.CreateRoute(ctx, r), backend, "/")
 		}
 		leastconn, roundrobin := routeWith("leastconn", "leastconn"), routeWith("roundrobin", "roundrobin")
 		for _, look := range []struct {

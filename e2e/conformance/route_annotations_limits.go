@@ -44,7 +44,9 @@ func describeRouteLimits(f *framework.Framework) {
 	// a backend that answers after 3s the second waits for the first and
 	// both are served after 6s; without it, or with a value that is no
 	// number, both are served after 3s, as on the route beside it
-	// without the annotation.
+	// without the annotation. The bound is each router's (no coordination
+	// among replicas): the spec has an IngressController of its own, one
+	// router.
 	//
 	// Document: OpenShift's documentation, "Route-specific annotations"
 	// (openshift/openshift-docs modules/nw-route-specific-annotations.adoc):
@@ -54,7 +56,8 @@ func describeRouteLimits(f *framework.Framework) {
 	// isInteger; a request past it waits in the backend's queue)
 	DescribeTable("pod-concurrent-connections bounds the connections to each pod",
 		func(ctx SpecContext, c connectionLimitCase) {
-			ns := f.SpecNamespace(ctx, "pod-connections")
+			ic := f.OwnIngressController(ctx)
+			ns := f.SpecNamespaceWithLabels(ctx, "pod-connections", ic.NamespaceLabels)
 			backend := f.DeployEchoFor(ctx, ns, c.termination, f.Host(ns, "limited"), f.Host(ns, "unlimited"))
 			limited := f.TerminatedRouteTo(backend, "limited", c.termination, "")
 			limited.Annotations = c.annotations
@@ -62,14 +65,15 @@ func describeRouteLimits(f *framework.Framework) {
 			unlimited := f.CreateRoute(ctx, f.TerminatedRouteTo(backend, "unlimited", c.termination, ""))
 
 			By("positive control: without the annotation two requests are served side by side")
-			expectPairTakes(ctx, f, f.RequestTo(unlimited, backend, "/"), backend, false)
+			expectPairTakes(ctx, f, ic.RequestTo(unlimited, backend, "/"), backend, false)
 			if c.bounded {
 				By("with it the second waits for the first")
 			} else {
 				By("the annotation is ignored: side by side")
 			}
-			expectPairTakes(ctx, f, f.RequestTo(limited, backend, "/"), backend, c.bounded)
+			expectPairTakes(ctx, f, ic.RequestTo(limited, backend, "/"), backend, c.bounded)
 		},
+		f.OwnIngressControllerDecorator(),
 		Entry("plain HTTP, 1", framework.ID("route-annotations/pod-connections-http"),
 			connectionLimitCase{annotations: map[string]string{contract.PodConcurrentConnectionsAnnotation: "1"}, bounded: true}),
 		Entry("passthrough, 1", framework.ID("route-annotations/pod-connections-passthrough"),
@@ -83,7 +87,8 @@ func describeRouteLimits(f *framework.Framework) {
 	// rate-tcp new connections, or concurrent-tcp connections at once
 	// (the one being opened counts), the source's connection is closed
 	// unanswered (never a 429). Without the switch the same limits are
-	// ignored, on the route beside it.
+	// ignored, on the route beside it. Each router tracks its sources
+	// apart: the spec has an IngressController of its own, one router.
 	//
 	// Document: OpenShift's documentation, "Route-specific annotations"
 	// (openshift/openshift-docs modules/nw-route-specific-annotations.adoc):
@@ -97,7 +102,8 @@ func describeRouteLimits(f *framework.Framework) {
 	// src_http_req_rate, each when isInteger)
 	DescribeTable("rate-limit-connections closes the connection of a source past its limits",
 		func(ctx SpecContext, termination routev1.TLSTerminationType, limit string) {
-			ns := f.SpecNamespace(ctx, "rate-limit")
+			ic := f.OwnIngressController(ctx)
+			ns := f.SpecNamespaceWithLabels(ctx, "rate-limit", ic.NamespaceLabels)
 			backend := f.DeployEchoFor(ctx, ns, termination, f.Host(ns, "limited"), f.Host(ns, "switched-off"))
 			limits := map[string]string{limit: rateLimit}
 			if limit == contract.RateLimitConcurrentTCPAnnotation {
@@ -112,7 +118,7 @@ func describeRouteLimits(f *framework.Framework) {
 				limited.Annotations[k] = v
 			}
 			f.CreateRoute(ctx, limited)
-			f.EventuallyResponds(ctx, f.RequestTo(limited, backend, "/"), backend.Served)
+			f.EventuallyResponds(ctx, ic.RequestTo(limited, backend, "/"), backend.Served)
 
 			for _, look := range []struct {
 				what    string
@@ -123,7 +129,7 @@ func describeRouteLimits(f *framework.Framework) {
 				{"with it, the source past its limit has its connection closed unanswered", limited, true},
 			} {
 				By(look.what)
-				req := f.RequestTo(look.route, backend, "/")
+				req := ic.RequestTo(look.route, backend, "/")
 				f.Eventually(ctx, func(g Gomega) {
 					served, closed := 0, 0
 					if limit == contract.RateLimitConcurrentTCPAnnotation {
@@ -142,6 +148,7 @@ func describeRouteLimits(f *framework.Framework) {
 				}).Should(Succeed())
 			}
 		},
+		f.OwnIngressControllerDecorator(),
 		Entry("plain HTTP, rate-http "+rateLimit+" in a burst of 12", framework.ID("route-annotations/rate-http-http"), routev1.TLSTerminationType(""), contract.RateLimitRateHTTPAnnotation),
 		Entry("edge, rate-http "+rateLimit+" in a burst of 12", framework.ID("route-annotations/rate-http-edge"), routev1.TLSTerminationEdge, contract.RateLimitRateHTTPAnnotation),
 		Entry("plain HTTP, concurrent-tcp 2 with one held", framework.ID("route-annotations/concurrent-tcp-http"), routev1.TLSTerminationType(""), contract.RateLimitConcurrentTCPAnnotation),

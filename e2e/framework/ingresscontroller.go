@@ -19,6 +19,7 @@ import (
 
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/pki"
 )
 
 // IngressController is the one a spec changes and sends its requests to:
@@ -223,6 +224,22 @@ func (ic *IngressController) HTTP(host, path string) httpclient.Request {
 // HTTPS is a TLS request for host through this IngressController.
 func (ic *IngressController) HTTPS(host, path string) httpclient.Request {
 	return httpclient.Request{Addr: ic.HTTPSAddr, HTTPS: true, Host: host, Path: path, Timeout: ic.f.Opts.Timeouts.Request}
+}
+
+// RequestTo is a request for path to the route through this
+// IngressController, over what its termination takes: plain HTTP for an
+// insecure route, TLS with SNI for the rest; for passthrough the client
+// trusts the backend's CA, whose certificate reaches it (deploy the
+// backend with DeployEchoFor and the route's host).
+func (ic *IngressController) RequestTo(route *routev1.Route, backend *Echo, path string) httpclient.Request {
+	if route.Spec.TLS == nil {
+		return ic.HTTP(route.Spec.Host, path)
+	}
+	req := ic.HTTPS(route.Spec.Host, path)
+	if route.Spec.TLS.Termination == routev1.TLSTerminationPassthrough {
+		req.RootCAs = pki.Pool(backend.CA)
+	}
+	return req
 }
 
 // WaitAdmitted waits for the Admitted=True condition of this

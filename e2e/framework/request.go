@@ -9,7 +9,6 @@ import (
 	routev1 "github.com/openshift/api/route/v1"
 
 	"github.com/router-conformance/suite/e2e/httpclient"
-	"github.com/router-conformance/suite/pki"
 	"github.com/router-conformance/suite/reports"
 )
 
@@ -95,18 +94,7 @@ func (c Connection) Over(r httpclient.Request) httpclient.Request {
 	return r
 }
 
-// RequestTo is a request for path to the route through the router, over
-// what its termination takes: plain HTTP for an insecure route, TLS with
-// SNI for the rest; for passthrough the client trusts the backend's CA,
-// whose certificate reaches it (deploy the backend with DeployEchoFor and
-// the route's host).
+// RequestTo is RequestTo through the default IngressController.
 func (f *Framework) RequestTo(route *routev1.Route, backend *Echo, path string) httpclient.Request {
-	if route.Spec.TLS == nil {
-		return f.HTTP(route.Spec.Host, path)
-	}
-	req := f.HTTPS(route.Spec.Host, path)
-	if route.Spec.TLS.Termination == routev1.TLSTerminationPassthrough {
-		req.RootCAs = pki.Pool(backend.CA)
-	}
-	return req
+	return f.DefaultIngressController().RequestTo(route, backend, path)
 }
