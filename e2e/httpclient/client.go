@@ -299,7 +299,8 @@ func OpenTunnel(ctx context.Context, r Request) (*Tunnel, error) {
 		path = "/"
 	}
 	_ = conn.SetDeadline(time.Now().Add(r.Timeout))
-	if _, err := fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n", path, r.Host); err != nil {
+	// A WebSocket handshake a router checks: its key and version (RFC 6455).
+	if _, err := fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n", path, r.Host, webSocketKey); err != nil {
 		conn.Close()
 		return nil, err
 	}
@@ -336,6 +337,9 @@ func (t *Tunnel) Echo(payload string, timeout time.Duration) error {
 	}
 	return nil
 }
+
+// webSocketKey is the handshake's Sec-WebSocket-Key: any 16 bytes, base64.
+const webSocketKey = "cm91dGVyLWNvbmZvcm1hbg=="
 
 // Close closes the tunnel.
 func (t *Tunnel) Close() error { return t.conn.Close() }
