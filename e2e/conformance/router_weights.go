@@ -8,6 +8,7 @@ import (
 	routev1 "github.com/openshift/api/route/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/e2e/httpclient"
 	"github.com/router-conformance/suite/pki"
@@ -24,6 +25,8 @@ type weightCase struct {
 	termination routev1.TLSTerminationType
 	to, alt     int32
 	least, most int
+	// balance is the route's balance annotation ("" none).
+	balance string
 }
 
 // describeRouteWeights: spec.to and spec.alternateBackends.
@@ -50,6 +53,9 @@ func describeRouteWeights(f *framework.Framework) {
 			ns := f.SpecNamespace(ctx, "weights")
 			primary, alternate := weightedBackends(ctx, f, ns, c.termination, "weighted")
 			route := weightedRoute(f, primary, alternate, "weighted", c.termination, c.to, c.alt)
+			if c.balance != "" {
+				route.Annotations = map[string]string{contract.BalanceAnnotation: c.balance}
+			}
 			f.CreateRoute(ctx, route)
 			req := weightedRequest(f, route, primary, alternate)
 
@@ -74,8 +80,11 @@ func describeRouteWeights(f *framework.Framework) {
 			weightCase{termination: routev1.TLSTerminationReencrypt, to: 1, alt: 3, least: 30, most: 42}),
 		Entry("passthrough, 1 and 3", framework.ID("router/weights-split-passthrough"),
 			weightCase{termination: routev1.TLSTerminationPassthrough, to: 1, alt: 3, least: 30, most: 42}),
-		Entry("passthrough, 100 and 0: none to the alternate", framework.ID("router/weights-zero-gets-none-passthrough"),
-			weightCase{termination: routev1.TLSTerminationPassthrough, to: 100, alt: 0, least: 0, most: 0}),
+		// Round robin: with one active service a passthrough route
+		// balances by source, which would keep this one client on one
+		// backend whatever the weights.
+		Entry("passthrough, 100 and 0, round robin: none to the alternate", framework.ID("router/weights-zero-gets-none-passthrough"),
+			weightCase{termination: routev1.TLSTerminationPassthrough, to: 100, alt: 0, least: 0, most: 0, balance: "roundrobin"}),
 		Entry("plain HTTP, 1 and 3", framework.ID("router/weights-split-http"),
 			weightCase{to: 1, alt: 3, least: 30, most: 42}),
 		Entry("edge, 1 and 3", framework.ID("router/weights-split-edge"),
