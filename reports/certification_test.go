@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -189,10 +190,19 @@ func TestTheStatementIsAboutTheBundleAsRead(t *testing.T) {
 			t.Errorf("%s: got %v, want %s", tc.name, err, tc.want)
 		}
 		// A second read would have taken what the pipe serves next: let
-		// the writer finish, reading nothing.
-		if f, err := os.OpenFile(pipe, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
-			f.Close()
+		// the writer finish, draining what it still serves, however
+		// late it opens the pipe again (a reader opened once, before
+		// the writer's next open, would leave it blocked for good).
+		for done := false; !done; {
+			if f, err := os.OpenFile(pipe, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+				_, _ = io.Copy(io.Discard, f)
+				f.Close()
+			}
+			select {
+			case <-served:
+				done = true
+			case <-time.After(10 * time.Millisecond):
+			}
 		}
-		<-served
 	}
 }

@@ -56,6 +56,7 @@ func TestCompareKindWithExisting(t *testing.T) {
 		idRevoked:                          Same,
 		idDelegation:                       Same, // skipped in both
 		idComponent:                        Same, // failed in both
+		idAnnotations:                      Same,
 		idShard:                            Excused,
 		idClusterNode:                      Excused,
 		idHSTS:                             Different, // passed, failed
@@ -67,7 +68,7 @@ func TestCompareKindWithExisting(t *testing.T) {
 	if got := verdicts(c); !maps.Equal(got, want) {
 		t.Errorf("verdicts:\n got %v\nwant %v", got, want)
 	}
-	if got, want := c.Summary(), "kind vs existing: 4 same, 2 excused, 5 different"; got != want {
+	if got, want := c.Summary(), "kind vs existing: 5 same, 2 excused, 5 different"; got != want {
 		t.Errorf("summary %q, want %q", got, want)
 	}
 	for i, s := range c.Specs {
@@ -102,7 +103,7 @@ func TestCompareKindWithExisting(t *testing.T) {
 
 	md := c.Markdown()
 	for _, want := range []string{
-		"kind vs existing: 4 same, 2 excused, 5 different\n",
+		"kind vs existing: 5 same, 2 excused, 5 different\n",
 		"- run kind was filtered: skip \"bad host\"\n",
 		"| spec | text | kind | existing | verdict |\n|---|---|---|---|---|\n",
 		"| `hsts/edge-header-set` | " + specHSTS + " | passed | failed: `Expected` | **DIFFERENT** |\n",
@@ -175,7 +176,7 @@ func TestCompareMatchesSpecsByIDNotByText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Specs) != 10 || c.Count(Different) != 1 || c.Count(Same) != 9 {
+	if len(c.Specs) != 11 || c.Count(Different) != 1 || c.Count(Same) != 10 {
 		t.Fatalf("%s, %d specs: %+v", c.Summary(), len(c.Specs), c.Specs)
 	}
 	for _, s := range c.Specs {
@@ -202,7 +203,7 @@ func TestCompareMatchesSpecsByIDNotByText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Count(Same) != 10 || c.Count(Different) != 0 {
+	if c.Count(Same) != 11 || c.Count(Different) != 0 {
 		t.Errorf("a spec reworded to another's text: %s", c.Summary())
 	}
 
@@ -239,7 +240,7 @@ func TestReadComparedRunNamesTheFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Name != "kind" || r.File != good || len(r.Specs) != 10 {
+	if r.Name != "kind" || r.File != good || len(r.Specs) != 11 {
 		t.Errorf("read %s: %s %s, %d specs", good, r.Name, r.File, len(r.Specs))
 	}
 	for _, tc := range []struct{ file, want string }{

@@ -52,7 +52,7 @@ func TestBuildFeatureResultsAndTheRunsVerdict(t *testing.T) {
 	r := build(g, claimed)
 	want := map[contract.Feature]Result{
 		contract.FeatureRouter: Passed, contract.FeatureHSTS: Passed, contract.FeatureHeaderActions: Passed, contract.FeatureSharding: Passed,
-		contract.FeatureHSTSPolicy: NotJudged, contract.FeatureClientTLS: Failed, contract.FeatureComponentRoutes: NotRun,
+		contract.FeatureHSTSPolicy: NotJudged, contract.FeatureClientTLS: Failed, contract.FeatureComponentRoutes: NotRun, contract.FeatureRouteAnnotations: Passed,
 		contract.FeatureDelegation: Unsupported, contract.FeatureSmoke: Skipped,
 	}
 	if got := results(r); !reflect.DeepEqual(got, want) {

@@ -78,6 +78,7 @@ const (
 	specPolicy      = "Required HSTS policies refuses a route without HSTS"
 	specRevoked     = "Client TLS refuses a revoked certificate"
 	specComponent   = "Component routes moves the route to its custom host"
+	specAnnotations = "Route annotations answers 504 past a route's timeout"
 	specDelegation  = "Delegation (IngressRoute) serves a delegated path"
 	specClusterNode = "Hermetic kind cluster has a Ready node"
 )
@@ -92,6 +93,7 @@ const (
 	idPolicy      contract.SpecID = "hsts-policy/route-without-hsts-refused"
 	idRevoked     contract.SpecID = "client-tls/revoked-refused"
 	idComponent   contract.SpecID = "component-routes/custom-host-moved"
+	idAnnotations contract.SpecID = "route-annotations/timeout-http"
 	idDelegation  contract.SpecID = "delegation/delegated-path-served"
 	idClusterNode contract.SpecID = "smoke/node-ready"
 )
@@ -106,7 +108,7 @@ func goodSuite() types.Report {
 		SuiteSucceeded:   true,
 		StartTime:        time.Date(2026, 11, 23, 5, 0, 0, 0, time.UTC),
 		RunTime:          370 * time.Second,
-		PreRunStats:      types.PreRunStats{TotalSpecs: 10, SpecsThatWillRun: 10},
+		PreRunStats:      types.PreRunStats{TotalSpecs: 11, SpecsThatWillRun: 11},
 		SuiteConfig:      types.SuiteConfig{ParallelTotal: 4, RandomSeed: 1763874000, Timeout: contract.CertificationTimeouts().Run},
 		SpecReports: types.SpecReports{
 			{LeafNodeType: types.NodeTypeSynchronizedBeforeSuite, State: types.SpecStatePassed},
@@ -118,6 +120,7 @@ func goodSuite() types.Report {
 			passed("Required HSTS policies", "refuses a route without HSTS", []string{"hsts-policy"}, platform, idLabel(idPolicy)),
 			passed("Client TLS", "refuses a revoked certificate", []string{"client-tls"}, idLabel(idRevoked)),
 			passed("Component routes", "moves the route to its custom host", []string{"component-routes"}, platform, idLabel(idComponent)),
+			passed("Route annotations", "answers 504 past a route's timeout", []string{"route-annotations"}, idLabel(idAnnotations)),
 			passed("Delegation (IngressRoute)", "serves a delegated path", []string{"delegation"}, idLabel(idDelegation)),
 			passed("Hermetic kind cluster", "has a Ready node", []string{"smoke"}, idLabel(idClusterNode)),
 		},

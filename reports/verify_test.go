@@ -26,9 +26,9 @@ func verifierLine(v verifier, bundle string) (string, int) {
 // The claims of goodRecord as the line names them (the harness apart),
 // and what it says of the fixture's kind run.
 const (
-	claimedAll   = "claimed router, hsts, header-actions, sharding, hsts-policy, client-tls, component-routes, delegation"
+	claimedAll   = "claimed router, hsts, header-actions, sharding, hsts-policy, client-tls, component-routes, route-annotations, delegation"
 	notJudged    = "not judged: hsts-policy, component-routes (every spec of them judges the platform)"
-	judgedAll    = "judged 6 router specs and 3 platform specs (the suite's own stand-ins)"
+	judgedAll    = "judged 7 router specs and 3 platform specs (the suite's own stand-ins)"
 	goodImageRef = "registry.example/acme/router:1.2.3"
 )
 
@@ -91,8 +91,8 @@ func TestVerifyAcceptsEveryHonestBundle(t *testing.T) {
 		{"failed", testVerifier, failedSuite(),
 			"CONSISTENT: acme-router 1.2.3: failed against OpenShift 5.1 (features failed: client-tls) — " + claimedAll + "; unsupported: none; " + notJudged + "; " + judgedAll + "; " + goodImage + notCertified, 2},
 		{"partial: a core feature not claimed", testVerifier, partial,
-			"CONSISTENT: acme-router 1.2.3: partial against OpenShift 5.1 (core features not claimed: header-actions) — claimed router, hsts, sharding, hsts-policy, client-tls, component-routes, delegation; " +
-				"unsupported: header-actions; " + notJudged + "; judged 5 router specs and 3 platform specs (the suite's own stand-ins); " + goodImage + notCertified, 2},
+			"CONSISTENT: acme-router 1.2.3: partial against OpenShift 5.1 (core features not claimed: header-actions) — claimed router, hsts, sharding, hsts-policy, client-tls, component-routes, route-annotations, delegation; " +
+				"unsupported: header-actions; " + notJudged + "; judged 6 router specs and 3 platform specs (the suite's own stand-ins); " + goodImage + notCertified, 2},
 		{"error: the set-up failed before the router image was known", testVerifier, setUpFailedSuite(),
 			"CONSISTENT: acme-router 1.2.3: error against OpenShift 5.1 (set-up failed: router pod never ready) — " + claimedAll + "; unsupported: none; " +
 				"judged 0 router specs and 0 platform specs (the suite's own stand-ins); image " + goodImageRef + " (not by ID: the run ended before the router image was known)" + notCertified, 2},
@@ -144,8 +144,8 @@ func TestVerifyRefusesEveryShortcut(t *testing.T) {
 	otherTimeout.SuiteConfig.Timeout = 2 * time.Hour
 	disruptiveSkip := withRecord(goodSuite(), unclaimed(contract.FeatureDelegation))
 	setSpec(&disruptiveSkip, specDelegation, types.SpecStateSkipped, "disruptive: it changes cluster-wide objects")
-	const allClaims = "[router, hsts, header-actions, sharding, hsts-policy, client-tls, component-routes, delegation, smoke]"
-	const withoutTLS = "[router, hsts, header-actions, sharding, hsts-policy, component-routes, delegation, smoke]"
+	const allClaims = "[router, hsts, header-actions, sharding, hsts-policy, client-tls, component-routes, route-annotations, delegation, smoke]"
+	const withoutTLS = "[router, hsts, header-actions, sharding, hsts-policy, component-routes, route-annotations, delegation, smoke]"
 	// claimsWithout rewrites a view from a report built with fewer
 	// claims than the record's.
 	claimsWithout := func(name string) func(map[string][]byte) {
@@ -300,9 +300,9 @@ func TestVerifyRefusesEveryShortcut(t *testing.T) {
 		}, "FAIL: junit.xml lacks spec sharding/own-namespaces-only of report.json"},
 		{"an e2e.log whose Ran line disagrees", testVerifier, func() string {
 			return tamper(t, bundleOf(t, goodSuite()), true, func(c map[string][]byte) {
-				c[E2ELog] = replaceOnce(t, c[E2ELog], "Ran 10 of 10 Specs", "Ran 9 of 10 Specs")
+				c[E2ELog] = replaceOnce(t, c[E2ELog], "Ran 11 of 11 Specs", "Ran 10 of 11 Specs")
 			})
-		}, "FAIL: e2e.log says Ran 9 of 10 Specs, report.json 10 of 10"},
+		}, "FAIL: e2e.log says Ran 10 of 11 Specs, report.json 11 of 11"},
 		{"an e2e.log without a Ran line", testVerifier, func() string {
 			return tamper(t, bundleOf(t, goodSuite()), true, func(c map[string][]byte) { c[E2ELog] = []byte("make: *** [certify] Error 1\n") })
 		}, `FAIL: e2e.log has no "Ran N of M Specs" line: it is not the console of a Ginkgo run`},
@@ -359,16 +359,17 @@ func TestVerifiedTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "" +
-		"feature           claimed  result      router passed/failed/skipped  platform passed/failed/skipped\n" +
-		"router            yes      passed      1/0/0                         1/0/0\n" +
-		"hsts              yes      passed      1/0/0                         0/0/0\n" +
-		"header-actions    yes      passed      1/0/0                         0/0/0\n" +
-		"sharding          yes      passed      1/0/0                         0/0/0\n" +
-		"hsts-policy       yes      not judged  0/0/0                         1/0/0\n" +
-		"client-tls        yes      failed      0/1/0                         0/0/0\n" +
-		"component-routes  yes      not judged  0/0/0                         1/0/0\n" +
-		"delegation        yes      passed      1/0/0                         0/0/0\n" +
-		"smoke (harness)   yes      passed      1/0/0                         0/0/0\n" +
+		"feature            claimed  result      router passed/failed/skipped  platform passed/failed/skipped\n" +
+		"router             yes      passed      1/0/0                         1/0/0\n" +
+		"hsts               yes      passed      1/0/0                         0/0/0\n" +
+		"header-actions     yes      passed      1/0/0                         0/0/0\n" +
+		"sharding           yes      passed      1/0/0                         0/0/0\n" +
+		"hsts-policy        yes      not judged  0/0/0                         1/0/0\n" +
+		"client-tls         yes      failed      0/1/0                         0/0/0\n" +
+		"component-routes   yes      not judged  0/0/0                         1/0/0\n" +
+		"route-annotations  yes      passed      1/0/0                         0/0/0\n" +
+		"delegation         yes      passed      1/0/0                         0/0/0\n" +
+		"smoke (harness)    yes      passed      1/0/0                         0/0/0\n" +
 		"image: " + goodImageRef + "\nimage digest: sha256:" + hex64('d') + "\nimage ID: sha256:" + hex64('e') + "\n" +
 		"platform: " + PlatformStandIns + "\n"
 	if got := v.Table(); got != want {

@@ -160,7 +160,7 @@ func describeRouteTimeouts(f *framework.Framework) {
 }
 
 // slowHeadWait is longer than the router's wait for a request head (10s).
-const slowHeadWait = 20 * time.Second
+const slowHeadWait = 20 * time.Second // not a wait: the bound of one exchange that must outlast the router's own 10s
 
 // describeSlowRequest: the router's wait for a request head
 // (ROUTER_SLOWLORIS_TIMEOUT).
@@ -186,13 +186,13 @@ func describeSlowRequest(f *framework.Framework) {
 		line, err := httpclient.SlowHead(ctx, f.HTTPAddr, route.Spec.Host, slowHeadWait)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(line).To(HavePrefix("HTTP/1.1 408 "), "the router's answer")
-		Expect(time.Since(start)).To(BeNumerically(">=", 9*time.Second), "answered before the router's 10s")
+		Expect(time.Since(start)).To(BeNumerically(">=", 9*time.Second), "answered before the router's 10s") // not a wait: the router's 10s, less a second of clock
 	})
 }
 
 // tunnelIdle is how long a tunnel stays idle in the tunnel timeout spec:
 // longer than the route's timeout-tunnel (routeTimeout).
-const tunnelIdle = 4 * time.Second
+const tunnelIdle = 4 * time.Second // not a wait: the idle time asked of the tunnel, past the route's 2s
 
 // describeTunnelTimeout: haproxy.router.openshift.io/timeout-tunnel on
 // an upgraded (WebSocket) connection.

@@ -47,6 +47,7 @@ func manyOthers(n int) string {
 
 // sourceNet is the /24 (IPv4) or /64 (IPv6) around the source address.
 func sourceNet(source string) string {
+	GinkgoHelper()
 	bits, size := 24, 32
 	if net.ParseIP(source).To4() == nil {
 		bits, size = 64, 128

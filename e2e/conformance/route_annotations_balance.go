@@ -82,6 +82,7 @@ func describeBalance(f *framework.Framework) {
 			ns := f.SpecNamespaceWithLabels(ctx, "balance", ic.NamespaceLabels)
 			backend := f.DeployEchoReplicas(ctx, ns, 2, f.Host(ns, "balanced"), f.Host(ns, "control"))
 			routeWith := func(name, balance string) *routev1.Route {
+				GinkgoHelper()
 				r := f.TerminatedRouteTo(backend, name, c.termination, "")
 				if balance != "" {
 					r.Annotations = map[string]string{contract.BalanceAnnotation: balance}
@@ -151,6 +152,7 @@ func describeLeastConn(f *framework.Framework) {
 		ns := f.SpecNamespaceWithLabels(ctx, "leastconn", ic.NamespaceLabels)
 		backend := f.DeployEchoReplicas(ctx, ns, 2)
 		routeWith := func(name, balance string) httpclient.Request {
+			GinkgoHelper()
 			r := f.TerminatedRouteTo(backend, name, "", "")
 			r.Annotations = map[string]string{contract.BalanceAnnotation: balance}
 			return ic.RequestTo(f.CreateRoute(ctx, r), backend, "/")

@@ -20,11 +20,11 @@ import (
 // the time two such requests take at most when they run side by side
 // (served one after the other they take twice heldFor).
 const (
-	heldFor      = 3 * time.Second
-	sideBySide   = 4500 * time.Millisecond
+	heldFor      = 3 * time.Second // not a wait: the delay asked of the backend
+	sideBySide   = 4500 * time.Millisecond // not a wait: the line between one heldFor and two
 	rateBurst    = 12
 	rateLimit    = "5"
-	holdBeforeIt = time.Second
+	holdBeforeIt = time.Second // not a wait: the head start of the held request
 )
 
 // connectionLimitCase is one route of the limit specs: its termination and its

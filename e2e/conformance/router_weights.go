@@ -195,6 +195,7 @@ func weightedBackends(ctx SpecContext, f *framework.Framework, ns string, termin
 // alternate backend weighing alt; a reencrypt route verifies either
 // backend (its destination CA holds both CAs).
 func weightedRoute(f *framework.Framework, primary, alternate *framework.Echo, name string, termination routev1.TLSTerminationType, to, alt int32) *routev1.Route {
+	GinkgoHelper()
 	r := f.TerminatedRouteTo(primary, name, termination, "")
 	r.Spec.To.Weight = ptr.To(to)
 	r.Spec.AlternateBackends = []routev1.RouteTargetReference{{Kind: "Service", Name: alternate.Service, Weight: ptr.To(alt)}}

@@ -217,9 +217,9 @@ func TestDefaultClaimsFollowTheCapabilities(t *testing.T) {
 		caps Capabilities
 		want []contract.Feature
 	}{
-		{kindCaps, []contract.Feature{"router", "hsts", "header-actions", "sharding", "hsts-policy", "client-tls", "component-routes", "delegation", "smoke"}},
-		{Capabilities{Profile: KindProfile, OwnIngressControllers: true, KindHarness: true}, []contract.Feature{"router", "hsts", "header-actions", "sharding", "hsts-policy", "client-tls", "component-routes", "smoke"}},
-		{Capabilities{Profile: ExistingProfile}, []contract.Feature{"router", "hsts", "header-actions", "hsts-policy", "client-tls", "component-routes"}},
+		{kindCaps, []contract.Feature{"router", "hsts", "header-actions", "sharding", "hsts-policy", "client-tls", "component-routes", "route-annotations", "delegation", "smoke"}},
+		{Capabilities{Profile: KindProfile, OwnIngressControllers: true, KindHarness: true}, []contract.Feature{"router", "hsts", "header-actions", "sharding", "hsts-policy", "client-tls", "component-routes", "route-annotations", "smoke"}},
+		{Capabilities{Profile: ExistingProfile}, []contract.Feature{"router", "hsts", "header-actions", "hsts-policy", "client-tls", "component-routes", "route-annotations"}},
 	} {
 		got := tc.caps.DefaultFeatures()
 		if len(got) != len(tc.want) {
