@@ -105,9 +105,7 @@ func describeBalance(f *framework.Framework) {
 				req := ic.RequestTo(l.route, backend, "/")
 				f.Eventually(ctx, func(g Gomega) {
 					var pods []string
-					for range balanceSample {
-						resp, err := framework.Do(ctx, req)
-						g.Expect(err).NotTo(HaveOccurred())
+					for _, resp := range framework.Answers(ctx, g, req, balanceSample) {
 						backend.Served(g, resp)
 						pods = append(pods, resp.Echo.Pod)
 					}
@@ -172,9 +170,7 @@ func describeLeastConn(f *framework.Framework) {
 			f.Eventually(ctx, func(g Gomega) {
 				held := holdRequestOnPod(ctx, look.req)
 				var pods []string
-				for range leastConnSample {
-					resp, err := framework.Do(ctx, look.req)
-					g.Expect(err).NotTo(HaveOccurred())
+				for _, resp := range framework.Answers(ctx, g, look.req, leastConnSample) {
 					backend.Served(g, resp)
 					pods = append(pods, resp.Echo.Pod)
 				}

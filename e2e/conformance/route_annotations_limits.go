@@ -20,7 +20,7 @@ import (
 // the time two such requests take at most when they run side by side
 // (served one after the other they take twice heldFor).
 const (
-	heldFor      = 3 * time.Second // not a wait: the delay asked of the backend
+	heldFor      = 3 * time.Second         // not a wait: the delay asked of the backend
 	sideBySide   = 4500 * time.Millisecond // not a wait: the line between one heldFor and two
 	rateBurst    = 12
 	rateLimit    = "5"

@@ -62,9 +62,7 @@ func describeRouteWeights(f *framework.Framework) {
 			By(fmt.Sprintf("weights %d and %d: the alternate answers %d to %d of %d requests, the primary the rest", c.to, c.alt, c.least, c.most, weightSample))
 			f.Eventually(ctx, func(g Gomega) {
 				toPrimary, toAlternate := 0, 0
-				for range weightSample {
-					resp, err := framework.Do(ctx, req)
-					g.Expect(err).NotTo(HaveOccurred())
+				for _, resp := range framework.Answers(ctx, g, req, weightSample) {
 					g.Expect(primary.Answered(resp.Echo) || alternate.Answered(resp.Echo)).To(BeTrue(), "answered by neither backend: status %d, body %s", resp.Status, resp.Body)
 					if alternate.Answered(resp.Echo) {
 						toAlternate++
@@ -124,9 +122,7 @@ func describeRouteWeights(f *framework.Framework) {
 		f.Eventually(ctx, func(g Gomega) {
 			toAlternate := 0
 			primaryPods := map[string]bool{}
-			for range weightSample {
-				resp, err := framework.Do(ctx, req)
-				g.Expect(err).NotTo(HaveOccurred())
+			for _, resp := range framework.Answers(ctx, g, req, weightSample) {
 				g.Expect(primary.Answered(resp.Echo) || alternate.Answered(resp.Echo)).To(BeTrue(), "answered by neither backend: status %d, body %s", resp.Status, resp.Body)
 				if alternate.Answered(resp.Echo) {
 					toAlternate++

@@ -67,3 +67,17 @@ func expectRefused(ctx context.Context, g Gomega, req httpclient.Request, alerts
 	}
 	g.ExpectWithOffset(1, alerts).To(ContainElement(httpclient.Alert(err)), "want a refusal %q; got %v", alerts, err)
 }
+
+// Answers sends req n times, one after another, each on a connection of
+// its own (so each is balanced anew), and returns the answers in order;
+// a request that gets no answer fails g. For the specs that look at how
+// a sample of requests spread among backends.
+func Answers(ctx context.Context, g Gomega, req httpclient.Request, n int) []*httpclient.Response {
+	out := make([]*httpclient.Response, 0, n)
+	for range n {
+		resp, err := Do(ctx, req)
+		g.ExpectWithOffset(1, err).NotTo(HaveOccurred(), "request to %s%s", req.Host, req.Path)
+		out = append(out, resp)
+	}
+	return out
+}
