@@ -74,6 +74,8 @@ const (
 	apiextensionsMaxLength   = "k8s.io/apiextensions-apiserver schema validation (maxLength; k8s.io/apimachinery field.TooLong)"
 	apiextensionsMinLength   = "k8s.io/apiextensions-apiserver schema validation (minLength; k8s.io/kube-openapi validation errors)"
 	apiextensionsPattern     = "k8s.io/apiextensions-apiserver schema validation (pattern; k8s.io/kube-openapi validation errors)"
+	apiextensionsMaximum     = "k8s.io/apiextensions-apiserver schema validation (maximum; k8s.io/kube-openapi validation errors)"
+	apiextensionsMinimum     = "k8s.io/apiextensions-apiserver schema validation (minimum; k8s.io/kube-openapi validation errors)"
 	requiredRouteAnnotations = "openshift/openshift-apiserver pkg/route/apiserver/admission/requiredrouteannotations/admission.go"
 )
 
@@ -118,6 +120,30 @@ var RouteHeaderActionsOnPassthrough = Refusal{Rule: "header actions on a passthr
 	{"header actions are not permitted when tls termination is passthrough.", routeCRD},
 	{"only edge and re-encrypt routes are supported for providing customized headers.", libraryGoRouteValidation},
 }}
+
+// RouteWeightOutOfRange refuses a backend weight outside 0-256 at path
+// (spec.to.weight, spec.alternateBackends[i].weight): the CRD's Minimum
+// and Maximum (openshift/api RouteTargetReference's markers), or
+// library-go's range check.
+func RouteWeightOutOfRange(path string, value int32) Refusal {
+	bound := fmt.Sprintf("%s in body should be less than or equal to 256", path)
+	source := apiextensionsMaximum
+	if value < 0 {
+		bound, source = fmt.Sprintf("%s in body should be greater than or equal to 0", path), apiextensionsMinimum
+	}
+	return Refusal{Rule: fmt.Sprintf("%s %d, outside 0-256", path, value), Wordings: []Wording{
+		{bound, source},
+		// field.Invalid: the path and the value, then this.
+		{fmt.Sprintf("%s: Invalid value: %d: weight must be an integer between 0 and 256", path, value), libraryGoRouteValidation},
+	}, Status: Invalid}
+}
+
+// RouteAlternateBackendsOverLimit refuses more than three alternate
+// backends: the CRD's MaxItems, or library-go's count (a field.Required).
+var RouteAlternateBackendsOverLimit = Refusal{Rule: "more than 3 alternate backends", Wordings: []Wording{
+	{"spec.alternateBackends: Too many: 4: must have at most 3 items", apiextensionsMaxItems},
+	{"spec.alternateBackends: Required value: cannot specify more than 3 alternate backends", libraryGoRouteValidation},
+}, Status: Invalid}
 
 // RouteResponseHeaderActionsOverLimit refuses more than 20 response
 // actions.

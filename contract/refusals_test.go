@@ -28,11 +28,23 @@ func edgeWith(request, response []routev1.RouteHTTPHeader) *routev1.Route {
 	}
 }
 
+// weighted is a route whose spec.to weighs to and whose alternate
+// backends weigh alternates.
+func weighted(to int32, alternates ...int32) *routev1.Route {
+	r := edgeWith(nil, nil)
+	r.Spec.HTTPHeaders = nil
+	r.Spec.To.Weight = &to
+	for i, w := range alternates {
+		r.Spec.AlternateBackends = append(r.Spec.AlternateBackends, routev1.RouteTargetReference{Kind: "Service", Name: fmt.Sprintf("svc-%d", i), Weight: &w})
+	}
+	return r
+}
+
 // The library-go wording of every route header refusal is what
 // library-go's ValidateRoute (the validation openshift-apiserver serves)
 // really says: this module builds against it, so the table is checked
 // against the running code, not against a copy of its text.
-func TestRouteHeaderRefusalsMatchLibraryGo(t *testing.T) {
+func TestRouteRefusalsMatchLibraryGo(t *testing.T) {
 	twentyOne := make([]routev1.RouteHTTPHeader, 21)
 	for i := range twentyOne {
 		twentyOne[i] = set(fmt.Sprintf("X-H%d", i), "v")
@@ -68,6 +80,10 @@ func TestRouteHeaderRefusalsMatchLibraryGo(t *testing.T) {
 		{edgeWith([]routev1.RouteHTTPHeader{set("X-A", "a\x01b")}, nil), RouteHeaderValueNotAllowed("req.hdr")},
 		{edgeWith([]routev1.RouteHTTPHeader{set("X-A", "a\tb")}, nil), RouteHeaderValueNotAllowed("req.hdr")},
 		{edgeWith([]routev1.RouteHTTPHeader{set("X-A", "%{+Q}[ssl_c_s_dn]")}, nil), RouteHeaderValueNotAllowed("req.hdr")},
+		{weighted(257), RouteWeightOutOfRange("spec.to.weight", 257)},
+		{weighted(-1), RouteWeightOutOfRange("spec.to.weight", -1)},
+		{weighted(100, 257), RouteWeightOutOfRange("spec.alternateBackends[0].weight", 257)},
+		{weighted(100, 1, 1, 1, 1), RouteAlternateBackendsOverLimit},
 	}
 	for _, c := range cases {
 		t.Run(c.want.Rule, func(t *testing.T) {
@@ -107,6 +123,7 @@ func TestEveryRefusalNamesItsSource(t *testing.T) {
 		IngressConfigAboveMaximum("spec.x", 1), IngressConfigUnsupported("spec.x", "b", "a"),
 		RouteHeaderActionTypeUnsupported("Append"), RouteHeaderNameEmpty, IngressControllerHeaderActionTypeUnsupported("Append"),
 		IngressControllerHeaderNameEmpty, IngressControllerHeaderDuplicate, IngressControllerHeaderSetWithoutValue,
+		RouteWeightOutOfRange("spec.to.weight", 257), RouteWeightOutOfRange("spec.to.weight", -1), RouteAlternateBackendsOverLimit,
 	} {
 		if len(r.Wordings) == 0 {
 			t.Errorf("%s: no wording", r.Rule)

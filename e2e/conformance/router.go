@@ -72,6 +72,7 @@ func describeRouter(f *framework.Framework) {
 		describeWildcardAdmission(f)
 		describeRoutePaths(f)
 		describeRouteWeights(f)
+		describeRouteWeightLimits(f)
 		describeRouteHosts(f)
 		describeServiceCA(f)
 		describeExtendedValidation(f)

@@ -6,6 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	routev1 "github.com/openshift/api/route/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
 	"github.com/router-conformance/suite/contract"
@@ -168,6 +169,91 @@ func describeRouteWeights(f *framework.Framework) {
 		Entry("reencrypt", framework.ID("router/weights-all-zero-reencrypt"), routev1.TLSTerminationReencrypt),
 		Entry("passthrough", framework.ID("router/weights-all-zero-passthrough"), routev1.TLSTerminationPassthrough),
 	)
+}
+
+// weighing sets a route's spec.to weight and gives it one alternate
+// backend per weight in alternates.
+func weighing(to int32, alternates ...int32) func(*routev1.Route) {
+	return func(r *routev1.Route) {
+		r.Spec.To.Weight = ptr.To(to)
+		r.Spec.AlternateBackends = nil
+		for i, w := range alternates {
+			r.Spec.AlternateBackends = append(r.Spec.AlternateBackends, routev1.RouteTargetReference{Kind: "Service", Name: fmt.Sprintf("alternate-%d", i), Weight: ptr.To(w)})
+		}
+	}
+}
+
+// describeRouteWeightLimits: the Route API's bounds on the weights.
+func describeRouteWeightLimits(f *framework.Framework) {
+	// The API refuses a weight outside 0-256 (spec.to's or an alternate
+	// backend's) and a fourth alternate backend, in the words of the
+	// platform's validator (the Route CRD's schema where Route is a CRD,
+	// library-go's validation on openshift-apiserver: contract/refusals.go).
+	// Beside each refusal, the same route at the bound is admitted (the
+	// positive control).
+	//
+	// Document: none (the Route API: openshift/api route/v1/types.go,
+	// RouteTargetReference.weight's Minimum=0 and Maximum=256,
+	// RouteSpec.alternateBackends' MaxItems=3)
+	// Upstream: openshift/library-go pkg/route/validation/validation.go
+	// (validateRoute: "weight must be an integer between 0 and 256",
+	// "cannot specify more than 3 alternate backends"), openshift/api
+	// route/v1/zz_generated.crd-manifests/routes.crd.yaml (minimum,
+	// maximum, maxItems)
+	DescribeTable("the API bounds a route's weights to 0-256 and its alternate backends to three", framework.JudgesPlatform,
+		func(ctx SpecContext, atBound, beyond func(*routev1.Route), want contract.Refusal) {
+			ns := f.SpecNamespace(ctx, "weights-limits")
+			backend := &framework.Echo{Namespace: ns, Service: "primary"}
+			routes := f.Routes.RouteV1().Routes(ns)
+
+			By("positive control: at the bound, admitted")
+			bound := f.RouteTo(backend, "at-bound", framework.EchoHTTPPort)
+			atBound(bound)
+			_, err := routes.Create(ctx, bound, metav1.CreateOptions{})
+			Expect(err).NotTo(HaveOccurred())
+
+			By("beyond it: refused with the API's message")
+			past := f.RouteTo(backend, "beyond", framework.EchoHTTPPort)
+			beyond(past)
+			_, err = routes.Create(ctx, past, metav1.CreateOptions{})
+			framework.ExpectRefusal(Default, err, want)
+		},
+		Entry("spec.to weighing 257", framework.ID("router/weights-refuse-above-256"), weighing(256), weighing(257),
+			contract.RouteWeightOutOfRange("spec.to.weight", 257)),
+		Entry("spec.to weighing -1", framework.ID("router/weights-refuse-negative"), weighing(0, 1), weighing(-1, 1),
+			contract.RouteWeightOutOfRange("spec.to.weight", -1)),
+		Entry("an alternate backend weighing 257", framework.ID("router/weights-refuse-alternate-above-256"), weighing(1, 256), weighing(1, 257),
+			contract.RouteWeightOutOfRange("spec.alternateBackends[0].weight", 257)),
+		Entry("four alternate backends", framework.ID("router/weights-refuse-four-alternates"), weighing(1, 1, 1, 1), weighing(1, 1, 1, 1, 1),
+			contract.RouteAlternateBackendsOverLimit),
+	)
+
+	// A weight left out is stored as 100, spec.to's and an alternate
+	// backend's alike; beside them, a weight given is stored as given.
+	//
+	// Document: none (the Route API: openshift/api route/v1/types.go,
+	// RouteTargetReference.weight "default 100")
+	// Upstream: openshift/library-go pkg/route/defaulting/defaults.go
+	// (SetDefaults_RouteTargetReference, which openshift-apiserver
+	// applies), openshift/api route/v1/zz_generated.crd-manifests/routes.crd.yaml
+	// (default: 100)
+	It("a weight left out is stored as 100", framework.ID("router/weights-default-100"), framework.JudgesPlatform, func(ctx SpecContext) {
+		ns := f.SpecNamespace(ctx, "weights-default")
+		backend := &framework.Echo{Namespace: ns, Service: "primary"}
+		r := f.RouteTo(backend, "defaulted", framework.EchoHTTPPort)
+		r.Spec.AlternateBackends = []routev1.RouteTargetReference{
+			{Kind: "Service", Name: "alternate-0"},
+			{Kind: "Service", Name: "alternate-1", Weight: ptr.To[int32](7)},
+		}
+		stored, err := f.Routes.RouteV1().Routes(ns).Create(ctx, r, metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		weights := []*int32{stored.Spec.To.Weight}
+		for _, b := range stored.Spec.AlternateBackends {
+			weights = append(weights, b.Weight)
+		}
+		Expect(weights).To(HaveExactElements(HaveValue(BeEquivalentTo(100)), HaveValue(BeEquivalentTo(100)), HaveValue(BeEquivalentTo(7))),
+			"the stored weights of spec.to, the alternate backend without one and the one of weight 7")
+	})
 }
 
 // weightedBackends are a route's primary and alternate backends in ns:

@@ -14,6 +14,7 @@ import (
 const (
 	ingressConfigCRDName     = "ingresses.config.openshift.io"
 	ingressControllerCRDName = "ingresscontrollers.operator.openshift.io"
+	routeCRDName             = "routes.route.openshift.io"
 )
 
 // crdFaults alters the openshift/api CRDs in memory, before Install
@@ -80,6 +81,14 @@ func crdFaults(crds []*apiextensionsv1.CustomResourceDefinition, fault string) e
 		e.edit(ingressConfigCRDName, "spec.componentRoutes[].name", func(s *apiextensionsv1.JSONSchemaProps) bool {
 			found := s.MinLength != nil
 			s.MinLength = nil
+			return found
+		})
+	}
+	// The Route's spec.to.
+	if faults.Chosen(fault, "route-api.crd-weight-default-dropped") {
+		e.edit(routeCRDName, "spec.to.weight", func(s *apiextensionsv1.JSONSchemaProps) bool {
+			found := s.Default != nil
+			s.Default = nil
 			return found
 		})
 	}

@@ -124,6 +124,9 @@ type crdFaultCase struct {
 	refused      *contract.Refusal
 	refusedUnder bool
 	pruned       []string // path to the field the fault prunes
+	// defaulted is the schema path (schemaEditor's) of the field the
+	// unaltered CRD defaults and the fault leaves unset.
+	defaulted string
 }
 
 func ingressConfig(spec string) string {
@@ -219,6 +222,9 @@ func crdFaultCases() []crdFaultCase {
 			refused: refusal(contract.IngressControllerRequired("spec.clientTLS.clientCA"))},
 		{fault: "client-tls.crd-policy-enum-dropped", crd: ic, obj: clientTLS(`{"clientCertificatePolicy":"Sometimes","clientCA":{"name":"client-ca"}}`),
 			refused: refusal(contract.IngressControllerUnsupported("spec.clientTLS.clientCertificatePolicy", "Sometimes", "", "Required", "Optional"))},
+		{fault: "route-api.crd-weight-default-dropped", crd: routeCRDName,
+			obj:       `{"apiVersion":"route.openshift.io/v1","kind":"Route","metadata":{"name":"r","namespace":"ns"},"spec":{"host":"r.apps.example.test","to":{"kind":"Service","name":"svc"}}}`,
+			defaulted: "spec.to.weight"},
 		{fault: "client-tls.crd-subject-patterns-checked", crd: ic, obj: clientTLS(`{"clientCertificatePolicy":"Required","clientCA":{"name":"client-ca"},"allowedSubjectPatterns":["("]}`),
 			refusedUnder: true},
 	}
@@ -282,6 +288,15 @@ func TestCRDFaultsChangeTheVerdicts(t *testing.T) {
 				if orig != "" || alt == "" {
 					t.Errorf("unaltered %q, under the fault %q: want admitted, then refused", orig, alt)
 				}
+			case c.defaulted != "":
+				// The API server's structural defaulting applies the
+				// schema's default: the schema is what is compared.
+				if orig != "" || alt != "" {
+					t.Errorf("refused: unaltered %q, under the fault %q", orig, alt)
+				}
+				if o, a := defaultAt(t, c.crd, c.defaulted, ""), defaultAt(t, c.crd, c.defaulted, c.fault); o == nil || a != nil {
+					t.Errorf("%s: default unaltered %s, under the fault %s; want one, then none", c.defaulted, o, a)
+				}
 			default:
 				if orig != "" || alt != "" {
 					t.Errorf("refused: unaltered %q, under the fault %q", orig, alt)
@@ -297,6 +312,23 @@ func TestCRDFaultsChangeTheVerdicts(t *testing.T) {
 			t.Errorf("%s: no case", id)
 		}
 	}
+}
+
+// defaultAt is the default of the schema at path (schemaEditor's form) in
+// the first version of CRD crd under fault; nil for none.
+func defaultAt(t *testing.T, crd, path, fault string) *apiextensionsv1.JSON {
+	t.Helper()
+	crds := loadCRDs(t)
+	if err := crdFaults(crds, fault); err != nil {
+		t.Fatal(err)
+	}
+	var found *apiextensionsv1.JSON
+	e := &schemaEditor{crds: crds}
+	e.edit(crd, path, func(s *apiextensionsv1.JSONSchemaProps) bool { found = s.Default; return true })
+	if e.err != nil {
+		t.Fatal(e.err)
+	}
+	return found
 }
 
 func celRefusal(r contract.Refusal) bool {

@@ -63,6 +63,9 @@ func (h *HostAssigner) Assign(req *admissionv1.AdmissionRequest) *admissionv1.Ad
 	if resp := headerActionsAssignFault(&route); resp != nil {
 		return resp
 	}
+	if resp := weightLimitsAssignFault(&route); resp != nil {
+		return resp
+	}
 	if route.Spec.Host != "" || route.Spec.Subdomain != "" || route.Spec.WildcardPolicy == routev1.WildcardPolicySubdomain || h.Domain == "" {
 		return allow
 	}
