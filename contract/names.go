@@ -65,7 +65,14 @@ const (
 	RateLimitConcurrentTCPAnnotation   = RateLimitAnnotation + ".concurrent-tcp"
 	RateLimitRateTCPAnnotation         = RateLimitAnnotation + ".rate-tcp"
 	RateLimitRateHTTPAnnotation        = RateLimitAnnotation + ".rate-http"
+	// HealthCheckIntervalAnnotation is how often the router checks each
+	// endpoint of a route of more than one.
+	HealthCheckIntervalAnnotation = "router.openshift.io/haproxy.health.check.interval"
 )
+
+// DefaultHealthCheckInterval is upstream's interval of the checks when
+// neither the route nor ROUTER_BACKEND_CHECK_INTERVAL sets one.
+const DefaultHealthCheckInterval = "5000ms"
 
 // DefaultCookieName is the session cookie's name for a route without a
 // valid cookie_name annotation: upstream's RoutingKeyName, the hex md5 of

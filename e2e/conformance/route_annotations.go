@@ -33,6 +33,7 @@ func describeRouteAnnotations(f *framework.Framework) {
 		describeBalance(f)
 		describeLeastConn(f)
 		describeRouteLimits(f)
+		describeHealthCheckInterval(f)
 	})
 }
 

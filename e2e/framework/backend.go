@@ -169,24 +169,29 @@ func (f *Framework) DeployTLSEcho(ctx context.Context, ns string, extraHosts ...
 // backends); each has a CA of its own.
 func (f *Framework) DeployTLSEchoNamed(ctx context.Context, ns, name string, extraHosts ...string) *Echo {
 	GinkgoHelper()
-	e := f.createEcho(ctx, ns, name, 1, extraHosts)
-	f.waitEcho(ctx, e)
-	return e
+	return f.DeployEchoReplicasNamed(ctx, ns, name, 1, extraHosts...)
 }
 
-// waitEcho waits until e's Deployment is ready and records its pods.
 // DeployEchoReplicas is DeployTLSEcho with replicas pods behind its
 // Service: a backend of as many endpoints, each answering with its own
 // pod's name (Echo.Pods), for the specs of how a route's requests are
 // spread among them.
 func (f *Framework) DeployEchoReplicas(ctx context.Context, ns string, replicas int32, extraHosts ...string) *Echo {
 	GinkgoHelper()
-	e := f.createEcho(ctx, ns, "echo", replicas, extraHosts)
+	return f.DeployEchoReplicasNamed(ctx, ns, "echo", replicas, extraHosts...)
+}
+
+// DeployEchoReplicasNamed is DeployEchoReplicas behind Service name, for
+// a spec that needs several such backends in one namespace.
+func (f *Framework) DeployEchoReplicasNamed(ctx context.Context, ns, name string, replicas int32, extraHosts ...string) *Echo {
+	GinkgoHelper()
+	e := f.createEcho(ctx, ns, name, replicas, extraHosts)
 	f.waitEcho(ctx, e)
 	Expect(e.Pods).To(HaveLen(int(replicas)), "ready pods of %s", e)
 	return e
 }
 
+// waitEcho waits until e's Deployment is ready and records its pods.
 func (f *Framework) waitEcho(ctx context.Context, e *Echo) {
 	GinkgoHelper()
 	f.WaitDeploymentReady(ctx, e.Namespace, e.Service)

@@ -112,3 +112,19 @@ func balanceFaults(route *routev1.Route, t haproxy.Termination, b string) string
 	}
 	return b
 }
+
+// healthCheckFaults changes the interval healthCheckInterval chose for a
+// route of active endpoints ("" for no check) only under a test-only
+// fault (faults.On).
+func healthCheckFaults(route *routev1.Route, active int, interval string) string {
+	switch {
+	case faults.On("route-annotations.health-check-interval-ignored") && interval != "":
+		return contract.DefaultHealthCheckInterval
+	case faults.On("route-annotations.single-endpoint-checked") && active == 1:
+		if t, ok := annotations.Timeout(route.Annotations[contract.HealthCheckIntervalAnnotation]); ok {
+			return t
+		}
+		return contract.DefaultHealthCheckInterval
+	}
+	return interval
+}

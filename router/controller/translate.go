@@ -124,6 +124,7 @@ func Translate(route *routev1.Route, services ServiceLookup) (haproxy.Route, *Re
 	out.Endpoints, activeServices = weightedEndpoints(route, services)
 	out.Weighted = true
 	out.Balance = balance(route, out.Termination, activeServices)
+	out.HealthCheckInterval = healthCheckInterval(route, out.Endpoints)
 	if err := out.Validate(); err != nil {
 		return out, &Rejection{contract.ReasonExtendedValidationFailed, err.Error()}
 	}
@@ -272,6 +273,32 @@ func weightedEndpoints(route *routev1.Route, services ServiceLookup) ([]haproxy.
 		out[i].Name = fmt.Sprintf("ep%d", i+1)
 	}
 	return out, active
+}
+
+// healthCheckInterval is the `check inter` of a route's server lines, as
+// upstream's template writes it (openshift/router
+// images/router/haproxy/conf/haproxy-config.template, the route
+// backends' server lines: `check inter` only when the route has more
+// than one active endpoint, those of its services of weight above 0; the
+// interval from router.openshift.io/haproxy.health.check.interval when it
+// matches $timeSpecPattern, clipped, else 5000ms), "" for none.
+// ROUTER_BACKEND_CHECK_INTERVAL, upstream's router-wide default, is not
+// carried: the stand-in operator sets no IngressController field as it.
+func healthCheckInterval(route *routev1.Route, eps []haproxy.Endpoint) string {
+	active := 0
+	for _, e := range eps {
+		if e.Weight > 0 {
+			active++
+		}
+	}
+	interval, ok := annotations.Timeout(route.Annotations[contract.HealthCheckIntervalAnnotation])
+	if !ok {
+		interval = contract.DefaultHealthCheckInterval
+	}
+	if active < 2 {
+		return healthCheckFaults(route, active, "")
+	}
+	return healthCheckFaults(route, active, interval)
 }
 
 // balanceAlgorithm is upstream's $balanceAlgoPattern, whole.

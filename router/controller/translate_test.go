@@ -302,3 +302,42 @@ func TestTranslateServiceWeights(t *testing.T) {
 func ref(name string, weight int32) routev1.RouteTargetReference {
 	return routev1.RouteTargetReference{Kind: "Service", Name: name, Weight: ptr.To(weight)}
 }
+
+// The health checks, as upstream's server lines: only with more than one
+// active endpoint (of services weighing more than 0), every
+// router.openshift.io/haproxy.health.check.interval that matches the
+// time pattern, else 5000ms.
+func TestTranslateHealthCheckInterval(t *testing.T) {
+	one := []*discoveryv1.EndpointSlice{{Ports: slices[0].Ports, Endpoints: slices[0].Endpoints[:1]}}
+	lookup := map[string][]*discoveryv1.EndpointSlice{"two": slices, "one": one, "other": one}
+	services := func(name string) (*corev1.Service, []*discoveryv1.EndpointSlice) { return service, lookup[name] }
+	for _, tc := range []struct {
+		name     string
+		interval string
+		to       routev1.RouteTargetReference
+		alt      []routev1.RouteTargetReference
+		want     string
+	}{
+		{"two endpoints, 1s", "1s", ref("two", 100), nil, "1s"},
+		{"two endpoints, no unit", "250", ref("two", 100), nil, "250"},
+		{"two endpoints, none", "", ref("two", 100), nil, contract.DefaultHealthCheckInterval},
+		{"two endpoints, a fraction", "1.5s", ref("two", 100), nil, contract.DefaultHealthCheckInterval},
+		{"one endpoint", "1s", ref("one", 100), nil, ""},
+		{"one endpoint each of two services", "1s", ref("one", 1), []routev1.RouteTargetReference{ref("other", 1)}, "1s"},
+		{"the other service weighing 0", "1s", ref("one", 1), []routev1.RouteTargetReference{ref("other", 0)}, ""},
+	} {
+		r := route(func(r *routev1.Route) {
+			r.Spec.To, r.Spec.AlternateBackends = tc.to, tc.alt
+			if tc.interval != "" {
+				r.Annotations = map[string]string{contract.HealthCheckIntervalAnnotation: tc.interval}
+			}
+		})
+		got, rej := Translate(r, services)
+		if rej != nil {
+			t.Fatalf("%s: %v", tc.name, rej)
+		}
+		if got.HealthCheckInterval != tc.want {
+			t.Errorf("%s: check inter %q, want %q", tc.name, got.HealthCheckInterval, tc.want)
+		}
+	}
+}

@@ -111,6 +111,10 @@ type Route struct {
 	// haproxy.router.openshift.io/rate-limit-connections annotations); nil
 	// for none.
 	RateLimit *RateLimit
+	// HealthCheckInterval is the `check inter` of every server line;
+	// "" for no check (upstream checks only the endpoints of a route
+	// with more than one active endpoint).
+	HealthCheckInterval string
 	// MaxConnPerServer bounds the connections to each endpoint (the
 	// haproxy.router.openshift.io/pod-concurrent-connections annotation):
 	// more wait in the backend's queue. "" or "0": no bound.

@@ -186,7 +186,7 @@ backend {{ .Backend }}
 {{- $route := . }}
 {{- range .Endpoints }}
 {{- if or (ne $route.Termination "passthrough") (not $route.Weighted) .Weight }}
-  server {{ .Name }} {{ .Addr }}{{ if $route.Cookie }} cookie {{ $route.ServerCookie . }}{{ end }}{{ if or .Weight $route.Weighted }} weight {{ .Weight }}{{ end }}{{ with $route.MaxConnPerServer }} maxconn {{ . }}{{ end }}{{ if eq $route.Termination "reencrypt" }} ssl{{ template "reencrypt-verify" (reencrypt $.Dir $.DefaultDestinationCA $route) }}{{ end }}
+  server {{ .Name }} {{ .Addr }}{{ if $route.Cookie }} cookie {{ $route.ServerCookie . }}{{ end }}{{ if or .Weight $route.Weighted }} weight {{ .Weight }}{{ end }}{{ with $route.HealthCheckInterval }} check inter {{ . }}{{ end }}{{ with $route.MaxConnPerServer }} maxconn {{ . }}{{ end }}{{ if eq $route.Termination "reencrypt" }} ssl{{ template "reencrypt-verify" (reencrypt $.Dir $.DefaultDestinationCA $route) }}{{ end }}
 {{- end }}
 {{- end }}
 {{ end }}
