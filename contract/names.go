@@ -70,6 +70,17 @@ const (
 	HealthCheckIntervalAnnotation = "router.openshift.io/haproxy.health.check.interval"
 )
 
+// HardStopAfterAnnotation, on an IngressController or on the Ingress
+// config "cluster" (the IngressController's wins), bounds how long a
+// router's old HAProxy keeps the connections it holds after a reload:
+// the operator passes it as HardStopAfterEnv (cluster-ingress-operator
+// pkg/operator/controller/ingress/deployment.go,
+// RouterHardStopAfterAnnotation and RouterHardStopAfterEnvName).
+const (
+	HardStopAfterAnnotation = "ingress.operator.openshift.io/hard-stop-after"
+	HardStopAfterEnv        = "ROUTER_HARD_STOP_AFTER"
+)
+
 // DefaultHealthCheckInterval is upstream's interval of the checks when
 // neither the route nor ROUTER_BACKEND_CHECK_INTERVAL sets one.
 const DefaultHealthCheckInterval = "5000ms"

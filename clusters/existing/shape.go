@@ -51,7 +51,7 @@ func placeRouters(objs []k8s.Object, replicas int32) error {
 	}
 	ic.Spec.Replicas = ptr.To(replicas)
 	ic.Spec.NodePlacement = &operatorv1.NodePlacement{NodeSelector: &metav1.LabelSelector{MatchLabels: routerNodeSelector}}
-	s, err := ingressoperator.Desired(ic)
+	s, err := ingressoperator.Desired(ic, nil)
 	if err != nil {
 		return err
 	}

@@ -126,7 +126,7 @@ func TestPlaceRoutersRendersWhatTheOperatorKeeps(t *testing.T) {
 		t.Errorf("node selector %v", sel)
 	}
 	// The operator's first reconcile finds nothing to change.
-	s, err := ingressoperator.Desired(ic)
+	s, err := ingressoperator.Desired(ic, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

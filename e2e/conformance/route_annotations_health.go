@@ -10,10 +10,11 @@ import (
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/e2e/framework"
 	"github.com/router-conformance/suite/e2e/httpclient"
+	"github.com/router-conformance/suite/fixtures/echo"
 )
 
-// checkWindow is how long the health check specs count each pod's
-// connections that carry no request (echo.Response.Unrequested).
+// checkWindow is how long the health check specs count the checks each
+// pod gets (checksByPod).
 const checkWindow = 10 * time.Second // not a wait: the window the router's checks are counted over
 
 // checkedBackend is one backend of the health check spec: its name, its
@@ -29,8 +30,13 @@ type checkedBackend struct {
 // describeHealthCheckInterval: router.openshift.io/haproxy.health.check.interval.
 func describeHealthCheckInterval(f *framework.Framework) {
 	// The router checks each endpoint of a route of more than one on its
-	// own (a connection that carries no request, which the echo backend
-	// counts): with the annotation at 1s about once a second; without
+	// own, and the echo backend counts the checks it gets: HAProxy's
+	// layer-4 check (plain and passthrough backends) resets the TCP
+	// handshake before it completes, which only the pod's kernel counts
+	// (echo.Response.HandshakesReset); its TLS check (a reencrypt
+	// backend's `ssl` server) is a connection that closes without a
+	// request (echo.Response.Unrequested). With the annotation at 1s a
+	// pod is checked about once a second; without
 	// it, every 5000ms, beside it on a backend of as many pods (the
 	// positive control: checks there are, and fewer); a route of one
 	// endpoint is never checked, whatever the annotation. Each router
@@ -74,34 +80,37 @@ func describeHealthCheckInterval(f *framework.Framework) {
 				all = append(all, counted{checkedBackend: b, backend: backend, req: ic.RequestTo(f.CreateRoute(ctx, r), backend, "/")})
 			}
 			for i := range all {
-				all[i].before = unrequestedByPod(ctx, f, all[i].req, all[i].backend)
+				all[i].before = checksByPod(ctx, f, all[i].req, all[i].backend)
 			}
 			time.Sleep(checkWindow)
 			for _, c := range all {
 				By(c.what)
-				after := unrequestedByPod(ctx, f, c.req, c.backend)
+				after := checksByPod(ctx, f, c.req, c.backend)
 				for pod, n := range after {
 					Expect(n-c.before[pod]).To(SatisfyAll(BeNumerically(">=", c.least), BeNumerically("<=", c.most)),
-						"pod %s: connections without a request within %s", pod, checkWindow)
+						"pod %s: checks within %s", pod, checkWindow)
 				}
 			}
 		},
 		f.OwnIngressControllerDecorator(),
 		Entry("plain HTTP", framework.ID("route-annotations/health-check-interval-http"), routev1.TLSTerminationType("")),
+		Entry("reencrypt", framework.ID("route-annotations/health-check-interval-reencrypt"), routev1.TLSTerminationReencrypt),
 		Entry("passthrough", framework.ID("route-annotations/health-check-interval-passthrough"), routev1.TLSTerminationPassthrough),
 	)
 }
 
-// unrequestedByPod is each of backend's pods' count of the connections
-// that closed without a request, read through req (which balances round
-// robin: twice as many requests as pods reach each).
-func unrequestedByPod(ctx SpecContext, f *framework.Framework, req httpclient.Request, backend *framework.Echo) map[string]int64 {
+// checksByPod is how many checks each of backend's pods has had (its
+// handshakes reset and its connections closed without a request), read
+// through req (which balances round robin: twice as many requests as
+// pods reach each).
+func checksByPod(ctx SpecContext, f *framework.Framework, req httpclient.Request, backend *framework.Echo) map[string]int64 {
 	GinkgoHelper()
 	counts := map[string]int64{}
 	f.Eventually(ctx, func(g Gomega) {
 		for _, resp := range framework.Answers(ctx, g, req, 2*len(backend.Pods)) {
 			backend.Served(g, resp)
-			counts[resp.Echo.Pod] = max(counts[resp.Echo.Pod], resp.Echo.Unrequested)
+			g.Expect(resp.Echo.HandshakesReset).To(BeNumerically(">=", 0), "pod %s cannot read its kernel's counters (%s)", resp.Echo.Pod, echo.SNMPFile)
+			counts[resp.Echo.Pod] = max(counts[resp.Echo.Pod], resp.Echo.HandshakesReset+resp.Echo.Unrequested)
 		}
 		g.Expect(counts).To(HaveLen(len(backend.Pods)), "the pods that answered")
 	}).Should(Succeed())

@@ -7,7 +7,11 @@ import (
 	"strings"
 	"time"
 
+	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
+	configclient "github.com/openshift/client-go/config/clientset/versioned"
+	configinformers "github.com/openshift/client-go/config/informers/externalversions"
+	configlisters "github.com/openshift/client-go/config/listers/config/v1"
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
 	operatorlisters "github.com/openshift/client-go/operator/listers/operator/v1"
@@ -17,6 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -34,6 +39,9 @@ type Reconciler struct {
 	Operator operatorclient.Interface
 	// Routes, if set, clears a deleted shard's entries in route status.
 	Routes routeclient.Interface
+	// Config, if set, is where the Ingress config "cluster" is read: its
+	// hard-stop-after annotation bears on every router.
+	Config configclient.Interface
 	// RouterImage is the image of a shard's router (upstream: the
 	// operator's IMAGE variable); empty, the default router's image.
 	RouterImage string
@@ -45,6 +53,9 @@ type Reconciler struct {
 	// peers lists the IngressControllers from Run's informer cache (as
 	// upstream's validate lists its cache); nil, from the API.
 	peers operatorlisters.IngressControllerNamespaceLister
+	// ingressConfigs reads the Ingress config from Run's informer cache;
+	// nil, from the API (when Config is set).
+	ingressConfigs configlisters.IngressLister
 }
 
 // Run watches IngressControllers, the client CA ConfigMaps and the router
@@ -72,8 +83,22 @@ func (r *Reconciler) Run(ctx context.Context) error {
 		f.Start(ctx.Done())
 	}
 	r.peers = ics.Lister().IngressControllers(OperatorNamespace)
-	if !cache.WaitForCacheSync(ctx.Done(), ics.Informer().HasSynced, deployments.Informer().HasSynced) {
-		return fmt.Errorf("IngressController or Deployment cache did not sync (is the IngressController CRD installed?)")
+	synced := []cache.InformerSynced{ics.Informer().HasSynced, deployments.Informer().HasSynced}
+	if r.Config != nil {
+		ingInf := configinformers.NewSharedInformerFactoryWithOptions(r.Config, 10*time.Minute,
+			configinformers.WithTweakListOptions(func(o *metav1.ListOptions) {
+				o.FieldSelector = fields.OneTermEqualSelector("metadata.name", contract.IngressConfig).String()
+			}))
+		ings := ingInf.Config().V1().Ingresses()
+		if _, err := ings.Informer().AddEventHandler(handler); err != nil {
+			return err
+		}
+		ingInf.Start(ctx.Done())
+		r.ingressConfigs = ings.Lister()
+		synced = append(synced, ings.Informer().HasSynced)
+	}
+	if !cache.WaitForCacheSync(ctx.Done(), synced...) {
+		return fmt.Errorf("IngressController, Deployment or Ingress config cache did not sync (are the IngressController and Ingress CRDs installed?)")
 	}
 	poke()
 	for {
@@ -158,7 +183,11 @@ func (r *Reconciler) reconcileRouter(ctx context.Context, ic *operatorv1.Ingress
 	if err != nil {
 		return err
 	}
-	settings, err := Desired(ic)
+	ingressConfig, err := r.ingressConfig(ctx)
+	if err != nil {
+		return err
+	}
+	settings, err := Desired(ic, ingressConfig)
 	if err != nil {
 		return r.report(ctx, ic, 0, false, false, "InvalidSpec", err.Error())
 	}
@@ -201,6 +230,25 @@ func (r *Reconciler) reconcileRouter(ctx context.Context, ic *operatorv1.Ingress
 		}
 	}
 	return r.report(ctx, ic, replicas, false, true, "RollingOut", "the router Deployment is rolling out the IngressController's settings")
+}
+
+// ingressConfig is the Ingress config "cluster"; nil without Config or
+// when there is none (upstream reads it for every IngressController).
+func (r *Reconciler) ingressConfig(ctx context.Context) (*configv1.Ingress, error) {
+	var ing *configv1.Ingress
+	var err error
+	switch {
+	case r.Config == nil:
+		return nil, nil
+	case r.ingressConfigs != nil:
+		ing, err = r.ingressConfigs.Get(contract.IngressConfig)
+	default:
+		ing, err = r.Config.ConfigV1().Ingresses().Get(ctx, contract.IngressConfig, metav1.GetOptions{})
+	}
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	return ing, err
 }
 
 // unavailableError is a state the IngressController reports as a

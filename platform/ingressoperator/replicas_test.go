@@ -30,7 +30,7 @@ func TestApplyHonoursSpecReplicas(t *testing.T) {
 		t.Error("applying the same spec.replicas again reported a change")
 	}
 	neg := ic(func(c *operatorv1.IngressController) { c.Spec.Replicas = ptr.To[int32](-1) })
-	if _, err := Desired(neg); err == nil {
+	if _, err := Desired(neg, nil); err == nil {
 		t.Error("spec.replicas -1 accepted")
 	}
 }
@@ -79,7 +79,7 @@ func TestApplyHonoursNodePlacement(t *testing.T) {
 	bad := ic(func(c *operatorv1.IngressController) {
 		c.Spec.NodePlacement = &operatorv1.NodePlacement{NodeSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "a", Operator: "Bogus"}}}}
 	})
-	if _, err := Desired(bad); err == nil {
+	if _, err := Desired(bad, nil); err == nil {
 		t.Error("an invalid node selector accepted")
 	}
 }

@@ -9,8 +9,11 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
+	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -52,6 +55,7 @@ var managedEnv = map[string]bool{
 	contract.RequestHeadersEnv: true, contract.ResponseHeadersEnv: true, contract.HeaderNameCaseEnv: true,
 	headerBufferSizeEnv: true, headerBufferMaxRewriteSizeEnv: true, uniqueIDHeaderEnv: true, uniqueIDFormatEnv: true,
 	NamespaceLabelsEnv: true, RouteLabelsEnv: true, HTTPPortEnv: true, HTTPSPortEnv: true,
+	contract.HardStopAfterEnv: true,
 }
 
 // Settings are what an IngressController implies for the router pod.
@@ -88,10 +92,12 @@ type Settings struct {
 	SyslogImage      string
 }
 
-// Desired computes the router settings of ic. It fails on a spec the operator cannot render (a selector that does
-// not parse, HostNetwork ports that are not unique), as upstream's
+// Desired computes the router settings of ic, and of the Ingress config
+// "cluster" where it bears on every router (nil: none). It fails on a
+// spec the operator cannot render (a selector that does not parse,
+// HostNetwork ports that are not unique), as upstream's
 // desiredRouterDeployment does.
-func Desired(ic *operatorv1.IngressController) (Settings, error) {
+func Desired(ic *operatorv1.IngressController, ingressConfig *configv1.Ingress) (Settings, error) {
 	var s Settings
 	var err error
 	if s.Env, err = selectorEnv(ic); err != nil {
@@ -178,6 +184,7 @@ func Desired(ic *operatorv1.IngressController) (Settings, error) {
 		s.Env = append(s.Env, corev1.EnvVar{Name: contract.HeaderNameCaseEnv, Value: v})
 	}
 	s.Env = append(s.Env, tuningEnv(ic)...)
+	s.Env = append(s.Env, hardStopAfterEnv(ic, ingressConfig)...)
 	s.Env = append(s.Env, uniqueIDEnv(ic)...)
 	accessLog, sidecar := accessLogEnv(ic)
 	s.Env = append(s.Env, accessLog...)
@@ -210,6 +217,61 @@ func tuningEnv(ic *operatorv1.IngressController) []corev1.EnvVar {
 		env = append(env, corev1.EnvVar{Name: headerBufferMaxRewriteSizeEnv, Value: fmt.Sprint(n)})
 	}
 	return env
+}
+
+// hardStopAfterEnv is ROUTER_HARD_STOP_AFTER from the hard-stop-after
+// annotation of ic when its value is one, else of the Ingress config, as
+// upstream's HardStopAfterIsEnabled (cluster-ingress-operator
+// pkg/operator/controller/ingress/deployment.go): a value Go's
+// time.ParseDuration reads (or a whole number of days, "d"), clipped to
+// HAProxy's largest timeout; none otherwise.
+func hardStopAfterEnv(ic *operatorv1.IngressController, ingressConfig *configv1.Ingress) []corev1.EnvVar {
+	sources := []map[string]string{ic.Annotations}
+	if ingressConfig != nil && !faults.On("route-annotations.hard-stop-after-config-ignored") {
+		sources = append(sources, ingressConfig.Annotations)
+	}
+	if faults.On("route-annotations.hard-stop-after-not-passed") {
+		return nil
+	}
+	for _, annotations := range sources {
+		if v, ok := clipHAProxyTimeout(annotations[contract.HardStopAfterAnnotation]); ok {
+			return []corev1.EnvVar{{Name: contract.HardStopAfterEnv, Value: v}}
+		}
+	}
+	return nil
+}
+
+// haproxyMaxTimeout is HAProxy's largest timeout.
+const haproxyMaxTimeout = "2147483647ms"
+
+// clipHAProxyTimeout is upstream's clipHAProxyTimeoutValue
+// (cluster-ingress-operator pkg/operator/controller/ingress/deployment.go):
+// val when Go's time.ParseDuration reads it (or it is a whole number of
+// days), haproxyMaxTimeout when it is longer; false when it is empty or
+// unreadable.
+func clipHAProxyTimeout(val string) (string, bool) {
+	if val == "" {
+		return "", false
+	}
+	const max = 2147483647 * time.Millisecond
+	if days, ok := strings.CutSuffix(val, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil {
+			return "", false
+		}
+		if max.Hours() < float64(n*24) {
+			return haproxyMaxTimeout, true
+		}
+		return val, true
+	}
+	d, err := time.ParseDuration(val)
+	if err != nil {
+		return "", false
+	}
+	if max.Milliseconds() < d.Milliseconds() {
+		return haproxyMaxTimeout, true
+	}
+	return val, true
 }
 
 // Apply writes the settings into the router Deployment d and reports

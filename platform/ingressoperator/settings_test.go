@@ -209,7 +209,7 @@ func TestForwardedHeaderPolicySetsTheRoutersDefaultInPlace(t *testing.T) {
 // desired is Desired for a spec that must render.
 func desired(t *testing.T, c *operatorv1.IngressController) Settings {
 	t.Helper()
-	s, err := Desired(c)
+	s, err := Desired(c, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ func TestSelectorsRenderAsUpstream(t *testing.T) {
 		t.Errorf("ROUTE_LABELS = %q (set %v), want set and empty for an empty selector", v, ok)
 	}
 	c.Spec.RouteSelector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "x", Operator: "Bogus"}}}
-	if _, err := Desired(c); err == nil || !strings.Contains(err.Error(), "invalid spec.routeSelector") {
+	if _, err := Desired(c, nil); err == nil || !strings.Contains(err.Error(), "invalid spec.routeSelector") {
 		t.Errorf("invalid selector: %v", err)
 	}
 	if got := env(desired(t, ic(nil))); len(got) != 0 {
@@ -126,7 +126,7 @@ func TestHostNetworkPorts(t *testing.T) {
 	if hn, err := EffectiveHostNetwork(c); err != nil || hn.HTTPPort != 80 {
 		t.Errorf("no hostNetwork block: %+v %v", hn, err)
 	}
-	_, err = Desired(shard("s", hostNetwork(10080, 10080, 11936)))
+	_, err = Desired(shard("s", hostNetwork(10080, 10080, 11936)), nil)
 	if err == nil || err.Error() != "the specified HTTPS, HTTP and Stats ports 10080, 10080, 11936 are not unique" {
 		t.Errorf("clash: %v", err)
 	}

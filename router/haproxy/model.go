@@ -188,6 +188,10 @@ type Config struct {
 	// images/router/haproxy/conf/haproxy-config.template, global:
 	// ROUTER_BUF_SIZE and ROUTER_MAX_REWRITE_SIZE).
 	BufSize, MaxRewrite int
+	// HardStopAfter is HAProxy's hard-stop-after: how long an old worker
+	// keeps the connections it holds after a reload; "" for as long as
+	// they last.
+	HardStopAfter string
 	// StatsBind serves HAProxy's stats page and the health checks.
 	StatsBind string
 	// Dir holds the rendered configuration, certificates and sockets.

@@ -2,6 +2,7 @@ package haproxy
 
 import (
 	"bytes"
+	"regexp"
 
 	"github.com/router-conformance/suite/faults"
 )
@@ -10,8 +11,14 @@ import (
 // changed only by a test-only fault of the router's defaults that the
 // route annotations' documentation lists (faults.On).
 func routeAnnotationsRenderFaults(config []byte) []byte {
+	if faults.On("route-annotations.hard-stop-after-ignored") {
+		return hardStopAfter.ReplaceAll(config, nil)
+	}
 	if faults.On("route-annotations.slow-head-waited-out") {
 		return bytes.Replace(config, []byte("timeout http-request 10s"), []byte("timeout http-request 30s"), 1)
 	}
 	return config
 }
+
+// hardStopAfter is the global hard-stop-after line.
+var hardStopAfter = regexp.MustCompile(`(?m)^  hard-stop-after .*\n`)

@@ -27,6 +27,9 @@ global
   maxconn {{ .MaxConn }}
   stats socket {{ .Dir }}/run/haproxy.sock mode 600 level admin expose-fd listeners
   stats timeout 2m
+{{- with .HardStopAfter }}
+  hard-stop-after {{ . }}
+{{- end }}
   tune.maxrewrite {{ .MaxRewrite }}
   tune.bufsize {{ .BufSize }}
   tune.ssl.default-dh-param 2048

@@ -30,6 +30,7 @@ import (
 	"github.com/router-conformance/suite/contract"
 	"github.com/router-conformance/suite/faults"
 	"github.com/router-conformance/suite/pki"
+	"github.com/router-conformance/suite/router/annotations"
 	"github.com/router-conformance/suite/router/controller"
 	"github.com/router-conformance/suite/router/crl"
 	"github.com/router-conformance/suite/router/haproxy"
@@ -99,7 +100,9 @@ func size(name string) (int, error) {
 // ROUTER_LOG_MAX_LENGTH, ROUTER_LOG_FACILITY, ROUTER_LOG_LEVEL,
 // ROUTER_SYSLOG_FORMAT, ROUTER_CAPTURE_HTTP_REQUEST_HEADERS,
 // ROUTER_CAPTURE_HTTP_RESPONSE_HEADERS, ROUTER_CAPTURE_HTTP_COOKIE and
-// ROUTER_DONT_LOG_NULL (accessLog).
+// ROUTER_DONT_LOG_NULL (accessLog), and ROUTER_HARD_STOP_AFTER (the
+// hard-stop-after annotation of the IngressController or the Ingress
+// config).
 // Everything else the operator sets (ROUTER_SERVICE_NAMESPACE,
 // STATS_USERNAME_FILE, STATS_PASSWORD_FILE, ROUTER_METRICS_*,
 // ROUTER_LOAD_BALANCE_ALGORITHM, ROUTER_TCP_BALANCE_SCHEME,
@@ -181,6 +184,9 @@ func loadSettings() (*settings, error) {
 	if v := getenv(contract.HeaderNameCaseEnv); v != "" {
 		s.base.HeaderNameCaseAdjustments = strings.Split(v, ",")
 	}
+	// upstream: haproxy-config.template, global: hard-stop-after when
+	// the variable matches $timeSpecPattern (clipped); ignored otherwise.
+	s.base.HardStopAfter, _ = annotations.Timeout(getenv(contract.HardStopAfterEnv))
 	if s.base.BufSize, err = size("ROUTER_BUF_SIZE"); err != nil {
 		return nil, err
 	}

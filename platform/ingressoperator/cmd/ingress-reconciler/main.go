@@ -31,11 +31,12 @@ func main() {
 	// IMAGE is the router image shards run, as the upstream operator's
 	// IMAGE variable; unset, shards run the default router's image.
 	// SYSLOG_IMAGE is the access-log sidecar's; unset, the router's.
+	config := configclient.NewForConfigOrDie(cfg)
 	r := &ingressoperator.Reconciler{
-		Kube: kube, Operator: operatorclient.NewForConfigOrDie(cfg), Routes: routeclient.NewForConfigOrDie(cfg),
+		Kube: kube, Operator: operatorclient.NewForConfigOrDie(cfg), Routes: routeclient.NewForConfigOrDie(cfg), Config: config,
 		RouterImage: os.Getenv("IMAGE"), SyslogImage: os.Getenv(ingressoperator.SyslogImageEnv), Logf: log.Printf,
 	}
-	routes := &componentroutes.Reconciler{Kube: kube, Config: configclient.NewForConfigOrDie(cfg), Logf: log.Printf}
+	routes := &componentroutes.Reconciler{Kube: kube, Config: config, Logf: log.Printf}
 	// The service-ca operator's serving-cert controller, stood in for.
 	servingCerts := &serviceca.Controller{Kube: kube, Logf: log.Printf}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
