@@ -34,6 +34,7 @@ func describeRouteAnnotations(f *framework.Framework) {
 		describeLeastConn(f)
 		describeRouteLimits(f)
 		describeHealthCheckInterval(f)
+		describeHardStopAfter(f)
 	})
 }
 

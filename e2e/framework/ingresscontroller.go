@@ -376,3 +376,62 @@ func (f *Framework) DryRunRequiredHSTSPolicy(ctx context.Context, policy map[str
 	_, err = f.ConfigAPI.ConfigV1().Ingresses().Patch(ctx, contract.IngressConfig, types.MergePatchType, patch, metav1.PatchOptions{DryRun: dryRun})
 	return err
 }
+
+// AnnotateIngressConfig sets annotation key to value on the Ingress
+// config "cluster" and removes it when the spec ends, for a spec
+// declared Serial and Disruptive. The annotation is one the ingress
+// operator renders into every router Deployment whose IngressController
+// does not say otherwise (hard-stop-after): each change waits until the
+// default IngressController's router has rolled it out, so that nothing
+// of the spec runs while it is replaced, and no later spec after.
+func (f *Framework) AnnotateIngressConfig(ctx context.Context, key, value string) {
+	GinkgoHelper()
+	set := func(ctx context.Context, value *string) {
+		GinkgoHelper()
+		router := f.routerGeneration(ctx, contract.DefaultIngressController)
+		_, err := Update(ctx, f.ConfigAPI.ConfigV1().Ingresses(), contract.IngressConfig, func(ing *configv1.Ingress) {
+			if value == nil {
+				delete(ing.Annotations, key)
+				return
+			}
+			if ing.Annotations == nil {
+				ing.Annotations = map[string]string{}
+			}
+			ing.Annotations[key] = *value
+		})
+		Expect(err).NotTo(HaveOccurred(), "annotate Ingress %s with %s", contract.IngressConfig, key)
+		f.waitRouterRolledOutPast(ctx, contract.DefaultIngressController, router)
+	}
+	set(ctx, &value)
+	DeferCleanup(func(ctx SpecContext) { set(ctx, nil) })
+}
+
+// routerGeneration is the generation of IngressController name's router
+// Deployment.
+func (f *Framework) routerGeneration(ctx context.Context, name string) int64 {
+	GinkgoHelper()
+	d, err := f.Clientset.AppsV1().Deployments(contract.RouterNamespace).Get(ctx, contract.RouterDeploymentName(name), metav1.GetOptions{})
+	Expect(err).NotTo(HaveOccurred(), "router Deployment of IngressController %s", name)
+	return d.Generation
+}
+
+// waitRouterRolledOutPast waits until IngressController name's router
+// Deployment has a generation past generation (the operator rendered a
+// change) and every replica runs it.
+func (f *Framework) waitRouterRolledOutPast(ctx context.Context, name string, generation int64) {
+	GinkgoHelper()
+	deployment := contract.RouterDeploymentName(name)
+	f.Eventually(ctx, func(g Gomega) {
+		d, err := f.Clientset.AppsV1().Deployments(contract.RouterNamespace).Get(ctx, deployment, metav1.GetOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(d.Generation).To(BeNumerically(">", generation), "router Deployment %s: the operator has not rendered the change", deployment)
+		want := ptr.Deref(d.Spec.Replicas, 1)
+		s := d.Status
+		g.Expect([]int64{s.ObservedGeneration, int64(s.UpdatedReplicas), int64(s.AvailableReplicas), int64(s.Replicas)}).To(Equal([]int64{d.Generation, int64(want), int64(want), int64(want)}),
+			"router Deployment %s: observed generation, updated, available and all replicas", deployment)
+	}).WithTimeout(f.Opts.Timeouts.PodReady).Should(Succeed(), func() string {
+		ctx, cancel := f.diagnosisContext(ctx)
+		defer cancel()
+		return DeploymentNotReadyReasons(ctx, f.Clientset, contract.RouterNamespace, deployment)
+	})
+}

@@ -8,6 +8,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/router-conformance/suite/contract"
 )
 
 func ic(mod func(*operatorv1.IngressController)) *operatorv1.IngressController {
@@ -214,4 +216,49 @@ func desired(t *testing.T, c *operatorv1.IngressController) Settings {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// ROUTER_HARD_STOP_AFTER, as upstream's HardStopAfterIsEnabled: the
+// IngressController's annotation when time.ParseDuration reads it (or it
+// is whole days), else the Ingress config's; clipped to HAProxy's
+// largest timeout; none for an empty or unreadable value.
+func TestHardStopAfterEnv(t *testing.T) {
+	config := func(v string) *configv1.Ingress {
+		return &configv1.Ingress{ObjectMeta: metav1.ObjectMeta{Name: "cluster", Annotations: map[string]string{contract.HardStopAfterAnnotation: v}}}
+	}
+	for _, c := range []struct {
+		name      string
+		ic        string // "" none
+		ingConfig *configv1.Ingress
+		want      string // "" none
+	}{
+		{"the IngressController's", "3s", nil, "3s"},
+		{"the Ingress config's", "", config("1m30s"), "1m30s"},
+		{"the IngressController's wins", "3s", config("1h"), "3s"},
+		{"an unreadable one falls back to the config's", "3 s", config("1h"), "1h"},
+		{"days", "2d", nil, "2d"},
+		{"clipped", "30d", nil, "2147483647ms"},
+		{"a number without a unit", "30", nil, ""},
+		{"neither", "", nil, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ic := &operatorv1.IngressController{ObjectMeta: metav1.ObjectMeta{Name: "shard"}}
+			if c.ic != "" {
+				ic.Annotations = map[string]string{contract.HardStopAfterAnnotation: c.ic}
+			}
+			s, err := Desired(ic, c.ingConfig)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			for _, e := range s.Env {
+				if e.Name == contract.HardStopAfterEnv {
+					got = e.Value
+				}
+			}
+			if got != c.want {
+				t.Errorf("%s = %q, want %q", contract.HardStopAfterEnv, got, c.want)
+			}
+		})
+	}
 }
