@@ -35,6 +35,7 @@ func describeRouteAnnotations(f *framework.Framework) {
 		describeRouteLimits(f)
 		describeHealthCheckInterval(f)
 		describeHardStopAfter(f)
+		describeKeepAlive(f)
 	})
 }
 

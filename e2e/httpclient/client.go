@@ -280,19 +280,9 @@ type Tunnel struct {
 // OpenTunnel sends r as a WebSocket upgrade on a fresh connection (TLS as
 // r says) and returns the tunnel once the answer is 101.
 func OpenTunnel(ctx context.Context, r Request) (*Tunnel, error) {
-	dialer := &net.Dialer{Timeout: r.Timeout}
-	conn, err := dialer.DialContext(ctx, "tcp", r.Addr)
+	conn, err := dial(ctx, r)
 	if err != nil {
 		return nil, err
-	}
-	if r.HTTPS {
-		var requested atomic.Bool
-		tlsConn := tls.Client(conn, tlsConfig(r, &requested))
-		if err := tlsConn.HandshakeContext(ctx); err != nil {
-			conn.Close()
-			return nil, err
-		}
-		conn = tlsConn
 	}
 	path := r.Path
 	if path == "" {
@@ -336,6 +326,74 @@ func (t *Tunnel) Echo(payload string, timeout time.Duration) error {
 		return fmt.Errorf("the tunnel sent back %q, want %q", got, payload)
 	}
 	return nil
+}
+
+// dial opens a fresh connection to r.Addr, TLS as r says.
+func dial(ctx context.Context, r Request) (net.Conn, error) {
+	dialer := &net.Dialer{Timeout: r.Timeout}
+	conn, err := dialer.DialContext(ctx, "tcp", r.Addr)
+	if err != nil {
+		return nil, err
+	}
+	if r.HTTPS {
+		var requested atomic.Bool
+		tlsConn := tls.Client(conn, tlsConfig(r, &requested))
+		if err := tlsConn.HandshakeContext(ctx); err != nil {
+			conn.Close()
+			return nil, err
+		}
+		conn = tlsConn
+	}
+	return conn, nil
+}
+
+// KeptAliveFor sends r's GET on a fresh connection (TLS as r says),
+// reads the whole answer, which must be 200, and then how long the
+// server keeps the connection open while it is idle: the time until it
+// closes it. An error if it is still open after limit.
+func KeptAliveFor(ctx context.Context, r Request, limit time.Duration) (time.Duration, error) {
+	conn, err := dial(ctx, r)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	path := r.Path
+	if path == "" {
+		path = "/"
+	}
+	_ = conn.SetDeadline(time.Now().Add(r.Timeout))
+	if _, err := fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", path, r.Host); err != nil {
+		return 0, err
+	}
+	reader := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(reader, nil)
+	if err != nil {
+		return 0, err
+	}
+	_, err = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return 0, err
+	}
+	if resp.StatusCode != http.StatusOK || resp.Close {
+		return 0, fmt.Errorf("answered %s (Connection: close %v), want 200 on a connection kept alive", resp.Status, resp.Close)
+	}
+	idleSince := time.Now()
+	_ = conn.SetDeadline(idleSince.Add(limit))
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Now()) })
+	defer stop()
+	_, err = reader.ReadByte()
+	idle := time.Since(idleSince)
+	switch {
+	case err == nil:
+		return idle, fmt.Errorf("the server sent data after %s on an idle connection", idle.Round(time.Millisecond))
+	case errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET):
+		return idle, nil
+	case ctx.Err() != nil:
+		return idle, ctx.Err()
+	default:
+		return idle, fmt.Errorf("still open after %s idle: %w", idle.Round(time.Millisecond), err)
+	}
 }
 
 // webSocketKey is the handshake's Sec-WebSocket-Key: any 16 bytes, base64.

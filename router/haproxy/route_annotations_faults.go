@@ -14,6 +14,9 @@ func routeAnnotationsRenderFaults(config []byte) []byte {
 	if faults.On("route-annotations.hard-stop-after-ignored") {
 		return hardStopAfter.ReplaceAll(config, nil)
 	}
+	if faults.On("route-annotations.keep-alive-60s") {
+		return bytes.Replace(config, []byte("timeout http-keep-alive 300s"), []byte("timeout http-keep-alive 60s"), 1)
+	}
 	if faults.On("route-annotations.slow-head-waited-out") {
 		return bytes.Replace(config, []byte("timeout http-request 10s"), []byte("timeout http-request 30s"), 1)
 	}
