@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"fmt"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -49,6 +50,7 @@ func describeKeepAlive(f *framework.Framework) {
 
 			idle, err := httpclient.KeptAliveFor(ctx, req, keepAliveTimeout+inspectDelay+keepAliveSlack)
 			Expect(err).NotTo(HaveOccurred())
+			By(fmt.Sprintf("the router closed it after %s idle", idle.Round(time.Millisecond)))
 			By("positive control: open for the whole " + keepAliveTimeout.String())
 			Expect(idle).To(BeNumerically(">=", keepAliveTimeout))
 			By("closed by the router within the inspect delay after")

@@ -237,6 +237,13 @@ backend {{ .Backend }}
   ROUTER_MUTUAL_TLS_HEADER_FILTER=true), then Host is lowercased (RFC 4343)
   before anything else reads it. */}}
 {{- define "http-frontend-prologue" }}
+{{- /* upstream: the defaults' timeout http-keep-alive 300s is how long an
+  idle kept-alive connection waits on upstream's HAProxy 3.0. The pinned
+  HAProxy 2.6 ends it at the frontend's timeout client when that is
+  shorter (haproxy/haproxy#2334), so the HTTP frontends' client timeout
+  is the keep-alive's: a kept-alive connection waits as upstream's does
+  (a stalled request body waits as long too). */}}
+  timeout client 300s
   http-request deny if { hdr_len(content-length) 0 }
   http-request del-header Proxy
   http-request del-header X-SSL
