@@ -42,8 +42,9 @@ func describeHealthCheckInterval(f *framework.Framework) {
 	// request (echo.Response.Unrequested). With the annotation at 1s a
 	// pod is checked about once a second; without
 	// it, every 5000ms, beside it on a backend of as many pods (the
-	// positive control: checks there are, and fewer); a route of one
-	// endpoint is never checked, whatever the annotation. Each router
+	// positive control: checks there are, and fewer), as with a value that
+	// is no HAProxy time (1.5s: ignored); a route of one endpoint is never
+	// checked, whatever the annotation. Each router
 	// checks on its own, so the spec has an IngressController of its
 	// own: one router. The routes balance round robin, so that each pod
 	// answers and tells its count.
@@ -62,7 +63,7 @@ func describeHealthCheckInterval(f *framework.Framework) {
 		func(ctx SpecContext, termination routev1.TLSTerminationType) {
 			ic := f.OwnIngressController(ctx)
 			ns := f.SpecNamespaceWithLabels(ctx, "health", ic.NamespaceLabels)
-			backends := []checkedBackend{{"checked", 2, "1s"}, {"unannotated", 2, ""}, {"single", 1, "1s"}}
+			backends := []checkedBackend{{"checked", 2, "1s"}, {"unannotated", 2, ""}, {"invalid", 2, "1.5s"}, {"single", 1, "1s"}}
 			var (
 				echoes = map[string]*framework.Echo{}
 				reqs   = map[string]httpclient.Request{}
@@ -92,9 +93,14 @@ func describeHealthCheckInterval(f *framework.Framework) {
 			// to the checked pods' count, not to a fixed one.
 			By("with the interval 1s: at least " + fmt.Sprint(leastChecks) + " checks of each of two pods within " + checkWindow.String())
 			Expect(checks["checked"]).To(HaveEach(BeNumerically(">=", leastChecks)))
-			By("positive control: without it (5000ms), each of two pods checked, less than half as often")
-			Expect(checks["unannotated"]).To(HaveEach(SatisfyAll(BeNumerically(">=", 1), BeNumerically("<=", slices.Min(checks["checked"])/2))),
-				"checks of the pods of the route without the annotation, beside %v with it", checks["checked"])
+			for _, look := range []struct{ what, backend string }{
+				{"positive control: without it (5000ms), each of two pods checked, less than half as often", "unannotated"},
+				{"an interval that is no HAProxy time (1.5s) is ignored: as without one", "invalid"},
+			} {
+				By(look.what)
+				Expect(checks[look.backend]).To(HaveEach(SatisfyAll(BeNumerically(">=", 1), BeNumerically("<=", slices.Min(checks["checked"])/2))),
+					"checks of the pods of route %s, beside %v with the interval 1s", look.backend, checks["checked"])
+			}
 			By("one endpoint, the interval 1s: never checked")
 			Expect(checks["single"]).To(HaveEach(BeZero()))
 		},

@@ -120,6 +120,9 @@ func healthCheckFaults(route *routev1.Route, active int, interval string) string
 	switch {
 	case faults.On("route-annotations.health-check-interval-ignored") && interval != "":
 		return contract.DefaultHealthCheckInterval
+	case faults.On("route-annotations.health-check-fraction-read") && interval != "" && decimalTime.MatchString(route.Annotations[contract.HealthCheckIntervalAnnotation]):
+		m := decimalTime.FindStringSubmatch(route.Annotations[contract.HealthCheckIntervalAnnotation])
+		return m[1] + m[2] + "00ms"
 	case faults.On("route-annotations.single-endpoint-checked") && active == 1:
 		if t, ok := annotations.Timeout(route.Annotations[contract.HealthCheckIntervalAnnotation]); ok {
 			return t
