@@ -88,6 +88,7 @@ func describeHealthCheckInterval(f *framework.Framework) {
 					checks[b.name] = append(checks[b.name], n-before[b.name][pod])
 				}
 			}
+			By(fmt.Sprintf("checks of each pod within %s: %v", checkWindow, checks))
 			// A router may run an old process beside the new one for a
 			// while after a reload, each checking: the control is held
 			// to the checked pods' count, not to a fixed one.
