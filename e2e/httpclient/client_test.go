@@ -98,17 +98,19 @@ func TestHeaderKeysAsWritten(t *testing.T) {
 // KeptAliveFor times the server's idle timeout of a kept-alive
 // connection, and says when the connection outlives its limit.
 func TestKeptAliveFor(t *testing.T) {
-	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("ok")) }))
-	ts.Config.IdleTimeout = 300 * time.Millisecond
-	ts.Start()
-	defer ts.Close()
-	req := Request{Addr: ts.Listener.Addr().String(), Host: "example.test", Timeout: 5 * time.Second}
-	idle, err := KeptAliveFor(context.Background(), req, 5*time.Second)
+	serve := func(idle time.Duration) Request {
+		t.Helper()
+		ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("ok")) }))
+		ts.Config.IdleTimeout = idle
+		ts.Start()
+		t.Cleanup(ts.Close)
+		return Request{Addr: ts.Listener.Addr().String(), Host: "example.test", Timeout: 5 * time.Second}
+	}
+	idle, err := KeptAliveFor(context.Background(), serve(300*time.Millisecond), 5*time.Second)
 	if err != nil || idle < 300*time.Millisecond || idle > 2*time.Second {
 		t.Errorf("kept alive for %s, %v; want about 300ms", idle, err)
 	}
-	ts.Config.IdleTimeout = time.Minute
-	if idle, err := KeptAliveFor(context.Background(), req, 200*time.Millisecond); err == nil {
+	if idle, err := KeptAliveFor(context.Background(), serve(time.Minute), 200*time.Millisecond); err == nil {
 		t.Errorf("a connection open past the limit: %s, no error", idle)
 	}
 }
