@@ -81,6 +81,12 @@ const (
 	HardStopAfterEnv        = "ROUTER_HARD_STOP_AFTER"
 )
 
+// HAProxyMaxTimeout is the longest timeout HAProxy takes: a longer valid
+// value is clipped to it, by the router's template (openshift/router
+// util.HaproxyMaxTimeout) and by the ingress operator
+// (cluster-ingress-operator clipHAProxyTimeoutValue) alike.
+const HAProxyMaxTimeout = "2147483647ms"
+
 // DefaultHealthCheckInterval is upstream's interval of the checks when
 // neither the route nor ROUTER_BACKEND_CHECK_INTERVAL sets one.
 const DefaultHealthCheckInterval = "5000ms"

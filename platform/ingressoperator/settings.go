@@ -241,26 +241,26 @@ func hardStopAfterEnv(ic *operatorv1.IngressController, ingressConfig *configv1.
 	return nil
 }
 
-// haproxyMaxTimeout is HAProxy's largest timeout.
-const haproxyMaxTimeout = "2147483647ms"
-
 // clipHAProxyTimeout is upstream's clipHAProxyTimeoutValue
 // (cluster-ingress-operator pkg/operator/controller/ingress/deployment.go):
 // val when Go's time.ParseDuration reads it (or it is a whole number of
-// days), haproxyMaxTimeout when it is longer; false when it is empty or
+// days), contract.HAProxyMaxTimeout when it is longer; false when it is empty or
 // unreadable.
 func clipHAProxyTimeout(val string) (string, bool) {
 	if val == "" {
 		return "", false
 	}
-	const max = 2147483647 * time.Millisecond
+	max, err := time.ParseDuration(contract.HAProxyMaxTimeout)
+	if err != nil {
+		return "", false
+	}
 	if days, ok := strings.CutSuffix(val, "d"); ok {
 		n, err := strconv.Atoi(days)
 		if err != nil {
 			return "", false
 		}
 		if max.Hours() < float64(n*24) {
-			return haproxyMaxTimeout, true
+			return contract.HAProxyMaxTimeout, true
 		}
 		return val, true
 	}
@@ -269,7 +269,7 @@ func clipHAProxyTimeout(val string) (string, bool) {
 		return "", false
 	}
 	if max.Milliseconds() < d.Milliseconds() {
-		return haproxyMaxTimeout, true
+		return contract.HAProxyMaxTimeout, true
 	}
 	return val, true
 }

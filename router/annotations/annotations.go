@@ -13,22 +13,20 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/router-conformance/suite/contract"
 )
 
 // timeSpec is upstream's $timeSpecPattern, whole: a positive number with
 // an optional unit, milliseconds without one.
 var timeSpec = regexp.MustCompile(`^([1-9][0-9]*)(us|ms|s|m|h|d)?$`)
 
-// MaxTimeout is the longest timeout HAProxy takes (upstream's
-// util.HaproxyMaxTimeout); a longer valid value is clipped to it.
-const MaxTimeout = "2147483647ms"
-
 // microseconds per unit; no unit is milliseconds.
 var microseconds = map[string]int64{"us": 1, "ms": 1e3, "": 1e3, "s": 1e6, "m": 60e6, "h": 3600e6, "d": 86400e6}
 
 // Timeout is the HAProxy timeout of an annotation value, as upstream's
 // clipHAProxyTimeoutValue(firstMatch($timeSpecPattern, value)): the value
-// as written, MaxTimeout when it is longer than that, and false when it
+// as written, contract.HAProxyMaxTimeout when it is longer than that, and false when it
 // does not match (then the router's default stands).
 func Timeout(value string) (string, bool) {
 	m := timeSpec.FindStringSubmatch(value)
@@ -38,7 +36,7 @@ func Timeout(value string) (string, bool) {
 	n, _ := new(big.Int).SetString(m[1], 10)
 	us := n.Mul(n, big.NewInt(microseconds[m[2]]))
 	if us.Cmp(big.NewInt(2147483647e3)) > 0 {
-		return MaxTimeout, true
+		return contract.HAProxyMaxTimeout, true
 	}
 	return value, true
 }

@@ -3,6 +3,8 @@ package annotations
 import (
 	"slices"
 	"testing"
+
+	"github.com/router-conformance/suite/contract"
 )
 
 // Upstream's cases: openshift/router template_helper_test.go
@@ -11,7 +13,7 @@ import (
 func TestTimeout(t *testing.T) {
 	for value, want := range map[string]string{
 		"2s": "2s", "2000": "2000", "5500ms": "5500ms", "100us": "100us", "1m": "1m", "24d": "24d",
-		"100d": MaxTimeout, "2147483648": MaxTimeout, "9999999999999999": MaxTimeout, "2147483647": "2147483647",
+		"100d": contract.HAProxyMaxTimeout, "2147483648": contract.HAProxyMaxTimeout, "9999999999999999": contract.HAProxyMaxTimeout, "2147483647": "2147483647",
 		"": "", "0": "", "-2s": "", "01s": "", "1.5s": "", "1m30s": "", "10S": "", " 10s": "", "foo": "", "24d1": "",
 	} {
 		got, ok := Timeout(value)
